@@ -1,0 +1,1 @@
+"""The built-in cards and rulesets, shipped as package data."""

@@ -1,0 +1,1 @@
+"""The card language: text → AST (parser), AST → diagnostics (checker)."""

@@ -1,0 +1,270 @@
+"""The typed AST of the card language. Every node is frozen and carries its span."""
+from __future__ import annotations
+
+from typing import Optional, Union
+
+import attrs
+
+from .spans import Span
+
+# ---- expressions --------------------------------------------------------------
+
+
+@attrs.frozen
+class Num:
+    value: int
+    span: Span
+
+
+@attrs.frozen
+class Name:
+    """A bare name: a parameter, a number atom, a selector or an item, by context."""
+
+    name: str
+    span: Span
+
+
+@attrs.frozen
+class Str:
+    value: str
+    span: Span
+
+
+@attrs.frozen
+class Call:
+    func: str
+    args: tuple["Expr", ...]
+    span: Span
+
+
+@attrs.frozen
+class BinOp:
+    op: str  # + - * >= <= == != > < and or
+    left: "Expr"
+    right: "Expr"
+    span: Span
+
+
+@attrs.frozen
+class Not:
+    operand: "Expr"
+    span: Span
+
+
+Expr = Union[Num, Name, Str, Call, BinOp, Not]
+
+# ---- field values that are not expressions -------------------------------------
+
+
+@attrs.frozen
+class PerPlayers:
+    """`14 / 18 / 23`: one value per player count, the first for the ruleset's smallest count."""
+
+    values: tuple[Expr, ...]
+    span: Span
+
+
+@attrs.frozen
+class ValueList:
+    values: tuple[Expr, ...]
+    span: Span
+
+
+# ---- statements -----------------------------------------------------------------
+
+
+@attrs.frozen
+class Selector:
+    name: str
+    span: Span
+
+
+@attrs.frozen
+class Effect:
+    verb: str  # wound heal gain lose give eliminate
+    arg: Optional[Expr]  # amount, or a Name for `give`
+    span: Span
+
+
+@attrs.frozen
+class Apply:
+    """`richest: lose 3 coins, wound 1` — effects applied to a set of players as a group."""
+
+    selectors: tuple[Selector, ...]
+    effects: tuple[Effect, ...]
+    span: Span
+
+
+@attrs.frozen
+class Each:
+    """`highest { ... }` — run a block with the selected players as its subject."""
+
+    selectors: tuple[Selector, ...]
+    body: "Block"
+    span: Span
+
+
+@attrs.frozen
+class Attack:
+    selectors: tuple[Selector, ...]
+    body: "Block"
+    span: Span
+
+
+@attrs.frozen
+class Share:
+    amount: Expr
+    selectors: tuple[Selector, ...]
+    span: Span
+
+
+@attrs.frozen
+class If:
+    cond: Expr
+    then: "Block"
+    otherwise: Optional["Block"]
+    negate: bool  # True for `unless`
+    span: Span
+
+
+@attrs.frozen
+class TableLookup:
+    """`table highest_value hits` — run the row of `table` keyed by the value of `key`."""
+
+    key: Expr
+    table: Union[Name, "Block"]
+    span: Span
+
+
+@attrs.frozen
+class ForEachValue:
+    """`for each value rewards` — players who played v, as a group, get row v."""
+
+    table: Union[Name, "Block"]
+    span: Span
+
+
+@attrs.frozen
+class Row:
+    key: int
+    body: "Stmt"
+    span: Span
+
+
+@attrs.frozen
+class Block:
+    stmts: tuple["Stmt", ...]
+    span: Span
+
+
+Stmt = Union[Apply, Each, Attack, Share, If, TableLookup, ForEachValue, Row, Effect, Block]
+
+# ---- members of kinds and cards -----------------------------------------------------
+
+
+@attrs.frozen
+class CardRef:
+    """`power 5` or an item id."""
+
+    power: Optional[int]
+    item: Optional[str]
+    span: Span
+
+    def __str__(self) -> str:
+        return f"power {self.power}" if self.power is not None else str(self.item)
+
+
+@attrs.frozen
+class Field:
+    name: str
+    value: Union[Expr, PerPlayers, ValueList, Block]
+    span: Span
+
+
+@attrs.frozen
+class Playable:
+    card: CardRef
+    value: Optional[Expr]
+    span: Span
+
+
+@attrs.frozen
+class Unplayable:
+    card: CardRef
+    span: Span
+
+
+@attrs.frozen
+class Escape:
+    card: CardRef
+    span: Span
+
+
+@attrs.frozen
+class Modify:
+    """`modify value of power 5 to 1`, `modify strength to never`, `modify wound to amount + 1`."""
+
+    target: str
+    card: Optional[CardRef]
+    expr: Expr
+    span: Span
+
+
+@attrs.frozen
+class Handler:
+    """`instead of EVENT [on TAG] {…}` (replace) or `after EVENT [on TAG] {…}` (react)."""
+
+    sort: str  # "replace" | "react"
+    event: str
+    tag: Optional[str]
+    body: Block
+    span: Span
+
+
+@attrs.frozen
+class Resolve:
+    body: Block
+    span: Span
+
+
+Rule = Union[Playable, Unplayable, Escape, Modify, Handler]
+Member = Union[Field, Rule, Resolve]
+
+# ---- declarations ---------------------------------------------------------------------
+
+
+@attrs.frozen
+class Param:
+    name: str
+    type: Optional[str]  # None when a child kind only changes a parent's default
+    default: Optional[Union[Expr, PerPlayers, Block]]
+    span: Span
+
+
+@attrs.frozen
+class KindDecl:
+    name: str
+    parent: Optional[str]
+    params: tuple[Param, ...]
+    members: tuple[Member, ...]
+    span: Span
+    name_span: Span
+
+
+@attrs.frozen
+class CardDecl:
+    kind: str
+    id: str
+    members: tuple[Member, ...]
+    span: Span
+    kind_span: Span
+    id_span: Span
+
+
+Decl = Union[KindDecl, CardDecl]
+
+
+@attrs.frozen
+class Module:
+    path: str
+    decls: tuple[Decl, ...]

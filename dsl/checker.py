@@ -1,0 +1,418 @@
+"""Semantic checks beyond syntax. Every problem becomes a Diagnostic; all are collected."""
+from __future__ import annotations
+
+from typing import Callable, Optional, Union
+
+import attrs
+
+from . import ast as A
+from .diagnostics import Diagnostic, did_you_mean
+from .library import KindInfo, Library, ParamInfo, display_path
+from .vocabulary import (
+    ABILITIES, ATOMS, COMMON_FIELDS, EFFECTS, EVENTS, FUNCTIONS, MODIFIABLE, MODIFY_ONLY_ATOMS,
+    PARAM_TYPES, SELECTORS, TABLE_KEYS, TAGS,
+)
+
+# ---- symbol tables -----------------------------------------------------------------------
+
+
+def index_declarations(lib: Library) -> None:
+    """Build lib.kinds and lib.cards; report duplicate ids/kinds and bad parents."""
+    decls: dict[str, A.KindDecl] = {}
+    for module in lib.modules:
+        for decl in module.decls:
+            if isinstance(decl, A.KindDecl):
+                if decl.name in decls:
+                    first = decls[decl.name]
+                    lib.diagnostics.append(Diagnostic(
+                        decl.name_span, "E402", f"kind `{decl.name}` is defined twice",
+                        f"first defined at {display_path(str(first.name_span))}"))
+                    continue
+                decls[decl.name] = decl
+            else:
+                if decl.id in lib.cards:
+                    first = lib.cards[decl.id]
+                    lib.diagnostics.append(Diagnostic(
+                        decl.id_span, "E401", f"card id `{decl.id}` is defined twice",
+                        f"first defined at {display_path(str(first.id_span))}; ids must be unique in a ruleset"))
+                    continue
+                lib.cards[decl.id] = decl
+    for name, decl in decls.items():
+        chain = _chain(decl, decls, lib.diagnostics)
+        if chain is None:
+            continue
+        params: dict[str, ParamInfo] = {}
+        for kind in chain:
+            for p in kind.params:
+                if p.type is None:
+                    inherited = params.get(p.name)
+                    if inherited is None:
+                        lib.diagnostics.append(Diagnostic(
+                            p.span, "E108", f"parameter `{p.name}` needs a type",
+                            f"`{p.name}: int`; only a parent's parameter may be given a "
+                            "new default without a type"))
+                        continue
+                    params[p.name] = attrs.evolve(inherited, default=p.default, decl=p)
+                else:
+                    params[p.name] = ParamInfo(p.name, p.type, p.default, p)
+        lib.kinds[name] = KindInfo(decl, chain, params)
+
+
+def _chain(decl: A.KindDecl, decls: dict[str, A.KindDecl],
+           diags: list[Diagnostic]) -> Optional[tuple[A.KindDecl, ...]]:
+    chain = [decl]
+    seen = {decl.name}
+    while chain[-1].parent is not None:
+        parent = chain[-1].parent
+        if parent not in decls:
+            diags.append(Diagnostic(chain[-1].span, "E403", f"unknown parent kind `{parent}`",
+                                    did_you_mean(parent, decls)))
+            return None
+        if parent in seen:
+            diags.append(Diagnostic(decl.name_span, "E403",
+                                    f"kind `{decl.name}` derives from itself",
+                                    "remove the cycle of `:` parents"))
+            return None
+        seen.add(parent)
+        chain.append(decls[parent])
+    return tuple(reversed(chain))
+
+
+# ---- scopes ---------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Scope:
+    """What names mean where an expression or statement sits."""
+
+    params: dict[str, ParamInfo]
+    subject: bool  # statements here have implicit players (a handler, a row of a group)
+    in_modify: bool = False
+
+
+class Checker:
+    def __init__(self, lib: Library):
+        self.lib = lib
+        self.diags = lib.diagnostics
+        self.items = {cid for cid in lib.cards if lib.role_of(cid) == "item"}
+
+    def err(self, span, code: str, message: str, hint: Optional[str] = None) -> None:
+        self.diags.append(Diagnostic(span, code, message, hint))
+
+    # ---- top level
+    def run(self) -> list[Diagnostic]:
+        for info in self.lib.kinds.values():
+            self.check_kind(info)
+        for card in self.lib.cards.values():
+            self.check_card(card)
+        return self.diags
+
+    def check_kind(self, info: KindInfo) -> None:
+        decl = info.decl
+        for p in decl.params:
+            if p.type is not None and p.type not in PARAM_TYPES:
+                self.err(p.span, "E108", f"unknown parameter type `{p.type}`",
+                         did_you_mean(p.type, PARAM_TYPES) or
+                         "types: " + ", ".join(PARAM_TYPES))
+            elif p.default is not None and p.name in info.params:
+                self.check_value(info.params[p.name].type, p.default, Scope(info.params, False),
+                                 p.name)
+        self.check_members(decl.members, info.params, allow_fields=False)
+
+    def check_card(self, card: A.CardDecl) -> None:
+        info = self.lib.kinds.get(card.kind)
+        if info is None:
+            self.err(card.kind_span, "E101", f"unknown kind `{card.kind}`",
+                     did_you_mean(card.kind, self.lib.kinds) or
+                     "a card starts with its kind: " + ", ".join(sorted(self.lib.kinds)))
+            return
+        given: dict[str, A.Field] = {}
+        for m in card.members:
+            if isinstance(m, A.Field):
+                if m.name in given:
+                    self.err(m.span, "E202", f"field `{m.name}` is given twice",
+                             f"first given at line {given[m.name].span.line}")
+                given[m.name] = m
+        for name, p in info.params.items():
+            if name not in given and p.default is None:
+                self.err(card.id_span, "E201",
+                         f"{card.kind} `{card.id}` is missing required field `{name}`",
+                         f"add `{name} …` ({PARAM_TYPES.get(p.type, p.type)})")
+        self.check_members(card.members, info.params, allow_fields=True)
+
+    def check_members(self, members, params: dict[str, ParamInfo], allow_fields: bool) -> None:
+        scope = Scope(params, subject=False)
+        resolves = 0
+        for m in members:
+            if isinstance(m, A.Field):
+                if not allow_fields:
+                    self.err(m.span, "E405", f"a kind cannot set field `{m.name}`",
+                             "give it as a parameter default: `kind k(" + m.name + ": int = …)`")
+                    continue
+                if m.name in COMMON_FIELDS:
+                    self.check_value(COMMON_FIELDS[m.name], m.value, scope, m.name)
+                elif m.name in params:
+                    self.check_value(params[m.name].type, m.value, scope, m.name)
+                else:
+                    self.err(m.span, "E105", f"unknown field `{m.name}`",
+                             did_you_mean(m.name, [*params, *COMMON_FIELDS, "resolve"]) or
+                             ("fields here: " + ", ".join(sorted([*params, *COMMON_FIELDS]))))
+            elif isinstance(m, A.Resolve):
+                resolves += 1
+                if resolves > 1:
+                    self.err(m.span, "E202", "`resolve` is given twice")
+                self.check_block(m.body, scope)
+            elif isinstance(m, (A.Playable, A.Unplayable, A.Escape)):
+                self.check_card_ref(m.card)
+                if isinstance(m, A.Playable) and m.value is not None:
+                    self.check_expr(m.value, scope)
+            elif isinstance(m, A.Modify):
+                self.check_modify(m, params, scope)
+            elif isinstance(m, A.Handler):
+                self.check_handler(m, scope)
+
+    # ---- rules
+    def check_card_ref(self, ref: A.CardRef) -> None:
+        if ref.power is not None:
+            if ref.power not in TABLE_KEYS:
+                self.err(ref.span, "E301", f"there is no power card {ref.power}",
+                         "power cards are 1..5")
+        elif ref.item not in self.items:
+            self.unknown_item(ref.item, ref.span)
+
+    def unknown_item(self, name: str, span) -> None:
+        self.err(span, "E103", f"unknown item `{name}`",
+                 did_you_mean(name, self.items) or
+                 ("items: " + ", ".join(sorted(self.items)) if self.items else None))
+
+    def check_modify(self, m: A.Modify, params: dict[str, ParamInfo], scope: Scope) -> None:
+        targets = [*MODIFIABLE, *params]
+        if m.target not in targets:
+            self.err(m.span, "E107", f"`{m.target}` cannot be modified",
+                     did_you_mean(m.target, targets) or "modifiable: " + ", ".join(targets))
+        elif m.target == "value" and m.card is None:
+            self.err(m.span, "E302", "`modify value` needs the card: `modify value of power 5 to 1`")
+        elif m.target != "value" and m.card is not None:
+            self.err(m.card.span, "E302", f"`modify {m.target}` takes no `of` card",
+                     "only `value` is per card")
+        if m.card is not None:
+            self.check_card_ref(m.card)
+        self.check_expr(m.expr, attrs.evolve(scope, in_modify=True))
+
+    def check_handler(self, h: A.Handler, scope: Scope) -> None:
+        word = "instead of" if h.sort == "replace" else "after"
+        if h.event not in EVENTS:
+            self.err(h.span, "E107", f"unknown event `{h.event}` in `{word}`",
+                     did_you_mean(h.event, EVENTS) or "events: " + ", ".join(EVENTS))
+        elif h.event == "room" and h.sort == "replace":
+            self.err(h.span, "E107", "`room` can only be reacted to (`after room`)")
+        if h.tag is not None and h.tag not in TAGS:
+            self.err(h.span, "E109", f"unknown tag `{h.tag}`",
+                     did_you_mean(h.tag, TAGS) or "tags: " + ", ".join(TAGS))
+        subject = h.event not in ("room",)
+        self.check_block(h.body, attrs.evolve(scope, subject=subject))
+
+    # ---- values of fields and parameters
+    def check_value(self, typ: str, value, scope: Scope, field: str) -> None:
+        span = value.span
+        if typ in ("int", "number"):
+            if not self.is_expr(value):
+                self.err(span, "E302", f"`{field}` takes a number",
+                         "one value per player count needs a `per_players` parameter"
+                         if isinstance(value, A.PerPlayers) else None)
+                return
+            self.check_expr(value, scope)
+            if typ == "int" and isinstance(value, A.Num) and value.value < 0:
+                self.err(span, "E301", f"`{field}` cannot be negative")
+        elif typ == "per_players":
+            if isinstance(value, A.PerPlayers):
+                if len(value.values) != 3:
+                    self.err(span, "E302",
+                             f"`{field}` needs 3 values (for 3, 4 and 5 players), "
+                             f"got {len(value.values)}", "e.g. `14 / 18 / 23`")
+                for v in value.values:
+                    self.check_value("int", v, scope, field)
+            elif self.is_expr(value):
+                self.check_expr(value, scope)
+            else:
+                self.err(span, "E302", f"`{field}` takes `N / N / N` or one number")
+        elif typ == "selector":
+            names = value.values if isinstance(value, A.ValueList) else (value,)
+            for n in names:
+                if not isinstance(n, A.Name):
+                    self.err(n.span, "E302", f"`{field}` takes selectors",
+                             "e.g. `lowest` or `lowest, second_lowest`")
+                else:
+                    self.check_selector(A.Selector(n.name, n.span), scope)
+        elif typ == "table":
+            if not isinstance(value, A.Block):
+                self.err(span, "E302", f"`{field}` takes a table: `{{ 5 -> … 4 -> … }}`")
+                return
+            self.check_table(value, attrs.evolve(scope, subject=True))
+        elif typ == "effects":
+            if not isinstance(value, A.Block):
+                self.err(span, "E302", f"`{field}` takes a block of statements: `{{ … }}`")
+                return
+            self.check_block(value, attrs.evolve(scope, subject=True))
+        elif typ == "items":
+            names = value.values if isinstance(value, A.ValueList) else (value,)
+            for n in names:
+                if isinstance(n, A.Name) and n.name == "none" and len(names) == 1:
+                    continue
+                if not isinstance(n, A.Name):
+                    self.err(n.span, "E302", f"`{field}` takes item ids")
+                elif n.name not in self.items:
+                    self.unknown_item(n.name, n.span)
+        elif typ == "facing":
+            if not isinstance(value, A.Str) or len(value.value) != 5 or \
+                    set(value.value) - {"U", "D"}:
+                self.err(span, "E302", f"`{field}` takes five letters U or D in quotes",
+                         'e.g. `layout "UDUDU"`: U face up, D face down')
+        elif typ == "ability":
+            if not isinstance(value, A.Name) or value.name not in (*ABILITIES, "none"):
+                word = value.name if isinstance(value, A.Name) else "?"
+                self.err(span, "E110", f"unknown ability `{word}`",
+                         did_you_mean(word, ABILITIES) or "abilities: " + ", ".join(ABILITIES))
+        elif typ == "string":
+            if not isinstance(value, A.Str):
+                self.err(span, "E302", f'`{field}` takes a "quoted string"')
+
+    @staticmethod
+    def is_expr(value) -> bool:
+        return isinstance(value, (A.Num, A.Name, A.Call, A.BinOp, A.Not))
+
+    # ---- statements
+    def check_table(self, block: A.Block, scope: Scope) -> None:
+        seen: dict[int, A.Row] = {}
+        for stmt in block.stmts:
+            if not isinstance(stmt, A.Row):
+                self.err(stmt.span, "E405", "a table holds only rows `VALUE -> statement`")
+                continue
+            if stmt.key not in TABLE_KEYS:
+                key_span = attrs.evolve(stmt.span, end_line=stmt.span.line,
+                                        end_col=stmt.span.col + len(str(stmt.key)))
+                self.err(key_span, "E301", f"table key {stmt.key} is outside 1..5",
+                         "rows are keyed by a card value, 1 to 5")
+            elif stmt.key in seen:
+                self.err(stmt.span, "E304", f"table row {stmt.key} is given twice",
+                         f"first given at line {seen[stmt.key].span.line}")
+            seen[stmt.key] = stmt
+            self.check_stmt(stmt.body, scope)
+
+    def check_block(self, block: A.Block, scope: Scope) -> None:
+        for stmt in block.stmts:
+            self.check_stmt(stmt, scope)
+
+    def check_stmt(self, stmt, scope: Scope) -> None:
+        if isinstance(stmt, A.Block):
+            self.check_block(stmt, scope)
+        elif isinstance(stmt, A.Row):
+            self.err(stmt.span, "E405", "a row `VALUE -> …` belongs in a table",
+                     "put rows inside `table KEY { … }` or a table field")
+        elif isinstance(stmt, A.Effect):
+            if not scope.subject:
+                self.err(stmt.span, "E404", f"`{stmt.verb}` has no players to affect",
+                         f"say who: `everyone: {stmt.verb} …` or `attack lowest {{ … }}`")
+            self.check_effect(stmt, scope)
+        elif isinstance(stmt, A.Apply):
+            self.check_selectors(stmt.selectors, scope)
+            for e in stmt.effects:
+                self.check_effect(e, scope)
+        elif isinstance(stmt, (A.Each, A.Attack)):
+            self.check_selectors(stmt.selectors, scope)
+            self.check_block(stmt.body, attrs.evolve(scope, subject=True))
+        elif isinstance(stmt, A.Share):
+            self.check_expr(stmt.amount, scope)
+            self.check_selectors(stmt.selectors, scope)
+        elif isinstance(stmt, A.If):
+            self.check_expr(stmt.cond, scope)
+            self.check_block(stmt.then, scope)
+            if stmt.otherwise is not None:
+                self.check_block(stmt.otherwise, scope)
+        elif isinstance(stmt, A.TableLookup):
+            self.check_expr(stmt.key, scope)
+            self.check_table_ref(stmt.table, scope)
+        elif isinstance(stmt, A.ForEachValue):
+            self.check_table_ref(stmt.table, attrs.evolve(scope, subject=True))
+
+    def check_table_ref(self, ref, scope: Scope) -> None:
+        if isinstance(ref, A.Block):
+            self.check_table(ref, scope)
+            return
+        p = scope.params.get(ref.name)
+        if p is None:
+            tables = [n for n, q in scope.params.items() if q.type == "table"]
+            self.err(ref.span, "E104", f"unknown table `{ref.name}`",
+                     did_you_mean(ref.name, tables) or "declare it: `kind k(hits: table)`")
+        elif p.type != "table":
+            self.err(ref.span, "E302", f"`{ref.name}` is a {p.type}, not a table")
+
+    def check_effect(self, e: A.Effect, scope: Scope) -> None:
+        if e.verb == "give":
+            assert isinstance(e.arg, A.Name)
+            if e.arg.name not in self.items:
+                self.unknown_item(e.arg.name, e.arg.span)
+        elif e.arg is not None:
+            self.check_expr(e.arg, scope)
+
+    def check_selectors(self, sels, scope: Scope) -> None:
+        for s in sels:
+            self.check_selector(s, scope)
+
+    def check_selector(self, s: A.Selector, scope: Scope) -> None:
+        if s.name in SELECTORS:
+            return
+        p = scope.params.get(s.name)
+        if p is not None and p.type == "selector":
+            return
+        own = [n for n, q in scope.params.items() if q.type == "selector"]
+        self.err(s.span, "E102", f"unknown selector `{s.name}`",
+                 did_you_mean(s.name, [*SELECTORS, *own]) or
+                 "selectors: " + ", ".join(SELECTORS))
+
+    # ---- expressions
+    def check_expr(self, e, scope: Scope) -> None:
+        if isinstance(e, A.Name):
+            if e.name in scope.params:
+                p = scope.params[e.name]
+                if p.type not in ("int", "number", "per_players"):
+                    self.err(e.span, "E302", f"`{e.name}` is a {p.type}, not a number")
+                return
+            if e.name in ATOMS and (e.name not in MODIFY_ONLY_ATOMS or scope.in_modify):
+                return
+            if e.name in MODIFY_ONLY_ATOMS:
+                self.err(e.span, "E104", f"`{e.name}` only has a meaning inside `modify`")
+                return
+            hint = did_you_mean(e.name, [*ATOMS, *scope.params])
+            if hint is None and "-" in e.name:
+                hint = "subtraction needs spaces: `" + e.name.replace("-", " - ") + "`"
+            self.err(e.span, "E104", f"unknown name `{e.name}`", hint)
+        elif isinstance(e, A.Call):
+            fn = FUNCTIONS.get(e.func)
+            if fn is None:
+                self.err(e.span, "E106", f"unknown function `{e.func}`",
+                         did_you_mean(e.func, FUNCTIONS) or "functions: " + ", ".join(FUNCTIONS))
+                return
+            if len(e.args) != len(fn.params):
+                self.err(e.span, "E303",
+                         f"`{e.func}` takes {len(fn.params)} argument(s), got {len(e.args)}")
+            for arg, kind in zip(e.args, fn.params):
+                if kind == "selector":
+                    if isinstance(arg, A.Name):
+                        self.check_selector(A.Selector(arg.name, arg.span), scope)
+                    else:
+                        self.err(arg.span, "E302", f"`{e.func}` takes a selector")
+                else:
+                    self.check_expr(arg, scope)
+        elif isinstance(e, A.BinOp):
+            self.check_expr(e.left, scope)
+            self.check_expr(e.right, scope)
+        elif isinstance(e, A.Not):
+            self.check_expr(e.operand, scope)
+        elif isinstance(e, A.Str):
+            self.err(e.span, "E302", "a string is not a number")
+
+
+def check(lib: Library) -> list[Diagnostic]:
+    """Run every semantic check on a library; returns all diagnostics, syntax ones included."""
+    return Checker(lib).run()

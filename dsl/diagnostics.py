@@ -1,0 +1,95 @@
+"""Diagnostics: one problem in one source file, with a stable code, rendered rustc-style."""
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Iterable, Optional, Sequence
+
+import attrs
+
+from .spans import Span
+
+# Every kind of problem has one stable code. Tests and editors rely on them: never renumber.
+CODES: dict[str, str] = {
+    "E001": "syntax error: unexpected token",
+    "E002": "syntax error: unexpected character",
+    "E003": "syntax error: unexpected end of file",
+    "E004": "file cannot be read",
+    "E101": "unknown kind",
+    "E102": "unknown selector",
+    "E103": "unknown item",
+    "E104": "unknown name",
+    "E105": "unknown field",
+    "E106": "unknown function",
+    "E107": "unknown event or modifiable quantity",
+    "E108": "unknown parameter type",
+    "E109": "unknown tag",
+    "E110": "unknown ability",
+    "E201": "missing required field",
+    "E202": "field given twice",
+    "E301": "value out of range",
+    "E302": "wrong type of value",
+    "E303": "wrong number of arguments",
+    "E304": "table row given twice",
+    "E401": "duplicate id",
+    "E402": "duplicate kind",
+    "E403": "bad kind parent",
+    "E404": "effect without players",
+    "E405": "statement not allowed here",
+    "E501": "YAML syntax error",
+    "E502": "ruleset names an unknown card",
+    "E503": "ruleset field has the wrong type or value",
+    "E504": "ruleset has an unknown or missing field",
+    "E505": "path not found",
+}
+
+
+@attrs.frozen
+class Diagnostic:
+    span: Span
+    code: str
+    message: str
+    hint: Optional[str] = None
+    severity: str = "error"
+
+    def with_path(self, path: str) -> "Diagnostic":
+        return attrs.evolve(self, span=attrs.evolve(self.span, path=path))
+
+    def to_json(self) -> dict:
+        return {
+            "path": self.span.path,
+            "line": self.span.line,
+            "col": self.span.col,
+            "end": {"line": self.span.end_line, "col": self.span.end_col},
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> Optional[str]:
+    """A 'did you mean' hint for a misspelt word, or None when nothing is close."""
+    close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean `{close[0]}`?" if close else None
+
+
+def render(diag: Diagnostic, source_lines: Optional[Sequence[str]]) -> str:
+    """`path:line:col: error[CODE]: message`, the source line, a caret under the span, a hint."""
+    s = diag.span
+    out = [f"{s.path}:{s.line}:{s.col}: {diag.severity}[{diag.code}]: {diag.message}"]
+    if source_lines is not None and 1 <= s.line <= len(source_lines):
+        text = source_lines[s.line - 1].rstrip("\n").expandtabs(1)
+        gutter = " " * len(str(s.line))
+        width = (s.end_col - s.col) if s.end_line == s.line and s.end_col > s.col else 1
+        width = max(1, min(width, max(1, len(text) - s.col + 1)))
+        out.append(f"{gutter} |")
+        out.append(f"{s.line} | {text}")
+        out.append(f"{gutter} | {' ' * (s.col - 1)}{'^' * width}")
+    if diag.hint:
+        out.append(f"  = hint: {diag.hint}")
+    return "\n".join(out)
+
+
+def to_json(diags: Sequence[Diagnostic]) -> str:
+    return json.dumps([d.to_json() for d in diags], indent=2)

@@ -1,0 +1,106 @@
+"""A set of parsed card files and their symbol tables: kinds (with inheritance) and cards."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterable, Optional, Union
+
+import attrs
+
+from . import ast as A
+from .diagnostics import Diagnostic
+from .parser import parse, parse_file
+from .vocabulary import ROLE_KINDS
+
+CARD_SUFFIX = ".dsl"
+
+
+@attrs.frozen
+class ParamInfo:
+    name: str
+    type: str
+    default: Optional[Union[A.Expr, A.PerPlayers, A.Block]]
+    decl: A.Param
+
+
+@attrs.define
+class KindInfo:
+    """A kind with its ancestry resolved: params merged root first, members in order."""
+
+    decl: A.KindDecl
+    chain: tuple[A.KindDecl, ...]  # root … self
+    params: dict[str, ParamInfo]
+
+    @property
+    def role(self) -> str:
+        """'room' or one of ROLE_KINDS, from the root of the chain."""
+        root = self.chain[0].name
+        return root if root in ROLE_KINDS else "room"
+
+    def derives_from(self, name: str) -> bool:
+        return any(k.name == name for k in self.chain)
+
+
+@attrs.define
+class Library:
+    modules: list[A.Module] = attrs.Factory(list)
+    sources: dict[str, str] = attrs.Factory(dict)
+    kinds: dict[str, KindInfo] = attrs.Factory(dict)
+    cards: dict[str, A.CardDecl] = attrs.Factory(dict)
+    diagnostics: list[Diagnostic] = attrs.Factory(list)
+
+    def kind_of(self, card: A.CardDecl) -> Optional[KindInfo]:
+        return self.kinds.get(card.kind)
+
+    def role_of(self, card_id: str) -> Optional[str]:
+        card = self.cards.get(card_id)
+        kind = self.kinds.get(card.kind) if card else None
+        return kind.role if kind else None
+
+    def ids_with_role(self, role: str) -> list[str]:
+        return [cid for cid in self.cards if self.role_of(cid) == role]
+
+
+def card_files(path: Union[str, Path]) -> list[Path]:
+    """The card files a path names: the file itself, or every *.dsl below a folder, sorted."""
+    p = Path(path)
+    if p.is_dir():
+        return sorted(f for f in p.rglob(f"*{CARD_SUFFIX}") if f.is_file())
+    return [p]
+
+
+def add_module(lib: Library, module: Optional[A.Module], diags: list[Diagnostic], text: str,
+               path: str) -> None:
+    lib.sources[path] = text
+    lib.diagnostics.extend(diags)
+    if module is not None:
+        lib.modules.append(module)
+
+
+def load(paths: Iterable[Union[str, Path]], texts: Iterable[tuple[str, str]] = ()) -> Library:
+    """Parse files/folders (and (path, text) pairs) into one library and build its tables."""
+    lib = Library()
+    for path in paths:
+        for f in card_files(path):
+            module, diags, text = parse_file(f)
+            add_module(lib, module, diags, text, str(f))
+    for path, text in texts:
+        module, diags = parse(text, path)
+        add_module(lib, module, diags, text, path)
+    build_tables(lib)
+    return lib
+
+
+def build_tables(lib: Library) -> None:
+    """Fill kinds and cards; duplicates and bad parents become diagnostics (E401–E403)."""
+    from .checker import index_declarations  # the checker owns the rules for these errors
+
+    index_declarations(lib)
+
+
+def display_path(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel

@@ -1,0 +1,376 @@
+"""Text → AST. One LALR parser, built once per process; syntax errors become Diagnostics."""
+from __future__ import annotations
+
+import functools
+import os
+from importlib import resources
+from typing import Optional, Union
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import ast as A
+from .diagnostics import Diagnostic, did_you_mean
+from .spans import Span
+
+# Human words for the grammar's terminals, for "expected …" messages.
+_TERMINAL_WORDS = {
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": 'a "string"',
+    "LBRACE": "`{`",
+    "RBRACE": "`}`",
+    "LPAR": "`(`",
+    "RPAR": "`)`",
+    "COLON": "`:`",
+    "COMMA": "`,`",
+    "EQUAL": "`=`",
+    "SLASH": "`/`",
+    "CMP": "a comparison",
+    "ADDOP": "`+` or `-`",
+    "MULOP": "`*`",
+    "__ANON_0": "`->`",
+    "$END": "end of file",
+}
+
+
+def grammar_text() -> str:
+    return resources.files("raiders.grammar").joinpath("raiders.lark").read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> Lark:
+    return Lark(
+        grammar_text(),
+        parser="lalr",
+        lexer="contextual",
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def _keywords() -> frozenset[str]:
+    """The grammar's keywords (its literal words), for typo hints on syntax errors."""
+    words = set()
+    for term in _lark().terminals:
+        pat = term.pattern
+        if pat.type == "str" and pat.value.isalpha():
+            words.add(pat.value)
+    return frozenset(words)
+
+
+def _span(path: str, meta) -> Span:
+    return Span(path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def _tok_span(path: str, tok: Token) -> Span:
+    return Span(path, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
+
+
+class _ToAst(Transformer):
+    """Builds AST nodes; does no validation (the checker does), so it never raises."""
+
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    def _s(self, meta) -> Span:
+        return _span(self.path, meta)
+
+    # ---- declarations
+    @v_args(meta=True)
+    def start(self, meta, decls):
+        return list(decls)
+
+    @v_args(meta=True)
+    def kind_decl(self, meta, ch):
+        name, parent, params, *members = ch
+        return A.KindDecl(str(name), str(parent) if parent else None, tuple(params or ()),
+                          tuple(members), self._s(meta), _tok_span(self.path, name))
+
+    def params(self, ch):
+        return tuple(p for p in ch if p is not None)
+
+    @v_args(meta=True)
+    def param(self, meta, ch):
+        name, typ, default = ch
+        return A.Param(str(name), str(typ) if typ else None, default, self._s(meta))
+
+    @v_args(meta=True)
+    def card_decl(self, meta, ch):
+        kind, ident, *members = ch
+        return A.CardDecl(str(kind), str(ident), tuple(members), self._s(meta),
+                          _tok_span(self.path, kind), _tok_span(self.path, ident))
+
+    @v_args(meta=True)
+    def field(self, meta, ch):
+        name, value = ch
+        return A.Field(str(name), value, self._s(meta))
+
+    @v_args(meta=True)
+    def expr_list(self, meta, ch):
+        return ch[0] if len(ch) == 1 else A.ValueList(tuple(ch), self._s(meta))
+
+    @v_args(meta=True)
+    def per_players(self, meta, ch):
+        return A.PerPlayers(tuple(ch), self._s(meta))
+
+    @v_args(meta=True)
+    def resolve(self, meta, ch):
+        return A.Resolve(ch[0], self._s(meta))
+
+    # ---- rules
+    @v_args(meta=True)
+    def playable(self, meta, ch):
+        return A.Playable(ch[0], ch[1], self._s(meta))
+
+    @v_args(meta=True)
+    def unplayable(self, meta, ch):
+        return A.Unplayable(ch[0], self._s(meta))
+
+    @v_args(meta=True)
+    def escape(self, meta, ch):
+        return A.Escape(ch[0], self._s(meta))
+
+    @v_args(meta=True)
+    def modify(self, meta, ch):
+        target, card, expr = ch
+        return A.Modify(str(target), card, expr, self._s(meta))
+
+    @v_args(meta=True)
+    def instead(self, meta, ch):
+        event, tag, body = ch
+        return A.Handler("replace", str(event), str(tag) if tag else None, body, self._s(meta))
+
+    @v_args(meta=True)
+    def after(self, meta, ch):
+        event, tag, body = ch
+        return A.Handler("react", str(event), str(tag) if tag else None, body, self._s(meta))
+
+    @v_args(meta=True)
+    def power_ref(self, meta, ch):
+        return A.CardRef(int(ch[0]), None, self._s(meta))
+
+    @v_args(meta=True)
+    def item_ref(self, meta, ch):
+        return A.CardRef(None, str(ch[0]), self._s(meta))
+
+    # ---- statements
+    @v_args(meta=True)
+    def block(self, meta, ch):
+        return A.Block(tuple(ch), self._s(meta))
+
+    @v_args(meta=True)
+    def apply(self, meta, ch):
+        return A.Apply(ch[0], tuple(ch[1:]), self._s(meta))
+
+    @v_args(meta=True)
+    def each(self, meta, ch):
+        return A.Each(ch[0], ch[1], self._s(meta))
+
+    @v_args(meta=True)
+    def attack(self, meta, ch):
+        return A.Attack(ch[0], ch[1], self._s(meta))
+
+    @v_args(meta=True)
+    def share(self, meta, ch):
+        return A.Share(ch[0], ch[1], self._s(meta))
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, ch):
+        return A.If(ch[0], ch[1], ch[2], False, self._s(meta))
+
+    @v_args(meta=True)
+    def unless(self, meta, ch):
+        return A.If(ch[0], ch[1], None, True, self._s(meta))
+
+    @v_args(meta=True)
+    def table_stmt(self, meta, ch):
+        return A.TableLookup(ch[0], ch[1], self._s(meta))
+
+    @v_args(meta=True)
+    def for_value(self, meta, ch):
+        return A.ForEachValue(ch[0], self._s(meta))
+
+    @v_args(meta=True)
+    def row(self, meta, ch):
+        return A.Row(int(ch[0]), ch[1], self._s(meta))
+
+    def selectors(self, ch):
+        return tuple(ch)
+
+    @v_args(meta=True)
+    def selector(self, meta, ch):
+        return A.Selector(str(ch[0]), self._s(meta))
+
+    def _effect(verb, has_arg=True):  # noqa: N805 - a factory used in the class body
+        @v_args(meta=True)
+        def build(self, meta, ch):
+            arg = ch[0] if has_arg else None
+            if verb == "give":
+                arg = A.Name(str(ch[0]), _tok_span(self.path, ch[0]))
+            return A.Effect(verb, arg, self._s(meta))
+
+        return build
+
+    wound = _effect("wound")
+    heal = _effect("heal")
+    gain = _effect("gain")
+    lose = _effect("lose")
+    give = _effect("give")
+    eliminate = _effect("eliminate", has_arg=False)
+
+    # ---- expressions
+    @v_args(meta=True)
+    def number(self, meta, ch):
+        return A.Num(int(ch[0]), self._s(meta))
+
+    @v_args(meta=True)
+    def name_ref(self, meta, ch):
+        return A.Name(str(ch[0]), self._s(meta))
+
+    def STRING(self, tok):
+        return A.Str(tok[1:-1], _tok_span(self.path, tok))
+
+    @v_args(meta=True)
+    def call(self, meta, ch):
+        func, *args = ch
+        return A.Call(str(func), tuple(a for a in args if a is not None), self._s(meta))
+
+    @v_args(meta=True)
+    def binop(self, meta, ch):
+        return A.BinOp(str(ch[1]), ch[0], ch[2], self._s(meta))
+
+    compare = binop
+
+    @v_args(meta=True)
+    def and_(self, meta, ch):
+        return A.BinOp("and", ch[0], ch[1], self._s(meta))
+
+    @v_args(meta=True)
+    def or_(self, meta, ch):
+        return A.BinOp("or", ch[0], ch[1], self._s(meta))
+
+    @v_args(meta=True)
+    def not_(self, meta, ch):
+        return A.Not(ch[0], self._s(meta))
+
+
+def _expected_words(expected: set[str]) -> list[str]:
+    words = []
+    for term in sorted(expected):
+        if term in _TERMINAL_WORDS:
+            words.append(_TERMINAL_WORDS[term])
+            continue
+        try:
+            pat = _lark().get_terminal(term).pattern
+        except KeyError:
+            words.append(term)
+            continue
+        words.append(f"`{pat.value}`" if pat.type == "str" else term.lower())
+    return sorted(set(words))
+
+
+def _unclosed_brace(text: str) -> Optional[tuple[int, int]]:
+    """Line and column of the innermost `{` left open, skipping comments and strings."""
+    stack: list[tuple[int, int]] = []
+    line, col, in_str, in_comment = 1, 0, False, False
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col, in_str, in_comment = line + 1, 0, False, False
+            continue
+        if in_comment:
+            continue
+        if in_str:
+            in_str = ch != '"'
+        elif ch == "#":
+            in_comment = True
+        elif ch == '"':
+            in_str = True
+        elif ch == "{":
+            stack.append((line, col))
+        elif ch == "}" and stack:
+            stack.pop()
+    return stack[-1] if stack else None
+
+
+def _keyword_hint(word: str) -> Optional[str]:
+    if word in _keywords():
+        return None
+    return did_you_mean(word, _keywords())
+
+
+def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
+    if isinstance(err, UnexpectedEOF) or (
+        isinstance(err, UnexpectedToken) and err.token.type == "$END"
+    ):
+        lines = text.splitlines() or [""]
+        line, col = len(lines), len(lines[-1]) + 1
+        opened = _unclosed_brace(text)
+        if opened:
+            return Diagnostic(Span(path, opened[0], opened[1], opened[0], opened[1] + 1), "E003",
+                              "unexpected end of file: this `{` is never closed",
+                              "add the missing `}`")
+        return Diagnostic(Span(path, line, col, line, col + 1), "E003",
+                          "unexpected end of file", "the last declaration is incomplete")
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        hint = None
+        if ch.isupper():
+            hint = "names and ids are lowercase"
+        elif ch == "-":
+            hint = "`->` maps a table key to its row; a minus sign needs spaces around it"
+        return Diagnostic(Span(path, err.line, err.column, err.line, err.column + 1), "E002",
+                          f"unexpected character `{ch}`", hint)
+    assert isinstance(err, UnexpectedToken)
+    tok = err.token
+    expected = _expected_words(set(err.expected))
+    hint = _keyword_hint(str(tok)) if tok.type == "NAME" else None
+    if hint is None:
+        # A misspelt keyword often parses as a name and fails a little later:
+        # look back at the first word of the failing line.
+        line_text = text.splitlines()[tok.line - 1] if tok.line else ""
+        first = line_text.split(maxsplit=1)[0] if line_text.strip() else ""
+        if first.isidentifier():
+            hint = _keyword_hint(first)
+            if hint:
+                hint = f"`{first}` is not a keyword: {hint}"
+    shown = ", ".join(expected[:12]) + (", …" if len(expected) > 12 else "")
+    return Diagnostic(_tok_span(path, tok), "E001",
+                      f"unexpected {_describe(tok)}; expected {shown}", hint)
+
+
+def _describe(tok: Token) -> str:
+    if tok.type == "NAME":
+        return f"name `{tok}`"
+    if tok.type == "INT":
+        return f"number `{tok}`"
+    return f"`{tok}`"
+
+
+ParseResult = tuple[Optional[A.Module], list[Diagnostic]]
+
+
+def parse(text: str, path: str = "<text>") -> ParseResult:
+    """Parse one file's text; on a syntax error return (None, [diagnostic])."""
+    try:
+        tree = _lark().parse(text)
+    except UnexpectedInput as err:
+        return None, [_syntax_diagnostic(path, text, err)]
+    decls = _ToAst(path).transform(tree)
+    return A.Module(path, tuple(decls)), []
+
+
+def parse_file(path: Union[str, os.PathLike]) -> tuple[Optional[A.Module], list[Diagnostic], str]:
+    """Parse a file; returns (module, diagnostics, text). Unreadable files are diagnostics too."""
+    p = str(path)
+    try:
+        with open(p, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as err:
+        return None, [Diagnostic(Span(p, 1, 1, 1, 2), "E004", f"cannot read file: {err}")], ""
+    module, diags = parse(text, p)
+    return module, diags, text
+

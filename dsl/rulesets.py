@@ -1,0 +1,282 @@
+"""Ruleset files (YAML): the card pool, supplies and an edition's parameters, checked.
+
+A ruleset names its card folders; loading it parses and checks those cards too, so one call
+gives every diagnostic of an edition. Format: docs/rulesets.md.
+"""
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import attrs
+
+from . import yamlsrc as Y
+from .checker import check
+from .diagnostics import Diagnostic, did_you_mean
+from .library import Library, load
+from .spans import Span
+
+FORMAT = "raiders-ruleset/1"
+RULESET_FILE = "ruleset.yaml"
+PLAY_MODES = ("simultaneous", "sequential")
+FIRST_PLAYER = ("none", "random")
+SCORING = ("standard", "duel", "solo")
+
+
+@attrs.frozen
+class Variant:
+    name: str
+    play: str = "simultaneous"
+    first_player: str = "none"  # who starts sequential play: random, then the highest value
+    min_players: int = 3
+    max_players: int = 5
+    cards: tuple[str, ...] = ()  # extra card folders whose kinds override the ruleset's
+    scoring: str = "standard"
+    items: bool = True  # False: no item cards at all (solo)
+
+
+@attrs.frozen
+class Ruleset:
+    path: str
+    id: str
+    name: str
+    card_paths: tuple[str, ...]
+    characters: tuple[str, ...]
+    items: dict[str, int]
+    deck: dict[str, int]
+    remove: int
+    bosses: tuple[str, ...]
+    floors: tuple[str, ...]
+    floors_used: int
+    rooms_per_floor: int
+    face_up: Optional[int]  # rooms turned face up at setup (classic); None: floor cards decide
+    coin_cap: Optional[int]
+    death: Optional[int]
+    ties_fall_from: int  # with at least this many starting players, all tied for most wounds fall
+    strength_players: int  # the player count of a per_players field's first value
+    variants: dict[str, Variant]
+    library: Library = attrs.field(eq=False, repr=False)
+
+
+# field -> (kind of value, required)
+_FIELDS: dict[str, tuple[str, bool]] = {
+    "format": ("format", True),
+    "id": ("str", True),
+    "name": ("str", False),
+    "cards": ("paths", True),
+    "characters": ("ids", True),
+    "items": ("counts", True),
+    "deck": ("counts", True),
+    "remove": ("int", False),
+    "bosses": ("ids", False),
+    "floors": ("ids", False),
+    "floors_used": ("int", False),
+    "rooms_per_floor": ("int", False),
+    "face_up": ("int?", False),
+    "coin_cap": ("int?", False),
+    "death": ("int?", False),
+    "ties_fall_from": ("int", False),
+    "strength_players": ("int", False),
+    "variants": ("variants", True),
+}
+_VARIANT_FIELDS: dict[str, str] = {
+    "play": "mode", "first_player": "first", "players": "range", "cards": "paths",
+    "scoring": "scoring", "items": "bool",
+}
+
+
+def builtin_dir() -> Path:
+    return Path(str(resources.files("raiders.cards")))
+
+
+def builtin_ids() -> list[str]:
+    return sorted(p.parent.name for p in builtin_dir().glob(f"*/{RULESET_FILE}"))
+
+
+def resolve_ruleset_path(name_or_path: str) -> Optional[Path]:
+    """A built-in id (`deluxe`) or a path to a ruleset file or to a folder holding one."""
+    if name_or_path in builtin_ids():
+        return builtin_dir() / name_or_path / RULESET_FILE
+    p = Path(name_or_path)
+    if p.is_dir():
+        p = p / RULESET_FILE
+    return p if p.is_file() else None
+
+
+class _Reader:
+    def __init__(self, path: str):
+        self.path = path
+        self.diags: list[Diagnostic] = []
+
+    def err(self, span: Span, code: str, message: str, hint: Optional[str] = None) -> None:
+        self.diags.append(Diagnostic(span, code, message, hint))
+
+    def value(self, node: Any, key: Any, kind: str) -> Any:
+        """Check one field's value; returns it as plain data, or None when it is wrong."""
+        v = node[key]
+        where = Y.value_span(self.path, node, key)
+        checks: dict[str, Callable[[], Any]] = {
+            "format": lambda: v if v == FORMAT else self._bad(
+                where, f"unknown ruleset format `{v}`", f"this version reads `{FORMAT}`"),
+            "str": lambda: v if Y.is_str(v) else self._bad(where, f"`{key}` takes a string"),
+            "int": lambda: v if Y.is_int(v) and v >= 0 else self._bad(
+                where, f"`{key}` takes a whole number ≥ 0"),
+            "int?": lambda: v if v is None or (Y.is_int(v) and v >= 0) else self._bad(
+                where, f"`{key}` takes a whole number ≥ 0 or null"),
+            "bool": lambda: v if isinstance(v, bool) else self._bad(
+                where, f"`{key}` takes true or false"),
+            "ids": lambda: self._ids(v, where, key),
+            "paths": lambda: self._ids(v, where, key),
+            "counts": lambda: self._counts(v, where, key),
+            "variants": lambda: self._variants(v, where),
+            "mode": lambda: self._choice(v, where, key, PLAY_MODES),
+            "first": lambda: self._choice(v, where, key, FIRST_PLAYER),
+            "scoring": lambda: self._choice(v, where, key, SCORING),
+            "range": lambda: self._range(v, where, key),
+        }
+        return checks[kind]()
+
+    def _bad(self, where: Span, message: str, hint: Optional[str] = None) -> None:
+        self.err(where, "E503", message, hint)
+        return None
+
+    def _choice(self, v, where, key, choices):
+        if v in choices:
+            return v
+        return self._bad(where, f"`{key}` is one of {', '.join(choices)}",
+                         did_you_mean(str(v), choices))
+
+    def _ids(self, v, where, key):
+        if not Y.is_seq(v) or not all(Y.is_str(x) for x in v):
+            return self._bad(where, f"`{key}` takes a list of names: [a, b]")
+        return tuple(v)
+
+    def _counts(self, v, where, key):
+        if not Y.is_map(v):
+            return self._bad(where, f"`{key}` takes a map of id: count")
+        out = {}
+        for k, n in v.items():
+            if not Y.is_int(n) or n < 0:
+                self._bad(Y.value_span(self.path, v, k), f"count of `{k}` must be a whole number ≥ 0")
+            else:
+                out[str(k)] = n
+        return out
+
+    def _range(self, v, where, key):
+        if Y.is_int(v) and v >= 1:
+            return (v, v)
+        if Y.is_map(v) and set(v) == {"min", "max"} and all(Y.is_int(v[k]) for k in v) \
+                and 1 <= v["min"] <= v["max"]:
+            return (v["min"], v["max"])
+        return self._bad(where, f"`{key}` takes a number or {{min: N, max: M}}")
+
+    def _variants(self, v, where):
+        if not Y.is_map(v) or not v:
+            return self._bad(where, "`variants` takes a map of variant name: settings")
+        out = {}
+        for name, body in v.items():
+            settings: dict[str, Any] = {"name": str(name)}
+            if body is None:
+                out[str(name)] = settings
+                continue
+            if not Y.is_map(body):
+                self._bad(Y.value_span(self.path, v, name), f"variant `{name}` takes a map")
+                continue
+            for k in body:
+                if k not in _VARIANT_FIELDS:
+                    self.err(Y.key_span(self.path, body, k), "E504",
+                             f"unknown variant field `{k}`",
+                             did_you_mean(str(k), _VARIANT_FIELDS) or
+                             "fields: " + ", ".join(_VARIANT_FIELDS))
+                    continue
+                got = self.value(body, k, _VARIANT_FIELDS[k])
+                if got is None:
+                    continue
+                if k == "players":
+                    settings["min_players"], settings["max_players"] = got
+                else:
+                    settings[k] = got
+            out[str(name)] = settings
+        return out
+
+
+def load_ruleset(path: Path, extra_cards: tuple[str, ...] = ()) -> tuple[Optional[Ruleset], list[Diagnostic]]:
+    """Read, check and build a ruleset and its card library (plus mod folders)."""
+    spath = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        return None, [Diagnostic(Span(spath, 1, 1, 1, 2), "E004", f"cannot read file: {err}")]
+    docs, diags = Y.load_documents(text, spath)
+    if diags:
+        return None, diags
+    if len(docs) != 1 or not Y.is_map(docs[0]):
+        return None, [Diagnostic(Span(spath, 1, 1, 1, 2), "E503",
+                                 "a ruleset is one YAML map", "see docs/rulesets.md")]
+    doc = docs[0]
+    r = _Reader(spath)
+    values: dict[str, Any] = {}
+    for key in doc:
+        if key not in _FIELDS:
+            r.err(Y.key_span(spath, doc, key), "E504", f"unknown ruleset field `{key}`",
+                  did_you_mean(str(key), _FIELDS))
+            continue
+        values[key] = r.value(doc, key, _FIELDS[key][0])
+    for key, (_, required) in _FIELDS.items():
+        if required and key not in doc:
+            r.err(Y.node_span(spath, doc), "E504", f"ruleset is missing field `{key}`")
+    if r.diags or any(values.get(k) is None for k, (_, req) in _FIELDS.items() if req):
+        return None, r.diags
+    base = path.parent
+    folders = [Path(os.path.normpath(base / p)) for p in values["cards"]]
+    for i, folder in enumerate(folders):
+        if not folder.exists():
+            r.err(Y.value_span(spath, doc["cards"], i), "E505",
+                  f"card folder `{values['cards'][i]}` not found", f"looked for {folder}")
+    for name, variant in values["variants"].items():
+        for extra in variant.get("cards", ()):
+            if not (base / extra).exists():
+                r.err(Y.key_span(spath, doc["variants"], name), "E505",
+                      f"variant `{name}`: card folder `{extra}` not found")
+    if r.diags:
+        return None, r.diags
+    lib = load([*folders, *extra_cards])
+    lib_diags = check(lib)
+    _check_references(r, doc, values, lib)
+    variants = {n: Variant(**{k: (tuple(os.path.normpath(base / c) for c in v) if k == "cards" else v)
+                              for k, v in s.items()})
+                for n, s in values["variants"].items()}
+    ruleset = Ruleset(
+        path=spath, id=values["id"], name=values.get("name") or values["id"],
+        card_paths=tuple(str(f) for f in folders) + tuple(extra_cards),
+        characters=values["characters"], items=values["items"], deck=values["deck"],
+        remove=values.get("remove", 0), bosses=values.get("bosses") or (),
+        floors=values.get("floors") or (), floors_used=values.get("floors_used", 5),
+        rooms_per_floor=values.get("rooms_per_floor", 5), face_up=values.get("face_up"),
+        coin_cap=values.get("coin_cap"), death=values.get("death"),
+        ties_fall_from=values.get("ties_fall_from", 1),
+        strength_players=values.get("strength_players", 3), variants=variants, library=lib)
+    return ruleset, r.diags + lib_diags
+
+
+def _check_references(r: _Reader, doc: Any, values: dict, lib: Library) -> None:
+    """Every id the ruleset names exists in its cards, with the right role."""
+    wanted = {"characters": "character", "items": "item", "deck": "room", "bosses": "room",
+              "floors": "floor"}
+    for field, role in wanted.items():
+        if field not in doc:
+            continue
+        node = doc[field]
+        names = list(node)
+        for i, name in enumerate(names):
+            where = Y.key_span(r.path, node, name) if Y.is_map(node) else \
+                Y.value_span(r.path, node, i)
+            if name not in lib.cards:
+                candidates = [c for c in lib.cards if lib.role_of(c) == role]
+                r.err(where, "E502", f"`{field}` names `{name}`, which no card file defines",
+                      did_you_mean(str(name), candidates))
+            elif lib.role_of(name) != role:
+                r.err(where, "E503", f"`{name}` is a {lib.role_of(name)}, not a {role}",
+                      f"`{field}` lists {role} cards")

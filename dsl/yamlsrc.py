@@ -1,0 +1,106 @@
+"""Safe YAML loading that keeps positions, for diagnostics that point into the YAML file.
+
+ruamel.yaml's round-trip loader never constructs Python objects from tags, and its maps and
+sequences remember the line and column of every key and item.
+"""
+from __future__ import annotations
+
+import io
+from typing import Any, Iterator, Optional
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from .diagnostics import Diagnostic
+from .spans import Span
+
+MAX_BYTES = 5_000_000  # a log or ruleset larger than this is refused, not parsed
+
+
+def _yaml() -> YAML:
+    y = YAML(typ="rt", pure=True)
+    y.allow_duplicate_keys = False
+    return y
+
+
+def _error_span(path: str, err: Exception) -> Span:
+    mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
+    if mark is None:
+        return Span(path, 1, 1, 1, 2)
+    return Span(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
+
+
+def _message(err: Exception) -> str:
+    if isinstance(err, MarkedYAMLError):
+        parts = [p for p in (err.context, err.problem) if p]
+        return "; ".join(parts) if parts else "malformed YAML"
+    return str(err).splitlines()[0] if str(err) else "malformed YAML"
+
+
+def load_documents(text: str, path: str) -> tuple[list[Any], list[Diagnostic]]:
+    """All YAML documents of a text, or a diagnostic (E501) where the YAML is malformed."""
+    if len(text) > MAX_BYTES:
+        return [], [Diagnostic(Span(path, 1, 1, 1, 2), "E501", "file is too large")]
+    try:
+        return list(_yaml().load_all(io.StringIO(text))), []
+    except (YAMLError, ValueError, TypeError, RecursionError) as err:
+        return [], [Diagnostic(_error_span(path, err), "E501", f"YAML: {_message(err)}")]
+
+
+def key_span(path: str, node: Any, key: Any) -> Span:
+    """Where a key of a map sits (falls back to the map itself)."""
+    try:
+        line, col = node.lc.key(key)
+        return Span(path, line + 1, col + 1, line + 1, col + 1 + len(str(key)))
+    except (AttributeError, KeyError, TypeError):
+        return node_span(path, node)
+
+
+def value_span(path: str, node: Any, key: Any) -> Span:
+    """Where a value of a map (by key) or a sequence (by index) sits."""
+    try:
+        if isinstance(node, CommentedSeq):
+            line, col = node.lc.item(key)
+        else:
+            line, col = node.lc.value(key)
+        width = len(str(node[key])) if not isinstance(node[key], (dict, list)) else 1
+        return Span(path, line + 1, col + 1, line + 1, col + 1 + width)
+    except (AttributeError, KeyError, TypeError, IndexError):
+        return node_span(path, node)
+
+
+def node_span(path: str, node: Any) -> Span:
+    lc = getattr(node, "lc", None)
+    if lc is not None and lc.line is not None:
+        return Span(path, lc.line + 1, lc.col + 1, lc.line + 1, lc.col + 2)
+    return Span(path, 1, 1, 1, 2)
+
+
+def items(node: Any) -> Iterator[tuple[Any, Any]]:
+    return iter(node.items()) if isinstance(node, CommentedMap) else iter(())
+
+
+def is_map(node: Any) -> bool:
+    return isinstance(node, CommentedMap)
+
+
+def is_seq(node: Any) -> bool:
+    return isinstance(node, CommentedSeq)
+
+
+def is_int(node: Any) -> bool:
+    return isinstance(node, int) and not isinstance(node, bool)
+
+
+def is_str(node: Any) -> bool:
+    return isinstance(node, str)
+
+
+def plain(node: Any) -> Optional[Any]:
+    """A YAML node as plain dicts/lists/scalars (for data already validated)."""
+    if isinstance(node, CommentedMap):
+        return {str(k): plain(v) for k, v in node.items()}
+    if isinstance(node, CommentedSeq):
+        return [plain(v) for v in node]
+    return node

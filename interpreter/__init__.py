@@ -1,0 +1,1 @@
+"""AST → behaviour: compiler, event bus, engine, bots, logs, CLI."""
