@@ -1,0 +1,577 @@
+"""AST → behaviour. Each card is compiled once, at load time, into plain closures.
+
+Every compile function returns a pair: the callable, and the same thing in plain words
+(`raiders show` prints the words, so they always say what the callable does). Running a room
+never walks the AST.
+
+Callable shapes (ctx is a `raiders.interpreter.room.RoomContext`):
+  expression  f(ctx, player) -> int       player: who "your_coins" refers to, or None
+  selector    f(ctx, subject) -> [Player]  seat order, no duplicates
+  statement   f(ctx, subject) -> None      subject: the players the block is about, or None
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+import attrs
+
+from raiders.dsl import ast as A
+from raiders.dsl.library import KindInfo, Library
+from raiders.dsl.vocabulary import SELECTORS
+
+from .state import Card, Player
+
+NEVER = 10**9  # `never`: a strength no sum reaches
+
+Expr = Callable[[Any, Optional[Player]], int]
+Select = Callable[[Any, Optional[list]], list]
+Stmt = Callable[[Any, Optional[list]], None]
+
+
+class CompileError(Exception):
+    """A card that checked clean but cannot be compiled (should not happen: report it)."""
+
+
+@attrs.define(eq=False)
+class Handler:
+    sort: str  # replace | react
+    event: str
+    tag: Optional[str]
+    body: Stmt
+    words: str
+    card: str
+
+
+@attrs.define(eq=False)
+class CompiledRoom:
+    id: str
+    name: str
+    kind: str
+    kinds: tuple[str, ...]  # the kind and its ancestors, most specific first
+    playable: dict[str, Expr]  # item -> the value it counts for here
+    escapes: frozenset[str]
+    unplayable: frozenset[str]
+    value_mods: list[tuple[Card, Expr]]
+    effect_mods: dict[str, list[Expr]]
+    replacers: dict[str, list[Handler]]
+    reactors: dict[str, list[Handler]]
+    resolve: Stmt
+    params: dict[str, Expr]
+    words: list[str]  # the card in plain words, one line per rule
+    source: str = ""
+
+
+@attrs.define(eq=False)
+class CompiledCharacter:
+    id: str
+    name: str
+    coins: int
+    wounds: int
+    items: tuple[str, ...]
+
+
+@attrs.define(eq=False)
+class CompiledItem:
+    id: str
+    name: str
+    ability: Optional[str]
+
+
+@attrs.define(eq=False)
+class CompiledFloor:
+    id: str
+    name: str
+    layout: str
+
+
+def _join(words: list[str]) -> str:
+    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _union(parts: list[Select]) -> Select:
+    if len(parts) == 1:
+        return parts[0]
+
+    def union(ctx, subject):
+        seen = set()
+        for part in parts:
+            for p in part(ctx, subject):
+                seen.add(p.seat)
+        return [p for p in ctx.participants if p.seat in seen]
+
+    return union
+
+
+class CardCompiler:
+    """Compiles one card (its kind chain supplies defaults, rules and the procedure)."""
+
+    def __init__(self, lib: Library, card: A.CardDecl, strength_players: int):
+        self.lib = lib
+        self.card = card
+        self.kind: KindInfo = lib.kinds[card.kind]
+        self.strength_players = strength_players
+        self.param_mods: dict[str, list[Expr]] = {}
+        self._param_cache: dict[str, tuple[Any, str]] = {}
+        self._compiling: set[str] = set()
+        fields = {m.name: m.value for m in card.members if isinstance(m, A.Field)}
+        self.values: dict[str, Any] = {}
+        for name, info in self.kind.params.items():
+            self.values[name] = fields.get(name, info.default)
+        self.types = {name: info.type for name, info in self.kind.params.items()}
+        self.display = fields["name"].value if "name" in fields else card.id
+
+    # ---- parameters
+    def param(self, name: str) -> tuple[Any, str]:
+        """The compiled value of a parameter (kind default or card field), with mods."""
+        if name in self._param_cache:
+            return self._param_cache[name]
+        if name in self._compiling:
+            raise CompileError(f"{self.card.id}: parameter `{name}` refers to itself")
+        self._compiling.add(name)
+        typ, value = self.types[name], self.values[name]
+        if typ == "per_players":
+            base, words = self.per_players(value)
+        elif typ in ("int", "number"):
+            base, words = self.expr(value)
+        elif typ == "selector":
+            names = value.values if isinstance(value, A.ValueList) else (value,)
+            sel = [self.selector(A.Selector(n.name, n.span)) for n in names]
+            base, words = _union([s for s, _ in sel]), _join([w for _, w in sel])
+        elif typ == "table":
+            base, words = self.table(value)
+        elif typ == "effects":
+            base, words = self.block(value)
+        else:
+            base, words = value, str(value)
+        mods = self.param_mods.get(name)
+        if mods and typ in ("per_players", "int", "number"):
+            base = self._modified(base, mods)
+            words = f"{words} (modified)"
+        self._compiling.discard(name)
+        self._param_cache[name] = (base, words)
+        return base, words
+
+    @staticmethod
+    def _modified(base: Expr, mods: list[Expr]) -> Expr:
+        def modified(ctx, p):
+            v = base(ctx, p)
+            for m in mods:
+                ctx.amount = v
+                v = m(ctx, p)
+            return v
+
+        return modified
+
+    def per_players(self, value) -> tuple[Expr, str]:
+        if not isinstance(value, A.PerPlayers):
+            return self.expr(value)
+        parts = [self.expr(v) for v in value.values]
+        fns = [f for f, _ in parts]
+        first = self.strength_players
+        last = len(fns) - 1
+        counts = "/".join(w for _, w in parts)
+        words = f"{counts} for {first}..{first + last} players"
+        if all(isinstance(v, A.Num) for v in value.values):
+            consts = [v.value for v in value.values]
+
+            def const_per_players(ctx, p):
+                i = ctx.n_players - first
+                return consts[0 if i < 0 else (last if i > last else i)]
+
+            return const_per_players, words
+
+        def per_players(ctx, p):
+            i = ctx.n_players - first
+            return fns[0 if i < 0 else (last if i > last else i)](ctx, p)
+
+        return per_players, words
+
+    # ---- expressions
+    def expr(self, e) -> tuple[Expr, str]:
+        if isinstance(e, A.Num):
+            v = e.value
+            return (lambda ctx, p: v), str(v)
+        if isinstance(e, A.Name):
+            return self.name(e.name)
+        if isinstance(e, A.Call):
+            return self.call(e)
+        if isinstance(e, A.Not):
+            f, w = self.expr(e.operand)
+            return (lambda ctx, p: 0 if f(ctx, p) else 1), f"not ({w})"
+        if isinstance(e, A.BinOp):
+            return self.binop(e)
+        raise CompileError(f"{self.card.id}: cannot compile {type(e).__name__}")
+
+    def name(self, name: str) -> tuple[Expr, str]:
+        if name in self.types:
+            f, w = self.param(name)
+            return f, w if self.types[name] != "per_players" else f"{name} ({w})"
+        atoms: dict[str, tuple[Expr, str]] = {
+            "total": (lambda ctx, p: ctx.total, "the sum of the values played"),
+            "highest_value": (lambda ctx, p: ctx.highest_value, "the highest value played"),
+            "lowest_value": (lambda ctx, p: ctx.lowest_value, "the lowest value played"),
+            "players": (lambda ctx, p: ctx.n_players, "the number of players"),
+            "your_coins": (lambda ctx, p: p.coins if p else 0, "their coins"),
+            "your_wounds": (lambda ctx, p: p.wounds if p else 0, "their wounds"),
+            "death": (lambda ctx, p: ctx.death, "the wounds that kill"),
+            "never": (lambda ctx, p: NEVER, "never"),
+            "all_same": (lambda ctx, p: ctx.all_same, "everyone played the same value"),
+            "amount": (lambda ctx, p: ctx.amount, "the amount"),
+        }
+        if name not in atoms:
+            raise CompileError(f"{self.card.id}: unknown name `{name}`")
+        return atoms[name]
+
+    def call(self, e: A.Call) -> tuple[Expr, str]:
+        if e.func == "count":
+            sel, w = self.selector(A.Selector(e.args[0].name, e.args[0].span))
+            return (lambda ctx, p: len(sel(ctx, None))), f"the number of {w}"
+        args = [self.expr(a) for a in e.args]
+        fs = [f for f, _ in args]
+        ws = [w for _, w in args]
+        if e.func == "half":
+            f = fs[0]
+            return (lambda ctx, p: f(ctx, p) // 2), f"half of {ws[0]}, rounded down"
+        a, b = fs
+        if e.func == "min":
+            return (lambda ctx, p: min(a(ctx, p), b(ctx, p))), f"the smaller of {ws[0]} and {ws[1]}"
+        if e.func == "max":
+            return (lambda ctx, p: max(a(ctx, p), b(ctx, p))), f"the larger of {ws[0]} and {ws[1]}"
+        if e.func == "div":
+            def div(ctx, p):
+                d = b(ctx, p)
+                return a(ctx, p) // d if d else 0
+
+            return div, f"{ws[0]} divided by {ws[1]}, rounded down"
+        raise CompileError(f"{self.card.id}: unknown function `{e.func}`")
+
+    def binop(self, e: A.BinOp) -> tuple[Expr, str]:
+        a, wa = self.expr(e.left)
+        b, wb = self.expr(e.right)
+        op = e.op
+        table: dict[str, tuple[Callable[[int, int], int], str]] = {
+            "+": (lambda x, y: x + y, "plus"),
+            "-": (lambda x, y: x - y, "minus"),
+            "*": (lambda x, y: x * y, "times"),
+            ">=": (lambda x, y: int(x >= y), "is at least"),
+            "<=": (lambda x, y: int(x <= y), "is at most"),
+            ">": (lambda x, y: int(x > y), "is more than"),
+            "<": (lambda x, y: int(x < y), "is less than"),
+            "==": (lambda x, y: int(x == y), "is"),
+            "!=": (lambda x, y: int(x != y), "is not"),
+        }
+        if op == "and":
+            return (lambda ctx, p: int(bool(a(ctx, p) and b(ctx, p)))), f"{wa} and {wb}"
+        if op == "or":
+            return (lambda ctx, p: int(bool(a(ctx, p) or b(ctx, p)))), f"{wa} or {wb}"
+        fn, word = table[op]
+        return (lambda ctx, p: fn(a(ctx, p), b(ctx, p))), f"{wa} {word} {wb}"
+
+    # ---- selectors
+    def selector(self, s: A.Selector) -> tuple[Select, str]:
+        name = s.name
+        if name in self.types and self.types[name] == "selector":
+            return self.param(name)
+        builtin = _SELECTOR_FUNCS.get(name)
+        if builtin is None:
+            raise CompileError(f"{self.card.id}: unknown selector `{name}`")
+        return builtin, SELECTORS[name].replace("the player(s) ", "whoever ").replace(
+            "every living player", "every player")
+
+    def selectors(self, sels) -> tuple[Select, str]:
+        parts = [self.selector(s) for s in sels]
+        return _union([f for f, _ in parts]), _join([w for _, w in parts])
+
+    # ---- statements
+    def block(self, b: A.Block) -> tuple[Stmt, str]:
+        parts = [self.stmt(s) for s in b.stmts]
+        fns = tuple(f for f, _ in parts)
+        words = "; ".join(w for _, w in parts) or "nothing happens"
+        if len(fns) == 1:
+            return fns[0], words
+
+        def block(ctx, subject):
+            for f in fns:
+                f(ctx, subject)
+
+        return block, words
+
+    def stmt(self, s) -> tuple[Stmt, str]:
+        if isinstance(s, A.Block):
+            return self.block(s)
+        if isinstance(s, A.Effect):
+            eff, w = self.effect(s)
+            return (lambda ctx, subject: eff(ctx, subject) if subject else None), w
+        if isinstance(s, A.Apply):
+            sel, ws = self.selectors(s.selectors)
+            effs = [self.effect(e) for e in s.effects]
+            fns = tuple(f for f, _ in effs)
+
+            def apply(ctx, subject):
+                players = sel(ctx, subject)
+                if players:
+                    for f in fns:
+                        f(ctx, players)
+
+            return apply, f"{ws}: " + ", ".join(w for _, w in effs)
+        if isinstance(s, A.Each):
+            sel, ws = self.selectors(s.selectors)
+            body, wb = self.block(s.body)
+            return (lambda ctx, subject: body(ctx, sel(ctx, subject))), f"for {ws}: {wb}"
+        if isinstance(s, A.Attack):
+            return self.attack(s)
+        if isinstance(s, A.Share):
+            amount, wa = self.expr(s.amount)
+            sel, ws = self.selectors(s.selectors)
+
+            def share(ctx, subject):
+                players = sel(ctx, subject)
+                if not players:
+                    return
+                each = amount(ctx, None) // len(players)
+                if each > 0:
+                    for p in players:
+                        ctx.emit("gain", p, each)
+
+            return share, f"{ws} share {wa} coins (rounded down; more sharers than coins: none)"
+        if isinstance(s, A.If):
+            cond, wc = self.expr(s.cond)
+            then, wt = self.block(s.then)
+            other, wo = self.block(s.otherwise) if s.otherwise else (None, "")
+            negate = s.negate
+
+            def if_(ctx, subject):
+                if bool(cond(ctx, None)) != negate:
+                    then(ctx, subject)
+                elif other is not None:
+                    other(ctx, subject)
+
+            words = f"{'unless' if negate else 'if'} {wc}: {wt}"
+            return if_, words + (f"; otherwise {wo}" if other else "")
+        if isinstance(s, A.TableLookup):
+            key, wk = self.expr(s.key)
+            rows, wr = self.table_ref(s.table)
+
+            def lookup(ctx, subject):
+                row = rows.get(key(ctx, None))
+                if row is not None:
+                    row(ctx, subject)
+
+            return lookup, f"by {wk}: {wr}"
+        if isinstance(s, A.ForEachValue):
+            rows, wr = self.table_ref(s.table)
+
+            def for_each_value(ctx, subject):
+                for value in sorted(set(ctx.values_by_player.values())):
+                    row = rows.get(value)
+                    if row is not None:
+                        group = [p for p in ctx.participants
+                                 if ctx.values_by_player.get(p.seat) == value]
+                        row(ctx, group)
+
+            return for_each_value, f"whoever played each value: {wr}"
+        if isinstance(s, A.Row):
+            raise CompileError(f"{self.card.id}: a row outside a table")
+        raise CompileError(f"{self.card.id}: cannot compile {type(s).__name__}")
+
+    def table_ref(self, ref) -> tuple[dict[int, Stmt], str]:
+        if isinstance(ref, A.Name):
+            return self.param(ref.name)
+        return self.table(ref)
+
+    def table(self, block: A.Block) -> tuple[dict[int, Stmt], str]:
+        rows: dict[int, Stmt] = {}
+        words = []
+        for row in block.stmts:
+            f, w = self.stmt(row.body)
+            rows[row.key] = f
+            words.append(f"{row.key} → {w}")
+        return rows, "; ".join(words)
+
+    def attack(self, s: A.Attack) -> tuple[Stmt, str]:
+        sel, ws = self.selectors(s.selectors)
+        body, wb = self.block(s.body)
+
+        def attack(ctx, subject):
+            targets = [p for p in sel(ctx, subject) if p.seat not in ctx.escaped_seats]
+            ctx.attack(targets, body)
+
+        return attack, f"it attacks {ws}: {wb}"
+
+    def effect(self, e: A.Effect) -> tuple[Callable[[Any, list], None], str]:
+        verb = e.verb
+        if verb == "give":
+            item = e.arg.name
+            return (lambda ctx, players: ctx.give(item, players)), f"get a {item} (none if the supply is short)"
+        if verb == "eliminate":
+            def eliminate(ctx, players):
+                for p in players:
+                    ctx.emit("eliminate", p, 0)
+
+            return eliminate, "are eliminated"
+        amount, wa = self.expr(e.arg)
+        words = {"wound": f"take {wa} wound(s)", "heal": f"heal {wa} wound(s)",
+                 "gain": f"gain {wa} coin(s)", "lose": f"lose {wa} coin(s)"}[verb]
+
+        def numeric(ctx, players):
+            for p in players:
+                ctx.emit(verb, p, amount(ctx, p))
+
+        return numeric, words
+
+    # ---- the whole card
+    def rules(self):
+        """Rules from the kind chain (root first) then the card: later ones win or add."""
+        for kind in self.kind.chain:
+            yield from kind.members
+        yield from self.card.members
+
+    def compile_room(self) -> CompiledRoom:
+        playable: dict[str, Expr] = {}
+        escapes: set[str] = set()
+        unplayable: set[str] = set()
+        value_mods: list[tuple[Card, Expr]] = []
+        effect_mods: dict[str, list[Expr]] = {}
+        replacers: dict[str, list[Handler]] = {}
+        reactors: dict[str, list[Handler]] = {}
+        resolve: Optional[Stmt] = None
+        resolve_words = "nothing happens"
+        words: list[str] = []
+        members = list(self.rules())
+        # Modifiers of parameters must be known before any parameter is compiled.
+        for m in members:
+            if isinstance(m, A.Modify) and m.target in self.types:
+                f, _ = self.expr(m.expr)
+                self.param_mods.setdefault(m.target, []).append(f)
+        for m in members:
+            if isinstance(m, A.Playable):
+                item = m.card.item
+                f, w = self.expr(m.value) if m.value is not None else ((lambda ctx, p: 0), "0")
+                playable[item] = f
+                unplayable.discard(item)
+                words.append(f"A {item} may be played here; it counts as {w}.")
+            elif isinstance(m, A.Unplayable):
+                unplayable.add(m.card.item)
+                playable.pop(m.card.item, None)
+                escapes.discard(m.card.item)
+                words.append(f"A {m.card.item} cannot be played here.")
+            elif isinstance(m, A.Escape):
+                escapes.add(m.card.item)
+                unplayable.discard(m.card.item)
+                words.append(f"A player who plays a {m.card.item} escapes: their card does not "
+                              "count and they cannot be attacked.")
+            elif isinstance(m, A.Modify):
+                f, w = self.expr(m.expr)
+                if m.target == "value":
+                    ref = m.card
+                    key: Card = ref.power if ref.power is not None else ref.item
+                    value_mods.append((key, f))
+                    words.append(f"Every {m.card} played counts as {w}.")
+                elif m.target in self.types:
+                    words.append(f"Its {m.target} becomes {w}.")
+                else:
+                    effect_mods.setdefault(m.target, []).append(f)
+                    words.append(f"Every {m.target} becomes {w}.")
+            elif isinstance(m, A.Handler):
+                body, w = self.block(m.body)
+                tag = f" on {m.tag}" if m.tag else ""
+                h = Handler(m.sort, m.event, m.tag, body, w, self.card.id)
+                if m.sort == "replace":
+                    replacers.setdefault(m.event, []).append(h)
+                    words.append(f"Instead of {m.event}{tag}: {w}.")
+                else:
+                    reactors.setdefault(m.event, []).append(h)
+                    words.append(f"After {m.event}{tag}: {w}.")
+            elif isinstance(m, A.Resolve):
+                resolve, resolve_words = self.block(m.body)
+        params = {}
+        for name, typ in self.types.items():
+            if typ in ("int", "number", "per_players") and self.values[name] is not None:
+                params[name] = self.param(name)[0]
+        if resolve is None:
+            resolve = lambda ctx, subject: None  # noqa: E731 - a room with no procedure
+        words.insert(0, f"When the room resolves: {resolve_words}.")
+        for name in self.types:
+            if self.values[name] is not None and self.types[name] not in ("table", "effects"):
+                words.append(f"{name}: {self.param(name)[1]}.")
+        return CompiledRoom(
+            id=self.card.id, name=self.display, kind=self.card.kind,
+            kinds=tuple(k.name for k in reversed(self.kind.chain)),
+            playable=playable, escapes=frozenset(escapes), unplayable=frozenset(unplayable),
+            value_mods=value_mods, effect_mods=effect_mods, replacers=replacers,
+            reactors=reactors, resolve=resolve, params=params, words=words)
+
+    def constant(self, name: str, default: Any = None) -> Any:
+        v = self.values.get(name)
+        if v is None:
+            return default
+        if isinstance(v, A.Num):
+            return v.value
+        if isinstance(v, A.Str):
+            return v.value
+        if isinstance(v, A.Name):
+            return None if v.name == "none" else v.name
+        if isinstance(v, A.ValueList):
+            return tuple(x.name for x in v.values)
+        raise CompileError(f"{self.card.id}: `{name}` must be a constant here")
+
+
+def _values_selector(pick: Callable[[list[int]], Optional[int]]) -> Select:
+    def select(ctx, subject):
+        target = pick(ctx.distinct_values)
+        if target is None:
+            return []
+        vb = ctx.values_by_player
+        return [p for p in ctx.participants if vb.get(p.seat) == target]
+
+    return select
+
+
+def _extreme(attr: str, best: Callable) -> Select:
+    def select(ctx, subject):
+        players = ctx.participants
+        if not players:
+            return []
+        b = best(getattr(p, attr) for p in players)
+        return [p for p in players if getattr(p, attr) == b]
+
+    return select
+
+
+_SELECTOR_FUNCS: dict[str, Select] = {
+    "everyone": lambda ctx, subject: list(ctx.participants),
+    "nobody": lambda ctx, subject: [],
+    "highest": _values_selector(lambda v: v[-1] if v else None),
+    "second": _values_selector(lambda v: v[-2] if len(v) > 1 else None),
+    "lowest": _values_selector(lambda v: v[0] if v else None),
+    "second_lowest": _values_selector(lambda v: v[1] if len(v) > 1 else None),
+    "richest": _extreme("coins", max),
+    "poorest": _extreme("coins", min),
+    "least_wounded": _extreme("wounds", min),
+    "most_wounded": _extreme("wounds", max),
+    "attacked": lambda ctx, subject: list(ctx.attack_targets),
+    "escaped": lambda ctx, subject: [p for p in ctx.participants if p.seat in ctx.escaped_seats],
+    "them": lambda ctx, subject: list(subject or ()),
+}
+
+
+def _as_tuple(v) -> tuple:
+    if v is None:
+        return ()
+    return (v,) if isinstance(v, str) else tuple(v)
+
+
+def compile_card(lib: Library, card_id: str, strength_players: int = 3):
+    """Compile one card of a checked library by its role."""
+    card = lib.cards[card_id]
+    cc = CardCompiler(lib, card, strength_players)
+    role = cc.kind.role
+    if role == "character":
+        return CompiledCharacter(card_id, cc.display, cc.constant("coins", 0),
+                                 cc.constant("wounds", 0), _as_tuple(cc.constant("items")))
+    if role == "item":
+        return CompiledItem(card_id, cc.display, cc.constant("ability"))
+    if role == "floor":
+        return CompiledFloor(card_id, cc.display, cc.constant("layout"))
+    room = cc.compile_room()
+    return room

@@ -1,0 +1,307 @@
+"""The engine's phases: setup, floors, torches, card play, resolution, end of game.
+
+It knows players, hands, items, floors and rooms; what a room does comes from its compiled
+text. The order of play and the scoring procedure are selected by ruleset/variant parameters.
+Every random choice comes from the game's one seeded generator.
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable, Optional, Sequence
+
+import attrs
+
+from .players import Seat, SeatView
+from .room import RulesError, check_play, is_second_card, legal_cards, resolve_room
+from .rules import Rules
+from .state import POWER_CARDS, Card, Floor, Play, Player, RoomSlot
+
+PEEK = "peek"
+
+
+@attrs.define
+class Deal:
+    """Everything setup decides: the dungeon, the characters, the first player."""
+
+    floors: list[Floor]
+    characters: list[str]
+    first_player: Optional[int] = None  # seat
+
+
+@attrs.define
+class RoomRecord:
+    floor: int
+    index: int
+    card: str
+    torches: list[str]
+    plays: dict[str, list[Card]]  # name -> crystal balls…, card
+    trace: list
+    after: dict[str, dict]
+    first_player: Optional[str] = None
+
+
+@attrs.define
+class GameResult:
+    winners: list[str]
+    out: list[str]
+    players: list[Player]
+    rooms: list[RoomRecord]
+    deal: Deal
+
+
+class Game:
+    def __init__(self, rules: Rules, names: Sequence[str], seats: Sequence[Seat],
+                 seed: Optional[int] = None, deal: Optional[Deal] = None,
+                 trace: bool = False):
+        if len(names) != len(seats):
+            raise ValueError("one seat per player name")
+        var = rules.variant
+        if not var.min_players <= len(names) <= var.max_players:
+            raise ValueError(
+                f"{rules.ruleset.id} {var.name} is for {var.min_players}"
+                + (f"–{var.max_players}" if var.max_players != var.min_players else "")
+                + f" players, not {len(names)}")
+        self.rules = rules
+        self.rng = random.Random(seed)
+        self.seats = list(seats)
+        # Each seat gets its own generator, derived from the game's, so a bot's choices do not
+        # shift the deal and the same seed always gives the same game.
+        self.seat_rngs = [random.Random(self.rng.getrandbits(64)) for _ in seats]
+        self.trace = trace
+        self.supply = dict(rules.ruleset.items) if var.items else {}
+        self.abilities = rules.abilities
+        self.deal = deal if deal is not None else self.random_deal(len(names))
+        self.players = []
+        for seat, (name, char_id) in enumerate(zip(names, self.deal.characters)):
+            char = rules.characters[char_id]
+            p = Player(seat, name, char_id, char.coins, char.wounds)
+            for item in char.items if var.items else ():
+                if self.supply.get(item, 0) <= 0:
+                    raise RulesError(f"the supply has no {item} left for {name}'s {char_id}")
+                self.supply[item] -= 1
+                p.give_item(item)
+            self.players.append(p)
+        self.first = self.deal.first_player
+        self.records: list[RoomRecord] = []
+        self.peeked: dict[int, set[int]] = {}  # seat -> room indexes seen on this floor
+        self.floor_index = 0
+
+    # ---- setup (D-2, D-3, C-2)
+    def random_deal(self, n_players: int) -> Deal:
+        rs, rng = self.rules.ruleset, self.rng
+        deck = [cid for cid, n in self.rules.deck.items() for _ in range(n)]
+        rng.shuffle(deck)
+        deck = deck[rs.remove:]
+        n_rooms = rs.floors_used * rs.rooms_per_floor
+        boss = [rng.choice(self.rules.bosses)] if self.rules.bosses else []
+        rooms = deck[: n_rooms - len(boss)] + boss
+        if len(rooms) < n_rooms:
+            raise RulesError(f"the deck holds {len(rooms)} rooms; {n_rooms} are needed")
+        if rs.floors:
+            cards = list(rs.floors)
+            rng.shuffle(cards)
+            layouts = [(c, self.rules.floors[c].layout) for c in cards[: rs.floors_used]]
+        else:
+            up = set(rng.sample(range(n_rooms), rs.face_up or 0))
+            layouts = [(None, "".join("U" if f * rs.rooms_per_floor + i in up else "D"
+                                      for i in range(rs.rooms_per_floor)))
+                       for f in range(rs.floors_used)]
+        floors = []
+        for f, (card, layout) in enumerate(layouts):
+            chunk = rooms[f * rs.rooms_per_floor:(f + 1) * rs.rooms_per_floor]
+            floors.append(Floor([RoomSlot(c, layout[i] == "U") for i, c in enumerate(chunk)], card))
+        characters = rng.sample(list(rs.characters), n_players)
+        first = rng.randrange(n_players) if self.rules.variant.first_player == "random" else None
+        return Deal(floors, characters, first)
+
+    # ---- the game
+    def living(self) -> list[Player]:
+        return [p for p in self.players if not p.dead]
+
+    def run(self, on_room: Optional[Callable[[RoomRecord], None]] = None) -> GameResult:
+        for f, floor in enumerate(self.deal.floors):
+            self.floor_index = f
+            self.peeked = {}
+            for p in self.players:
+                p.hand = list(POWER_CARDS)
+            for r, slot in enumerate(floor.rooms):
+                if not self.living():
+                    break
+                record = self.play_room(f, r, floor, slot)
+                self.records.append(record)
+                if on_room is not None:
+                    on_room(record)
+                if self.game_over():
+                    break
+            if not self.living() or self.game_over():
+                break
+        return self.finish()
+
+    def game_over(self) -> bool:
+        return not self.living()
+
+    def view(self, p: Player, floor: Floor, r: int, revealed: Sequence[Play],
+             entered: bool) -> SeatView:
+        seen = self.peeked.get(p.seat, ())
+        known = [s.card if (s.face_up or i < r or (i == r and entered) or i in seen) else None
+                 for i, s in enumerate(floor.rooms)]
+        played = {q.seat: [v for v in POWER_CARDS if v not in q.hand] for q in self.players}
+        room = self.rules.rooms[floor.rooms[r].card] if entered else None
+        return SeatView(p, self.players, self.floor_index, r, known, room, revealed, played,
+                        self.supply, self.abilities, self.seat_rngs[p.seat])
+
+    def torches(self, floor: Floor, r: int) -> list[str]:
+        """X-2: before a room's cards, anyone may play a torch to see the hidden rooms."""
+        used = []
+        if all(s.face_up for s in floor.rooms[r:]):
+            return used
+        for p in self.living():
+            torch = next((i for i in p.items if self.abilities.get(i) == PEEK), None)
+            if torch is None:
+                continue
+            if self.seats[p.seat].use_torch(self.view(p, floor, r, (), False)):
+                self.use_torch(p, torch, floor)
+                used.append(p.name)
+        return used
+
+    def use_torch(self, p: Player, torch: str, floor: Floor) -> None:
+        p.take_item(torch)
+        self.supply[torch] = self.supply.get(torch, 0) + 1
+        self.peeked.setdefault(p.seat, set()).update(range(len(floor.rooms)))
+
+    def play_order(self, living: list[Player]) -> list[Player]:
+        if self.first is None:
+            return living
+        n = len(self.players)
+        order = [self.players[(self.first + k) % n] for k in range(n)]
+        return [p for p in order if not p.dead]
+
+    def choose(self, p: Player, floor: Floor, r: int, revealed: Sequence[Play], second: bool,
+               chosen: Optional[list[Card]] = None) -> Card:
+        room = self.rules.rooms[floor.rooms[r].card]
+        legal = legal_cards(room, p, self.abilities)
+        card = self.seats[p.seat].choose_card(self.view(p, floor, r, revealed, True), legal, second)
+        if card not in legal:
+            so_far = (chosen or []) + [card]
+            raise RulesError(check_play(room, p, so_far, self.abilities)
+                             or f"{p.name} made an illegal play: {card}")
+        return card
+
+    def card_play(self, floor: Floor, r: int) -> list[Play]:
+        """D-4/C-10 (simultaneous) or C-3/D-10 (in turn); crystal balls play again after."""
+        room = self.rules.rooms[floor.rooms[r].card]
+        order = self.play_order(self.living())
+        sequential = self.rules.variant.play == "sequential"
+        plays: dict[int, Play] = {}
+        revealed: list[Play] = []
+        pending: list[Player] = []
+        chains: dict[int, list[str]] = {}
+        for p in order:
+            card = self.choose(p, floor, r, revealed if sequential else (), False)
+            plays[p.seat] = Play(p, card)
+            if is_second_card(room, card, self.abilities):
+                self._return_at_once(p, card, chains)
+                pending.append(p)
+            elif sequential:
+                revealed.append(plays[p.seat])
+        if not sequential:
+            revealed = [pl for pl in plays.values() if pl.player not in pending]
+        while pending:
+            again: list[Player] = []
+            batch: list[Play] = []
+            for p in pending:
+                card = self.choose(p, floor, r, revealed, True, chains.get(p.seat))
+                plays[p.seat].card = card
+                if is_second_card(room, card, self.abilities):
+                    self._return_at_once(p, card, chains)
+                    again.append(p)
+                elif sequential:
+                    revealed.append(plays[p.seat])
+                else:
+                    batch.append(plays[p.seat])
+            revealed.extend(batch)
+            pending = again
+        result = []
+        for p in self.living():
+            pl = plays[p.seat]
+            pl.chain = tuple(chains.get(p.seat, ()))
+            result.append(pl)
+        return result
+
+    def _return_at_once(self, p: Player, item: str, chains: dict[int, list[str]]) -> None:
+        """X-3: a crystal ball goes back to the supply as soon as it is played."""
+        p.take_item(item)
+        self.supply[item] = self.supply.get(item, 0) + 1
+        chains.setdefault(p.seat, []).append(item)
+
+    def play_room(self, f: int, r: int, floor: Floor, slot: RoomSlot) -> RoomRecord:
+        first_name = self.players[self.first].name if self.first is not None else None
+        torches = self.torches(floor, r)
+        plays = self.card_play(floor, r)
+        return self.resolve(f, r, slot.card, plays, torches, first_name)
+
+    def resolve(self, f: int, r: int, card: str, plays: list[Play], torches: list[str],
+                first_name: Optional[str]) -> RoomRecord:
+        room = self.rules.rooms[card]
+        rs = self.rules.ruleset
+        living = self.living()
+        trace: Optional[list] = [] if self.trace else None
+        resolve_room(room, living, plays, self.supply, rs.coin_cap if self.rules.variant.scoring != "solo" else None,
+                     rs.death, len(living), trace)
+        self.after_room(plays)
+        return RoomRecord(
+            f, r, card, torches,
+            {pl.player.name: [*pl.chain, pl.card] for pl in plays},
+            trace or [], {p.name: p.snapshot() for p in self.players}, first_name)
+
+    def after_room(self, plays: list[Play]) -> None:
+        death = self.rules.ruleset.death
+        if death is not None:
+            for p in self.living():
+                if p.wounds >= death:
+                    self.kill(p)
+        if self.first is not None:
+            self.pass_first_player(plays)
+
+    def kill(self, p: Player) -> None:
+        """C-7: dead at once; their items go back to the supply."""
+        p.dead = True
+        p.out = p.out or "dead"
+        for item in p.items:
+            self.supply[item] = self.supply.get(item, 0) + 1
+        p.items = []
+
+    def pass_first_player(self, plays: list[Play]) -> None:
+        """C-4/D-10: the highest value leads the next room; a tie goes to the tied player
+        nearest clockwise after the current first player (who counts last).
+        **Interpretation**: cards are ranked by the value they counted for in the room."""
+        valued = [(pl.value, pl.player.seat) for pl in plays if pl.value is not None]
+        if not valued:
+            return
+        top = max(v for v, _ in valued)
+        tied = {s for v, s in valued if v == top}
+        n = len(self.players)
+        for k in range(1, n + 1):
+            seat = (self.first + k) % n
+            if seat in tied:
+                self.first = seat
+                return
+
+    # ---- end of game (D-9, C-8)
+    def finish(self) -> GameResult:
+        rs = self.rules.ruleset
+        contenders = [p for p in self.players if p.out is None]
+        wounds = {p.wounds for p in contenders}
+        if len(wounds) > 1:
+            top = max(wounds)
+            fallen = [p for p in contenders if p.wounds == top]
+            if len(fallen) == 1 or len(self.players) >= rs.ties_fall_from:
+                for p in fallen:
+                    p.out = "bled out" if rs.death is not None else "unconscious"
+        remaining = [p for p in contenders if p.out is None]
+        winners: list[Player] = []
+        if remaining:
+            best = max((p.coins, -p.wounds) for p in remaining)
+            winners = [p for p in remaining if (p.coins, -p.wounds) == best]
+        return GameResult([p.name for p in winners], [p.name for p in self.players if p.out],
+                          self.players, self.records, self.deal)

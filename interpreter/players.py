@@ -1,0 +1,139 @@
+"""Who decides: the player interface (a protocol), what a seat may see, and the bots.
+
+A seat sees only what its player may see at a real table: its own hand and items, everyone's
+coins, wounds and played power cards, face-up rooms, rooms it looked at with a torch, and the
+cards already revealed in the current room.
+"""
+from __future__ import annotations
+
+import random
+from typing import Optional, Protocol, Sequence
+
+import attrs
+
+from .compiler import CompiledRoom
+from .state import Card, Play, Player
+
+
+@attrs.define(eq=False)
+class SeatView:
+    """A seat's window on the game. Built per decision; holds references, copies nothing."""
+
+    me: Player
+    players: Sequence[Player]
+    floor_index: int
+    room_index: int
+    floor_rooms: Sequence[Optional[str]]  # this floor's rooms as this seat knows them (None: hidden)
+    room: Optional[CompiledRoom]  # the room being played (known once entered)
+    revealed: Sequence[Play]  # cards already visible in this room (sequential play, 2nd cards)
+    played_this_floor: dict[int, list[int]]  # seat -> power cards on the table this floor
+    supply: dict[str, int]
+    abilities: dict[str, Optional[str]]
+    rng: random.Random  # the seat's own generator (seeded from the game's)
+
+    def remaining_hand(self, seat: int) -> list[int]:
+        """Another player's power cards still in hand: public, since played ones lie face up."""
+        gone = self.played_this_floor.get(seat, [])
+        return [v for v in (1, 2, 3, 4, 5) if v not in gone]
+
+
+class Seat(Protocol):
+    """Anything that can take a seat: a bot, a person at the terminal, a log being replayed."""
+
+    def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
+        """The card to put down (`second`: after a second-card item was played)."""
+
+    def use_torch(self, view: SeatView) -> bool:
+        """Whether to play a torch now (before the current room's cards)."""
+
+
+class RandomBot:
+    """Uniform over legal plays; uses a torch now and then when rooms are hidden."""
+
+    name = "random"
+
+    def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
+        return legal[view.rng.randrange(len(legal))]
+
+    def use_torch(self, view: SeatView) -> bool:
+        return None in view.floor_rooms[view.room_index:] and view.rng.random() < 0.25
+
+
+class GreedyBot:
+    """A one-step look-ahead: tries each legal card against a guess of the others' cards
+    (the middle of what they have left, or what they already revealed), resolves the room on
+    a copy, and keeps the card with the best outcome for itself. Knows no card: it runs the
+    room's compiled text like the engine does."""
+
+    name = "greedy"
+    COIN, WOUND, ITEM, OUT = 1.0, 1.6, 0.9, 60.0
+
+    def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
+        room = view.room
+        if room is None or len(legal) == 1:
+            return legal[0]
+        from .room import is_second_card
+
+        best: Optional[tuple[float, int, Card]] = None
+        for i, card in enumerate(legal):
+            if is_second_card(room, card, view.abilities):
+                # Spend a crystal ball only when holding a spare one.
+                if view.me.items.count(card) < 2:
+                    continue
+                score = self._best_follow_up(view, legal, card) + 0.3
+            else:
+                score = self.evaluate(view, card)
+            key = (score, -i, card)
+            if best is None or key[:2] > best[:2]:
+                best = key
+        return best[2] if best else legal[0]
+
+    def _best_follow_up(self, view: SeatView, legal: Sequence[Card], ball: Card) -> float:
+        others = [c for c in legal if c != ball]
+        return max((self.evaluate(view, c) for c in others), default=-1e9) - self.ITEM
+
+    def use_torch(self, view: SeatView) -> bool:
+        return view.floor_rooms[view.room_index:].count(None) >= 2
+
+    def evaluate(self, view: SeatView, card: Card) -> float:
+        """How good playing `card` looks, resolving a copy of the room."""
+        from .room import resolve_room
+
+        me = view.me
+        clones = {p.seat: Player(p.seat, p.name, coins=p.coins, wounds=p.wounds,
+                                 hand=list(p.hand), items=list(p.items), out=p.out, dead=p.dead)
+                  for p in view.players if not p.dead}
+        known = {pl.player.seat: pl.card for pl in view.revealed}
+        plays = []
+        for seat, clone in clones.items():
+            if seat == me.seat:
+                c = card
+            elif seat in known:
+                c = known[seat]
+                if isinstance(c, str) and c not in clone.items:
+                    clone.items.append(c)
+            else:
+                left = view.remaining_hand(seat)
+                c = left[len(left) // 2] if left else 1
+            if isinstance(c, int) and c not in clone.hand:
+                clone.hand.append(c)
+            plays.append(Play(clone, c))
+        supply = dict(view.supply)
+        from .room import RulesError
+
+        try:
+            resolve_room(view.room, list(clones.values()), plays, supply, 20, 10**6,
+                         len(clones))
+        except (RulesError, KeyError, ValueError):
+            return -1e9
+        after = clones[me.seat]
+        score = (self.COIN * (after.coins - me.coins) - self.WOUND * (after.wounds - me.wounds)
+                 + self.ITEM * (len(after.items) - len(me.items)))
+        if after.out and not me.out:
+            score -= self.OUT
+        # Keep high cards and items for later rooms: spending them has a price.
+        score -= 0.15 * card if isinstance(card, int) else 0.0
+        return score
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}

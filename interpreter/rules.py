@@ -1,0 +1,180 @@
+"""A ruleset with every card compiled: what the engine and the scenario runner play with."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Optional
+
+import attrs
+
+from raiders.dsl.checker import check
+from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.library import Library, build_tables, card_files
+from raiders.dsl.rulesets import Ruleset, Variant, load_ruleset, resolve_ruleset_path
+from raiders.dsl.spans import Span
+from raiders.dsl import yamlsrc as Y
+
+from .compiler import CompiledCharacter, CompiledFloor, CompiledItem, CompiledRoom, compile_card
+
+MOD_FILE = "mod.yaml"
+
+
+class LoadError(Exception):
+    """A ruleset or mod that does not check clean; carries the diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic], sources: Optional[dict[str, str]] = None):
+        super().__init__(f"{len(diagnostics)} problem(s)")
+        self.diagnostics = diagnostics
+        self.sources = sources or {}
+
+
+@attrs.define(eq=False)
+class Rules:
+    ruleset: Ruleset
+    variant: Variant
+    rooms: dict[str, CompiledRoom]
+    characters: dict[str, CompiledCharacter]
+    items: dict[str, CompiledItem]
+    floors: dict[str, CompiledFloor]
+    deck: dict[str, int]  # room id -> copies, mods included
+    bosses: tuple[str, ...]
+    library: Library
+
+    @property
+    def abilities(self) -> dict[str, Optional[str]]:
+        return {i: c.ability for i, c in self.items.items()}
+
+    def room(self, card_id: str) -> CompiledRoom:
+        return self.rooms[card_id]
+
+
+def _mod_manifest(folder: Path, lib: Library) -> tuple[dict[str, int], list[str], list[Diagnostic]]:
+    """A mod's deck additions and bosses: from mod.yaml, else every new room card once."""
+    manifest = folder / MOD_FILE
+    if not manifest.is_file():
+        ids = [cid for cid in lib.cards
+               if Path(lib.cards[cid].span.path).resolve().is_relative_to(folder.resolve())
+               and lib.role_of(cid) == "room"]
+        return {cid: 1 for cid in ids}, [], []
+    text = manifest.read_text(encoding="utf-8")
+    docs, diags = Y.load_documents(text, str(manifest))
+    if diags:
+        return {}, [], diags
+    doc = docs[0] if docs else None
+    problems: list[Diagnostic] = []
+    deck: dict[str, int] = {}
+    bosses: list[str] = []
+    if not Y.is_map(doc):
+        return {}, [], [Diagnostic(Span(str(manifest), 1, 1, 1, 2), "E503",
+                                   "mod.yaml is a map: {deck: {id: copies}, bosses: [ids]}")]
+    for key in doc:
+        where = Y.key_span(str(manifest), doc, key)
+        if key == "deck" and Y.is_map(doc[key]):
+            for cid, n in doc[key].items():
+                if not Y.is_int(n) or n < 0:
+                    problems.append(Diagnostic(Y.value_span(str(manifest), doc[key], cid), "E503",
+                                               f"copies of `{cid}` must be a whole number ≥ 0"))
+                else:
+                    deck[str(cid)] = n
+        elif key == "bosses" and Y.is_seq(doc[key]):
+            bosses = [str(b) for b in doc[key]]
+        else:
+            problems.append(Diagnostic(where, "E504", f"unknown or malformed mod field `{key}`",
+                                       "mod.yaml holds `deck: {id: copies}` and `bosses: [ids]`"))
+    for cid in [*deck, *bosses]:
+        if lib.role_of(cid) != "room":
+            problems.append(Diagnostic(Y.node_span(str(manifest), doc), "E502",
+                                       f"mod.yaml names `{cid}`, which is not a room card"))
+    return deck, bosses, problems
+
+
+@functools.lru_cache(maxsize=32)
+def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
+               cards: tuple[str, ...] = ()) -> Rules:
+    """Load, check and compile a ruleset (a built-in id or a path) with mod folders.
+
+    Raises LoadError with diagnostics when anything does not check clean, and ValueError
+    for an unknown ruleset or variant.
+    """
+    path = resolve_ruleset_path(ruleset)
+    if path is None:
+        from raiders.dsl.rulesets import builtin_ids
+
+        raise ValueError(f"unknown ruleset `{ruleset}` (built in: {', '.join(builtin_ids())}; "
+                         "or give a path to a ruleset.yaml)")
+    rs, diags = load_ruleset(path)
+    if rs is None or diags:
+        raise LoadError(diags, rs.library.sources if rs else {})
+    variant_name = variant or next(iter(rs.variants))
+    if variant_name not in rs.variants:
+        raise ValueError(f"ruleset `{rs.id}` has no variant `{variant_name}` "
+                         f"(it has: {', '.join(rs.variants)})")
+    var = rs.variants[variant_name]
+    lib = _library(rs, var, cards)
+    problems = check(lib)
+    deck = dict(rs.deck)
+    bosses = list(rs.bosses)
+    for folder in cards:
+        mod_deck, mod_bosses, mdiags = _mod_manifest(Path(folder), lib)
+        problems.extend(mdiags)
+        for cid, n in mod_deck.items():
+            deck[cid] = deck.get(cid, 0) + n
+        bosses.extend(b for b in mod_bosses if b not in bosses)
+    if problems:
+        raise LoadError(problems, lib.sources)
+    compiled = {cid: compile_card(lib, cid, rs.strength_players) for cid in lib.cards}
+    pick = lambda typ: {k: v for k, v in compiled.items() if isinstance(v, typ)}  # noqa: E731
+    items = {k: v for k, v in pick(CompiledItem).items() if k in rs.items}
+    if not var.items:
+        deck = {k: n for k, n in deck.items() if not _gives_items(lib, k)}
+    return Rules(rs, var, pick(CompiledRoom), pick(CompiledCharacter), items,
+                 pick(CompiledFloor), deck, tuple(bosses), lib)
+
+
+def _gives_items(lib: Library, card_id: str) -> bool:
+    """Whether a room's text hands out items (solo play removes those rooms, C-11)."""
+    from raiders.dsl import ast as A
+
+    found = False
+
+    def walk(node) -> None:
+        nonlocal found
+        if isinstance(node, A.Effect) and node.verb == "give":
+            found = True
+        elif attrs.has(type(node)):
+            for f in attrs.fields(type(node)):
+                walk(getattr(node, f.name))
+        elif isinstance(node, tuple):
+            for x in node:
+                walk(x)
+
+    walk(lib.cards[card_id])
+    return found
+
+
+def _library(rs: Ruleset, var: Variant, cards: tuple[str, ...]) -> Library:
+    """The ruleset's cards, then the variant's folders (which override kinds and cards of
+    the same name), then the mods (which may only add)."""
+    from raiders.dsl.library import add_module
+    from raiders.dsl.parser import parse_file
+
+    lib = Library()
+    overriding = {str(f.resolve()) for folder in var.cards for f in card_files(folder)}
+    overridden: set[str] = set()
+    for folder in var.cards:
+        for f in card_files(folder):
+            module, _, _ = parse_file(f)
+            if module:
+                overridden.update(getattr(d, "name", None) or getattr(d, "id") for d in module.decls)
+    for folder in [*rs.card_paths, *var.cards, *cards]:
+        for f in card_files(folder):
+            module, fdiags, text = parse_file(f)
+            if module is not None and str(f.resolve()) not in overriding:
+                from raiders.dsl import ast as A
+
+                module = A.Module(module.path, tuple(
+                    d for d in module.decls
+                    if (d.name if isinstance(d, A.KindDecl) else d.id) not in overridden))
+            add_module(lib, module, fdiags, text, str(f))
+    build_tables(lib)
+    return lib
