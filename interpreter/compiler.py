@@ -275,8 +275,8 @@ class CardCompiler:
         builtin = _SELECTOR_FUNCS.get(name)
         if builtin is None:
             raise CompileError(f"{self.card.id}: unknown selector `{name}`")
-        return builtin, SELECTORS[name].replace("the player(s) ", "whoever ").replace(
-            "every living player", "every player")
+        return builtin, SELECTORS[name].replace("the player(s) who ", "whoever ").replace(
+            "the player(s) ", "whoever has ").replace("every living player", "every player")
 
     def selectors(self, sels) -> tuple[Select, str]:
         parts = [self.selector(s) for s in sels]

@@ -12,7 +12,7 @@ from typing import Callable, Optional, Sequence
 import attrs
 
 from .players import Seat, SeatView
-from .room import RulesError, check_play, is_second_card, legal_cards, resolve_room
+from .room import RulesError, apply_death, check_play, is_second_card, legal_cards, resolve_room
 from .rules import Rules
 from .state import POWER_CARDS, Card, Floor, Play, Player, RoomSlot
 
@@ -255,21 +255,9 @@ class Game:
             trace or [], {p.name: p.snapshot() for p in self.players}, first_name)
 
     def after_room(self, plays: list[Play]) -> None:
-        death = self.rules.ruleset.death
-        if death is not None:
-            for p in self.living():
-                if p.wounds >= death:
-                    self.kill(p)
+        apply_death(self.players, self.supply, self.rules.ruleset.death)
         if self.first is not None:
             self.pass_first_player(plays)
-
-    def kill(self, p: Player) -> None:
-        """C-7: dead at once; their items go back to the supply."""
-        p.dead = True
-        p.out = p.out or "dead"
-        for item in p.items:
-            self.supply[item] = self.supply.get(item, 0) + 1
-        p.items = []
 
     def pass_first_player(self, plays: list[Play]) -> None:
         """C-4/D-10: the highest value leads the next room; a tie goes to the tied player

@@ -268,3 +268,20 @@ def _why_illegal(room: CompiledRoom, player: Player, card: Card, hand: Iterable[
     if card in room.unplayable:
         return f"a {card} cannot be played in {room.name}"
     return f"a {card} cannot be played in {room.name} (a {room.kind} room)"
+
+
+def apply_death(players: Iterable[Player], supply: dict[str, int], death: Optional[int]) -> list[Player]:
+    """C-7: a player with `death` or more wounds dies at once; their items go back to the
+    supply. Returns who died now."""
+    died = []
+    if death is None:
+        return died
+    for p in players:
+        if not p.dead and p.wounds >= death:
+            p.dead = True
+            p.out = p.out or "dead"
+            for item in p.items:
+                supply[item] = supply.get(item, 0) + 1
+            p.items = []
+            died.append(p)
+    return died

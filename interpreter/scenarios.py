@@ -1,0 +1,304 @@
+"""Scenario files (`raiders-scenario/1`): pin one room, play it, compare what must follow.
+
+Format: DESIGN.md and docs/scenarios.md. A file may hold several scenarios (YAML documents).
+"""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any, Optional
+
+import attrs
+
+from raiders.dsl import ast as A
+from raiders.dsl import yamlsrc as Y
+from raiders.dsl.checker import check
+from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.library import Library, add_module, build_tables
+from raiders.dsl.parser import parse
+from raiders.dsl.spans import Span
+
+from .compiler import CompiledRoom, compile_card
+from .room import RulesError, apply_death, check_play, resolve_room
+from .rules import LoadError, Rules, load_rules
+from .state import Card, Play, Player
+from .yamlcheck import InputError, Reader
+
+FORMAT = "raiders-scenario/1"
+FIELDS = ("format", "name", "ruleset", "variant", "cards", "players", "start", "supply", "room",
+          "plays", "expect", "first_player", "monster")
+PLAYER_FIELDS = ("coins", "wounds", "items", "hand", "character")
+EXPECT_PLAYER = ("coins", "wounds", "items", "hand", "out")
+
+
+@attrs.define
+class Outcome:
+    name: str
+    path: str
+    line: int
+    ok: bool
+    differences: list[str] = attrs.Factory(list)
+    diagnostics: list[Diagnostic] = attrs.Factory(list)
+
+
+def run_file(path: str) -> list[Outcome]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        d = Diagnostic(Span(path, 1, 1, 1, 2), "E004", f"cannot read file: {err}")
+        return [Outcome(path, path, 1, False, diagnostics=[d])]
+    docs, diags = Y.load_documents(text, path)
+    if diags:
+        return [Outcome(path, path, diags[0].span.line, False, diagnostics=diags)]
+    lines = text.splitlines()
+    outcomes = []
+    for i, doc in enumerate(docs):
+        if doc is None:
+            continue
+        outcomes.append(run_scenario(doc, path, lines, i + 1))
+    return outcomes
+
+
+def run_scenario(doc: Any, path: str, lines: list[str], number: int) -> Outcome:
+    line = Y.node_span(path, doc).line
+    name = str(doc.get("name", f"scenario {number}")) if Y.is_map(doc) else f"scenario {number}"
+    try:
+        return _run(doc, path, lines, name, line)
+    except InputError as err:
+        return Outcome(name, path, line, False, diagnostics=err.diagnostics)
+
+
+def _rules(r: Reader, path: str) -> Rules:
+    ruleset = r.get("ruleset", "str", default="deluxe")
+    variant = r.get("variant", "str")
+    cards = r.get("cards", "list", default=[])
+    base = Path(path).parent
+    if ruleset not in ("deluxe", "classic") and not Path(ruleset).is_absolute():
+        candidate = base / ruleset
+        ruleset = str(candidate) if candidate.exists() else ruleset
+    mods = tuple(str(base / c) if not Path(str(c)).is_absolute() else str(c) for c in cards)
+    try:
+        return load_rules(ruleset, variant, mods)
+    except ValueError as err:
+        raise InputError([Diagnostic(r.span("ruleset") if r.has("ruleset") else r.span(),
+                                     "E503", str(err))])
+    except LoadError as err:
+        raise InputError(err.diagnostics)
+
+
+def _inline_room(r: Reader, rules: Rules, text: str, lines: list[str]) -> CompiledRoom:
+    """A room written as DSL inside the scenario: checked with the ruleset's cards."""
+    node = r.node
+    vline, _ = node.lc.value("room")
+    # A block scalar's text starts on the next line, indented.
+    first = vline + 1
+    while first < len(lines) and not lines[first].strip():
+        first += 1
+    indent = len(lines[first]) - len(lines[first].lstrip()) if first < len(lines) else 0
+    body = textwrap.dedent(text)
+    module, diags = parse(body, r.path)
+    lib = Library(modules=list(rules.library.modules), sources=dict(rules.library.sources))
+    if module is not None:
+        add_module(lib, module, [], body, r.path)
+        build_tables(lib)
+        diags = diags + [d for d in check(lib) if d.span.path == r.path]
+    if diags:
+        shift = first - (vline + 1) + vline + 1
+        raise InputError([attrs.evolve(d, span=attrs.evolve(
+            d.span, line=d.span.line + shift, end_line=d.span.end_line + shift,
+            col=d.span.col + indent, end_col=d.span.end_col + indent)) for d in diags])
+    cards = [d for d in module.decls if isinstance(d, A.CardDecl)]
+    if not cards:
+        raise InputError([Diagnostic(r.span("room"), "E504",
+                                     "the inline room declares no card",
+                                     "e.g. `monster ogre { strength 9 / 12 / 15  wounds 2 }`")])
+    room = compile_card(lib, cards[-1].id, rules.ruleset.strength_players)
+    if not isinstance(room, CompiledRoom):
+        raise InputError([Diagnostic(r.span("room"), "E503",
+                                     f"`{cards[-1].id}` is not a room card")])
+    return room
+
+
+def _players(r: Reader) -> list[str]:
+    raw = r.get("players", "any", required=True)
+    if Y.is_int(raw) and 1 <= raw <= 8:
+        return [f"P{i + 1}" for i in range(raw)]
+    if Y.is_seq(raw) and raw and all(Y.is_str(x) for x in raw) and len(set(raw)) == len(raw):
+        return [str(x) for x in raw]
+    r.fail(r.span("players"), "`players` takes a list of distinct names or a number 1..8")
+    raise InputError(r.diags)
+
+
+def _card(r: Reader, node: Any, key: Any, rules: Rules) -> Optional[Card]:
+    v = node[key]
+    if Y.is_int(v):
+        return int(v)
+    if Y.is_str(v):
+        if v not in rules.items and v not in rules.library.cards:
+            r.fail(Y.value_span(r.path, node, key), f"unknown card `{v}`",
+                   "a play is a value 1..5 or an item id")
+            return None
+        return str(v)
+    r.fail(Y.value_span(r.path, node, key), "a play is a value 1..5 or an item id")
+    return None
+
+
+def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome:
+    r = Reader(path, doc, FIELDS, "scenario")
+    fmt = r.get("format", "str", required=True)
+    if fmt is not None and fmt != FORMAT:
+        r.fail(r.span("format"), f"unknown scenario format `{fmt}`", f"this version reads `{FORMAT}`")
+    if r.diags:
+        raise InputError(r.diags)
+    rules = _rules(r, path)
+    names = _players(r)
+    players = [Player(i, n) for i, n in enumerate(names)]
+    by_name = {p.name: p for p in players}
+
+    start = r.get("start", "map", default={})
+    for pname, spec in (start or {}).items():
+        if pname not in by_name:
+            r.fail(Y.key_span(path, start, pname), f"`start` names unknown player `{pname}`")
+            continue
+        _start_player(r, by_name[pname], spec, rules)
+
+    supply = dict(rules.ruleset.items) if rules.variant.items else {}
+    for p in players:
+        for item in p.items:
+            supply[item] = max(0, supply.get(item, 0) - 1)
+    for item, n in (r.get("supply", "map", default={}) or {}).items():
+        if item not in rules.items:
+            r.fail(Y.key_span(path, r.node["supply"], item), f"unknown item `{item}`")
+        elif not Y.is_int(n) or n < 0:
+            r.fail(Y.value_span(path, r.node["supply"], item), "a supply is a whole number ≥ 0")
+        else:
+            supply[str(item)] = n
+
+    room_spec = r.get("room", "str", required=True)
+    if r.diags:
+        raise InputError(r.diags)
+    if "\n" in room_spec or "{" in room_spec:
+        room = _inline_room(r, rules, room_spec, lines)
+    elif room_spec in rules.rooms:
+        room = rules.rooms[room_spec]
+    else:
+        from raiders.dsl.diagnostics import did_you_mean
+
+        r.fail(r.span("room"), f"unknown room `{room_spec}`", did_you_mean(room_spec, rules.rooms))
+        raise InputError(r.diags)
+
+    plays_node = r.get("plays", "map", required=True)
+    chosen: dict[str, list[Card]] = {}
+    for pname in (plays_node or {}):
+        if pname not in by_name:
+            r.fail(Y.key_span(path, plays_node, pname), f"`plays` names unknown player `{pname}`")
+            continue
+        v = plays_node[pname]
+        if Y.is_seq(v):
+            cards = [_card(r, v, i, rules) for i in range(len(v))]
+        else:
+            cards = [_card(r, plays_node, pname, rules)]
+        chosen[str(pname)] = [c for c in cards if c is not None]
+    for p in players:
+        if not p.dead and p.name not in chosen and plays_node is not None:
+            r.fail(r.span("plays"), f"`plays` has no card for {p.name}",
+                   "every living player plays exactly one card (X-3)")
+    expect = r.get("expect", "map", default={}) or {}
+    if r.diags:
+        raise InputError(r.diags)
+
+    error = None
+    try:
+        error = _play(rules, room, players, chosen, supply)
+    except RulesError as err:
+        error = str(err)
+    return _compare(r, name, line, expect, players, supply, error)
+
+
+def _start_player(r: Reader, p: Player, spec: Any, rules: Rules) -> None:
+    sub = Reader(r.path, spec, PLAYER_FIELDS, "player start")
+    r.diags.extend(sub.diags)
+    char = sub.get("character", "str")
+    if char is not None:
+        if char not in rules.characters:
+            r.fail(sub.span("character"), f"unknown character `{char}`")
+        else:
+            c = rules.characters[char]
+            p.character, p.coins, p.wounds, p.items = char, c.coins, c.wounds, sorted(c.items)
+    p.coins = sub.get("coins", "nat", default=p.coins)
+    p.wounds = sub.get("wounds", "nat", default=p.wounds)
+    items = sub.get("items", "list")
+    if items is not None:
+        for i, item in enumerate(items):
+            if item not in rules.items:
+                r.fail(Y.value_span(r.path, items, i), f"unknown item `{item}`")
+        p.items = sorted(str(i) for i in items)
+    hand = sub.get("hand", "list")
+    if hand is not None:
+        if not all(Y.is_int(v) and 1 <= v <= 5 for v in hand) or len(set(hand)) != len(hand):
+            r.fail(sub.span("hand"), "a hand is a list of distinct power values 1..5")
+        else:
+            p.hand = sorted(int(v) for v in hand)
+    r.diags.extend(d for d in sub.diags if d not in r.diags)
+
+
+def _play(rules: Rules, room: CompiledRoom, players: list[Player], chosen: dict[str, list[Card]],
+          supply: dict[str, int]) -> Optional[str]:
+    """Play the room like the engine does; returns an illegal play's message, or None."""
+    abilities = rules.abilities
+    plays = []
+    for p in players:
+        cards = chosen[p.name]
+        why = check_play(room, p, cards, abilities)
+        if why:
+            return why
+        for ball in cards[:-1]:  # X-3: a crystal ball goes back to the supply at once
+            p.take_item(ball)
+            supply[ball] = supply.get(ball, 0) + 1
+        plays.append(Play(p, cards[-1], tuple(cards[:-1])))
+    rs = rules.ruleset
+    cap = rs.coin_cap if rules.variant.scoring != "solo" else None
+    resolve_room(room, players, plays, supply, cap, rs.death, len(players))
+    apply_death(players, supply, rs.death)
+    return None
+
+
+def _compare(r: Reader, name: str, line: int, expect: Any, players: list[Player],
+             supply: dict[str, int], error: Optional[str]) -> Outcome:
+    diffs: list[str] = []
+    by_name = {p.name: p for p in players}
+    want_error = expect.get("error")
+    if want_error is not None:
+        if error is None:
+            diffs.append(f"expected an error containing {want_error!r}, but the room resolved")
+        elif str(want_error) not in error:
+            diffs.append(f"expected an error containing {want_error!r}, got {error!r}")
+    elif error is not None:
+        diffs.append(f"unexpected error: {error}")
+    for key, want in expect.items():
+        if key in ("error",):
+            continue
+        if key == "out":
+            got = [p.name for p in players if p.out]
+            if list(want or []) != got:
+                diffs.append(f"out: expected {list(want or [])}, got {got}")
+        elif key == "supply":
+            for item, n in want.items():
+                if supply.get(item, 0) != n:
+                    diffs.append(f"supply.{item}: expected {n}, got {supply.get(item, 0)}")
+        elif key in by_name:
+            p = by_name[key]
+            sub = Reader(r.path, want, EXPECT_PLAYER, "player expectation")
+            if sub.diags:
+                raise InputError(sub.diags)
+            for field, value in want.items():
+                got = getattr(p, field) if field != "out" else bool(p.out)
+                if field in ("items", "hand"):
+                    got, value = sorted(got), sorted(value)
+                if got != value:
+                    diffs.append(f"{key}.{field}: expected {value}, got {got}")
+        else:
+            r.fail(Y.key_span(r.path, expect, key), f"`expect` names unknown player `{key}`",
+                   "expect holds player names, `out`, `supply` and `error`", code="E504")
+            raise InputError(r.diags)
+    return Outcome(name, r.path, line, not diffs, diffs)
