@@ -275,21 +275,27 @@ class Game:
                 self.first = seat
                 return
 
-    # ---- end of game (D-9, C-8)
+    # ---- end of game
     def finish(self) -> GameResult:
-        rs = self.rules.ruleset
-        contenders = [p for p in self.players if p.out is None]
-        wounds = {p.wounds for p in contenders}
-        if len(wounds) > 1:
-            top = max(wounds)
-            fallen = [p for p in contenders if p.wounds == top]
-            if len(fallen) == 1 or len(self.players) >= rs.ties_fall_from:
-                for p in fallen:
-                    p.out = "bled out" if rs.death is not None else "unconscious"
-        remaining = [p for p in contenders if p.out is None]
-        winners: list[Player] = []
-        if remaining:
-            best = max((p.coins, -p.wounds) for p in remaining)
-            winners = [p for p in remaining if (p.coins, -p.wounds) == best]
-        return GameResult([p.name for p in winners], [p.name for p in self.players if p.out],
+        winners = final_scoring(self.players, self.rules.ruleset)
+        return GameResult(winners, [p.name for p in self.players if p.out],
                           self.players, self.records, self.deal)
+
+
+def final_scoring(players: list[Player], ruleset) -> list[str]:
+    """D-9 / C-8: the most wounded of those still in fall (ties: all of them, but only with at
+    least `ties_fall_from` starting players; nobody when all are level); then most coins wins,
+    ties broken by fewest wounds, still tied: all win. Returns the winners' names."""
+    contenders = [p for p in players if p.out is None]
+    wounds = {p.wounds for p in contenders}
+    if len(wounds) > 1:
+        top = max(wounds)
+        fallen = [p for p in contenders if p.wounds == top]
+        if len(fallen) == 1 or len(players) >= ruleset.ties_fall_from:
+            for p in fallen:
+                p.out = "bled out" if ruleset.death is not None else "unconscious"
+    remaining = [p for p in contenders if p.out is None]
+    if not remaining:
+        return []
+    best = max((p.coins, -p.wounds) for p in remaining)
+    return [p.name for p in remaining if (p.coins, -p.wounds) == best]

@@ -26,7 +26,7 @@ from .yamlcheck import InputError, Reader
 
 FORMAT = "raiders-scenario/1"
 FIELDS = ("format", "name", "ruleset", "variant", "cards", "players", "start", "supply", "room",
-          "plays", "expect", "first_player", "monster")
+          "plays", "expect", "first_player", "monster", "end")
 PLAYER_FIELDS = ("coins", "wounds", "items", "hand", "character")
 EXPECT_PLAYER = ("coins", "wounds", "items", "hand", "out")
 
@@ -207,12 +207,20 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
     if r.diags:
         raise InputError(r.diags)
 
+    end = r.get("end", "any", default=False)
+    if r.diags:
+        raise InputError(r.diags)
     error = None
+    winners = None
     try:
         error = _play(rules, room, players, chosen, supply)
     except RulesError as err:
         error = str(err)
-    return _compare(r, name, line, expect, players, supply, error)
+    if end is True and error is None:
+        from .engine import final_scoring
+
+        winners = final_scoring(players, rules.ruleset)
+    return _compare(r, name, line, expect, players, supply, error, winners)
 
 
 def _start_player(r: Reader, p: Player, spec: Any, rules: Rules) -> None:
@@ -264,7 +272,8 @@ def _play(rules: Rules, room: CompiledRoom, players: list[Player], chosen: dict[
 
 
 def _compare(r: Reader, name: str, line: int, expect: Any, players: list[Player],
-             supply: dict[str, int], error: Optional[str]) -> Outcome:
+             supply: dict[str, int], error: Optional[str],
+             winners: Optional[list[str]] = None) -> Outcome:
     diffs: list[str] = []
     by_name = {p.name: p for p in players}
     want_error = expect.get("error")
@@ -278,7 +287,12 @@ def _compare(r: Reader, name: str, line: int, expect: Any, players: list[Player]
     for key, want in expect.items():
         if key in ("error",):
             continue
-        if key == "out":
+        if key == "winners":
+            if winners is None:
+                diffs.append("`winners` needs `end: true` (score the game after the room)")
+            elif list(want or []) != winners:
+                diffs.append(f"winners: expected {list(want or [])}, got {winners}")
+        elif key == "out":
             got = [p.name for p in players if p.out]
             if list(want or []) != got:
                 diffs.append(f"out: expected {list(want or [])}, got {got}")
