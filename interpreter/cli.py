@@ -207,7 +207,7 @@ def show(card: str, ruleset: str, cards: tuple[str, ...]) -> None:
     """Print a card's text and what it does in plain words.
 
     The words are generated from the compiled card, so they say what the engine
-    will do. CARD is a card id (e.g. dragon, golem, item-vault).
+    will do. CARD is a card id, as `raiders validate` and CARDS.md name them.
     """
     from raiders.dsl.diagnostics import did_you_mean
     from raiders.interpreter.compiler import CompiledRoom

@@ -1,4 +1,4 @@
-"""The engine's phases: setup, floors, torches, card play, resolution, end of game.
+"""The engine's phases: setup, floors, peeking, card play, resolution, end of game.
 
 It knows players, hands, items, floors and rooms; what a room does comes from its compiled
 text. The order of play and the scoring procedure are selected by ruleset/variant parameters.
@@ -34,7 +34,7 @@ class RoomRecord:
     index: int
     card: str
     torches: list[str]
-    plays: dict[str, list[Card]]  # name -> crystal balls…, card
+    plays: dict[str, list[Card]]  # name -> second-card items…, card
     trace: list
     after: dict[str, dict]
     first_player: Optional[str] = None
@@ -151,22 +151,22 @@ class Game:
                         self.supply, self.abilities, self.seat_rngs[p.seat])
 
     def torches(self, floor: Floor, r: int) -> list[str]:
-        """X-2: before a room's cards, anyone may play a torch to see the hidden rooms."""
+        """X-2: before a room's cards, anyone may play a peek item to see the hidden rooms."""
         used = []
         if all(s.face_up for s in floor.rooms[r:]):
             return used
         for p in self.living():
-            torch = next((i for i in p.items if self.abilities.get(i) == PEEK), None)
-            if torch is None:
+            peek_item = next((i for i in p.items if self.abilities.get(i) == PEEK), None)
+            if peek_item is None:
                 continue
             if self.seats[p.seat].use_torch(self.view(p, floor, r, (), False)):
-                self.use_torch(p, torch, floor)
+                self.use_torch(p, peek_item, floor)
                 used.append(p.name)
         return used
 
-    def use_torch(self, p: Player, torch: str, floor: Floor) -> None:
-        p.take_item(torch)
-        self.supply[torch] = self.supply.get(torch, 0) + 1
+    def use_torch(self, p: Player, item: str, floor: Floor) -> None:
+        p.take_item(item)
+        self.supply[item] = self.supply.get(item, 0) + 1
         self.peeked.setdefault(p.seat, set()).update(range(len(floor.rooms)))
 
     def play_order(self, living: list[Player]) -> list[Player]:
@@ -188,7 +188,7 @@ class Game:
         return card
 
     def card_play(self, floor: Floor, r: int) -> list[Play]:
-        """D-4/C-10 (simultaneous) or C-3/D-10 (in turn); crystal balls play again after."""
+        """D-4/C-10 (simultaneous) or C-3/D-10 (in turn); second-card items play again after."""
         room = self.rules.rooms[floor.rooms[r].card]
         order = self.play_order(self.living())
         sequential = self.rules.variant.play == "sequential"
@@ -229,7 +229,7 @@ class Game:
         return result
 
     def _return_at_once(self, p: Player, item: str, chains: dict[int, list[str]]) -> None:
-        """X-3: a crystal ball goes back to the supply as soon as it is played."""
+        """X-3: a second-card item goes back to the supply as soon as it is played."""
         p.take_item(item)
         self.supply[item] = self.supply.get(item, 0) + 1
         chains.setdefault(p.seat, []).append(item)

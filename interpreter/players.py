@@ -1,7 +1,7 @@
 """Who decides: the player interface (a protocol), what a seat may see, and the bots.
 
 A seat sees only what its player may see at a real table: its own hand and items, everyone's
-coins, wounds and played power cards, face-up rooms, rooms it looked at with a torch, and the
+coins, wounds and played power cards, face-up rooms, rooms it looked at with a peek item, and the
 cards already revealed in the current room.
 """
 from __future__ import annotations
@@ -44,11 +44,11 @@ class Seat(Protocol):
         """The card to put down (`second`: after a second-card item was played)."""
 
     def use_torch(self, view: SeatView) -> bool:
-        """Whether to play a torch now (before the current room's cards)."""
+        """Whether to play a peek item now (before the current room's cards)."""
 
 
 class RandomBot:
-    """Uniform over legal plays; uses a torch now and then when rooms are hidden."""
+    """Uniform over legal plays; peeks now and then when rooms are hidden."""
 
     name = "random"
 
@@ -77,7 +77,7 @@ class GreedyBot:
         best: Optional[tuple[float, int, Card]] = None
         for i, card in enumerate(legal):
             if is_second_card(room, card, view.abilities):
-                # Spend a crystal ball only when holding a spare one.
+                # Spend a second-card item only when holding a spare one.
                 if view.me.items.count(card) < 2:
                     continue
                 score = self._best_follow_up(view, legal, card) + 0.3

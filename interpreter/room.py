@@ -172,7 +172,7 @@ def legal_cards(room: CompiledRoom, player: Player, abilities: Mapping[str, Opti
 
 
 def is_second_card(room: CompiledRoom, card: Card, abilities: Mapping[str, Optional[str]]) -> bool:
-    """Whether playing this card means playing another after the reveal (a crystal ball)."""
+    """Whether playing this card means playing another after the reveal."""
     return (isinstance(card, str) and abilities.get(card) == SECOND_CARD
             and card not in room.playable and card not in room.escapes)
 
@@ -214,7 +214,7 @@ def resolve_room(room: CompiledRoom, participants: list[Player], plays: list[Pla
                  n_players: int, trace: Optional[list] = None) -> RoomContext:
     """Value the plays, run the room, then hand back item cards played as the room card.
 
-    Crystal balls in a chain are expected back in the supply already (X-3: at once).
+    Second-card items in a chain are expected back in the supply already (X-3: at once).
     Power cards leave the hand here; they come back at the end of the floor (the engine).
     """
     vctx = _ValueContext(n_players, death or 0, participants)

@@ -260,7 +260,7 @@ def _play(rules: Rules, room: CompiledRoom, players: list[Player], chosen: dict[
         why = check_play(room, p, cards, abilities)
         if why:
             return why
-        for ball in cards[:-1]:  # a crystal ball goes back to the supply at once
+        for ball in cards[:-1]:  # a second-card item goes back to the supply at once
             p.take_item(ball)
             supply[ball] = supply.get(ball, 0) + 1
         plays.append(Play(p, cards[-1], tuple(cards[:-1])))

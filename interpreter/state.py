@@ -35,7 +35,7 @@ class Player:
 
 @attrs.define(eq=False, slots=True)
 class Play:
-    """One player's card for a room: the card that counts, and the crystal balls before it."""
+    """One player's card for a room: the card that counts, and the second-card items before it."""
 
     player: Player
     card: Card

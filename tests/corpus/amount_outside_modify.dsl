@@ -1,0 +1,3 @@
+kind altar(gift: int = 1) {
+  resolve { highest: gain amount coins }
+}

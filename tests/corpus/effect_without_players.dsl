@@ -1,0 +1,5 @@
+kind altar(gift: int = 1) {
+  resolve {
+    gain gift coins
+  }
+}

@@ -1,0 +1,1 @@
+treasure chest-x { chest 2 } }

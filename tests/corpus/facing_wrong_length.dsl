@@ -1,0 +1,1 @@
+floor floor-8 { layout "UDUD" }

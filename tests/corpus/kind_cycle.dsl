@@ -1,0 +1,2 @@
+kind egg : hen { }
+kind hen : egg { }

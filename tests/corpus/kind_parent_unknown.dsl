@@ -1,0 +1,1 @@
+kind bigboss : montser(wounds = 5) { }

@@ -1,0 +1,5 @@
+kind pit(harm: int = 1) {
+  resolve {
+    atack lowest { wound harm }
+  }
+}

@@ -1,0 +1,4 @@
+treasure chest-x {
+  chest 2
+  resolv { everyone: gain 1 coin }
+}

@@ -1,0 +1,5 @@
+trap pitfall {
+  hits {
+    5 richest: lose 1 coin
+  }
+}

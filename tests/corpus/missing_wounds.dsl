@@ -1,0 +1,4 @@
+monster bat {
+  name "Bat"
+  strength 5 / 6 / 7
+}

@@ -1,0 +1,3 @@
+character pauper {
+  coins 0 - 3
+}

@@ -1,0 +1,4 @@
+monster bat {
+  strength 5 / 6
+  wounds 1
+}

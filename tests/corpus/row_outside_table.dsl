@@ -1,0 +1,5 @@
+kind altar(gift: int = 1) {
+  resolve {
+    5 -> highest: gain gift coins
+  }
+}

@@ -1,0 +1,3 @@
+treasure chest-x {
+  chest "two"
+}

@@ -1,0 +1,6 @@
+trap pitfall {
+  hits {
+    6 -> least_wounded: wound 3
+    5 -> least_wounded: wound 2
+  }
+}

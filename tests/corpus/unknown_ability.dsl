@@ -1,0 +1,4 @@
+item lantern {
+  name "Lantern"
+  ability peak
+}

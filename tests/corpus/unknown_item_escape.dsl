@@ -1,0 +1,5 @@
+boss ghost {
+  strength never
+  wounds 2
+  escape lantern
+}

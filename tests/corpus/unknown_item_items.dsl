@@ -1,0 +1,1 @@
+character bard { name "Bard"  coins 2  items torch, lute }

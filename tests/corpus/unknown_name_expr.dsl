@@ -1,0 +1,5 @@
+kind fountain(gift: int = 1) {
+  resolve {
+    highest: gain gift + bonnus coins
+  }
+}

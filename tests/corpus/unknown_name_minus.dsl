@@ -1,0 +1,5 @@
+kind drain(gift: int = 1) {
+  resolve {
+    highest: lose total-gift coins
+  }
+}

@@ -1,0 +1,5 @@
+kind tollgate(toll: int = 2) {
+  resolve {
+    richets: lose toll coins
+  }
+}

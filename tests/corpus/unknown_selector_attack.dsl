@@ -1,0 +1,5 @@
+kind pit2(harm: int = 1) {
+  resolve {
+    attack lowset { wound harm }
+  }
+}

@@ -1,0 +1,4 @@
+treasure chest-x {
+  name "Chest X
+  chest 2
+}

@@ -1,0 +1,3 @@
+kind altar(gift = 1) {
+  resolve { highest: gain gift coins }
+}

@@ -1,0 +1,3 @@
+treasure Chest-X {
+  chest 2
+}

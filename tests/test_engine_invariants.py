@@ -1,0 +1,81 @@
+"""Seeded random-bot games: every game finishes and every invariant holds after every room."""
+from collections import Counter
+
+import pytest
+
+from raiders.interpreter.engine import Game
+from raiders.interpreter.players import GreedyBot, RandomBot
+from raiders.interpreter.rules import load_rules
+
+GAMES_PER_COUNT = 340  # 3 player counts: over 1,000 games in all
+
+
+def _check_invariants(game: Game) -> None:
+    rules = game.rules
+    cap = rules.ruleset.coin_cap
+    totals = Counter(game.supply)
+    for p in game.players:
+        assert p.coins >= 0 and p.wounds >= 0
+        if cap is not None:
+            assert p.coins <= cap
+        assert set(p.hand) <= {1, 2, 3, 4, 5}
+        totals.update(p.items)
+    for item, n in rules.ruleset.items.items():
+        assert totals[item] == n, f"{item}: {totals[item]} in play, {n} printed"
+
+
+@pytest.mark.parametrize("n_players", [3, 4, 5])
+def test_random_games_hold_invariants(n_players):
+    rules = load_rules("deluxe")
+    names = [f"P{i}" for i in range(n_players)]
+    rooms = 0
+    for seed in range(GAMES_PER_COUNT):
+        game = Game(rules, names, [RandomBot() for _ in names], seed=seed)
+        result = game.run(on_room=lambda rec: _check_invariants(game))
+        rooms += len(result.rooms)
+        assert len(result.rooms) == 25  # deluxe: nobody dies, every room is played (X-2, X-8)
+        assert set(result.winners) <= set(names)
+        assert not set(result.winners) & set(result.out)
+    assert rooms == 25 * GAMES_PER_COUNT
+
+
+def test_same_seed_same_game():
+    rules = load_rules("deluxe")
+    runs = []
+    for _ in range(2):
+        game = Game(rules, ["A", "B", "C", "D"], [GreedyBot(), RandomBot(), GreedyBot(), RandomBot()],
+                    seed=99)
+        res = game.run()
+        runs.append(([r.plays for r in res.rooms], res.winners,
+                     [(p.coins, p.wounds, p.items) for p in res.players]))
+    assert runs[0] == runs[1]
+
+
+def test_deal_follows_setup_rules():
+    """D-2, D-3: 24 rooms and one boss last; faces follow the floor cards; 2 floor cards out."""
+    rules = load_rules("deluxe")
+    for seed in range(50):
+        game = Game(rules, ["A", "B", "C"], [RandomBot()] * 3, seed=seed)
+        floors = game.deal.floors
+        assert len(floors) == 5 and all(len(f.rooms) == 5 for f in floors)
+        cards = [s.card for f in floors for s in f.rooms]
+        assert cards[-1] in rules.bosses
+        assert not set(cards[:-1]) & set(rules.bosses)
+        deck = Counter(cards[:-1])
+        assert all(deck[c] <= rules.deck[c] for c in deck)
+        used = [f.floor_card for f in floors]
+        assert len(set(used)) == 5
+        for f in floors:
+            layout = rules.floors[f.floor_card].layout
+            assert "".join("U" if s.face_up else "D" for s in f.rooms) == layout
+        assert len(set(game.deal.characters)) == 3
+
+
+def test_greedy_beats_random_on_average():
+    rules = load_rules("deluxe")
+    wins = Counter()
+    for seed in range(60):
+        bots = [GreedyBot(), RandomBot(), RandomBot(), RandomBot()]
+        res = Game(rules, ["G", "R1", "R2", "R3"], bots, seed=seed).run()
+        wins.update(res.winners)
+    assert wins["G"] > max(wins["R1"], wins["R2"], wins["R3"])
