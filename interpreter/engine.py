@@ -11,6 +11,7 @@ from typing import Callable, Optional, Sequence
 
 import attrs
 
+from .compiler import CompiledRoom
 from .players import Seat, SeatView
 from .room import RulesError, apply_death, check_play, is_second_card, legal_cards, resolve_room
 from .rules import Rules
@@ -36,8 +37,13 @@ class RoomRecord:
     torches: list[str]
     plays: dict[str, list[Card]]  # name -> second-card items…, card
     trace: list
-    after: dict[str, dict]
+    after_state: list[tuple[str, int, int, tuple[str, ...]]]  # name, coins, wounds, items
     first_player: Optional[str] = None
+
+    @property
+    def after(self) -> dict[str, dict]:
+        """The state after the room, per player (a log's checkpoint)."""
+        return {n: {"coins": c, "wounds": w, "items": list(i)} for n, c, w, i in self.after_state}
 
 
 @attrs.define
@@ -82,6 +88,9 @@ class Game:
                 p.give_item(item)
             self.players.append(p)
         self.first = self.deal.first_player
+        self.sequential = var.play == "sequential"
+        self.coin_cap = rules.ruleset.coin_cap if var.scoring != "solo" else None
+        self.death = rules.ruleset.death
         self.records: list[RoomRecord] = []
         self.peeked: dict[int, set[int]] = {}  # seat -> room indexes seen on this floor
         self.floor_index = 0
@@ -125,30 +134,21 @@ class Game:
             for p in self.players:
                 p.hand = list(POWER_CARDS)
             for r, slot in enumerate(floor.rooms):
-                if not self.living():
-                    break
                 record = self.play_room(f, r, floor, slot)
                 self.records.append(record)
                 if on_room is not None:
                     on_room(record)
                 if self.game_over():
                     break
-            if not self.living() or self.game_over():
+            if self.game_over():
                 break
         return self.finish()
 
     def game_over(self) -> bool:
-        return not self.living()
+        return all(p.dead for p in self.players)
 
-    def view(self, p: Player, floor: Floor, r: int, revealed: Sequence[Play],
-             entered: bool) -> SeatView:
-        seen = self.peeked.get(p.seat, ())
-        known = [s.card if (s.face_up or i < r or (i == r and entered) or i in seen) else None
-                 for i, s in enumerate(floor.rooms)]
-        played = {q.seat: [v for v in POWER_CARDS if v not in q.hand] for q in self.players}
-        room = self.rules.rooms[floor.rooms[r].card] if entered else None
-        return SeatView(p, self.players, self.floor_index, r, known, room, revealed, played,
-                        self.supply, self.abilities, self.seat_rngs[p.seat])
+    def view(self, p: Player, r: int, revealed: Sequence[Play], entered: bool) -> SeatView:
+        return SeatView(self, p, r, revealed, entered)
 
     def torches(self, floor: Floor, r: int) -> list[str]:
         """X-2: before a room's cards, anyone may play a peek item to see the hidden rooms."""
@@ -159,7 +159,7 @@ class Game:
             peek_item = next((i for i in p.items if self.abilities.get(i) == PEEK), None)
             if peek_item is None:
                 continue
-            if self.seats[p.seat].use_torch(self.view(p, floor, r, (), False)):
+            if self.seats[p.seat].use_torch(self.view(p, r, (), False)):
                 self.use_torch(p, peek_item, floor)
                 used.append(p.name)
         return used
@@ -169,90 +169,93 @@ class Game:
         self.supply[item] = self.supply.get(item, 0) + 1
         self.peeked.setdefault(p.seat, set()).update(range(len(floor.rooms)))
 
-    def play_order(self, living: list[Player]) -> list[Player]:
+    def play_order(self) -> list[Player]:
+        """Seat order, or clockwise from the first player where the variant has one."""
         if self.first is None:
-            return living
+            return [p for p in self.players if not p.dead]
         n = len(self.players)
         order = [self.players[(self.first + k) % n] for k in range(n)]
         return [p for p in order if not p.dead]
 
-    def choose(self, p: Player, floor: Floor, r: int, revealed: Sequence[Play], second: bool,
-               chosen: Optional[list[Card]] = None) -> Card:
-        room = self.rules.rooms[floor.rooms[r].card]
+    def choose(self, p: Player, room: CompiledRoom, r: int, revealed: Sequence[Play],
+               second: bool, chosen: Sequence[Card] = ()) -> Card:
         legal = legal_cards(room, p, self.abilities)
-        card = self.seats[p.seat].choose_card(self.view(p, floor, r, revealed, True), legal, second)
+        card = self.seats[p.seat].choose_card(SeatView(self, p, r, revealed, True), legal, second)
         if card not in legal:
-            so_far = (chosen or []) + [card]
-            raise RulesError(check_play(room, p, so_far, self.abilities)
+            raise RulesError(check_play(room, p, [*chosen, card], self.abilities)
                              or f"{p.name} made an illegal play: {card}")
         return card
 
-    def card_play(self, floor: Floor, r: int) -> list[Play]:
+    def card_play(self, room: CompiledRoom, r: int) -> list[Play]:
         """D-4/C-10 (simultaneous) or C-3/D-10 (in turn); second-card items play again after."""
-        room = self.rules.rooms[floor.rooms[r].card]
-        order = self.play_order(self.living())
-        sequential = self.rules.variant.play == "sequential"
-        plays: dict[int, Play] = {}
+        sequential = self.sequential
+        abilities = self.abilities
+        plays: list[Play] = []
         revealed: list[Play] = []
-        pending: list[Player] = []
-        chains: dict[int, list[str]] = {}
-        for p in order:
-            card = self.choose(p, floor, r, revealed if sequential else (), False)
-            plays[p.seat] = Play(p, card)
-            if is_second_card(room, card, self.abilities):
-                self._return_at_once(p, card, chains)
-                pending.append(p)
+        pending: list[Play] = []
+        for p in self.play_order():
+            card = self.choose(p, room, r, revealed if sequential else (), False)
+            pl = Play(p, card)
+            plays.append(pl)
+            if card.__class__ is str and is_second_card(room, card, abilities):
+                self._return_at_once(pl)
+                pending.append(pl)
             elif sequential:
-                revealed.append(plays[p.seat])
-        if not sequential:
-            revealed = [pl for pl in plays.values() if pl.player not in pending]
+                revealed.append(pl)
+        if pending:
+            if not sequential:
+                revealed = [pl for pl in plays if pl not in pending]
+            self._second_cards(room, r, pending, revealed)
+        if self.first is not None:
+            plays.sort(key=lambda pl: pl.player.seat)
+        return plays
+
+    def _second_cards(self, room: CompiledRoom, r: int, pending: list[Play],
+                      revealed: list[Play]) -> None:
+        """Second-card players choose after the reveal: in turn (sequential: each sees the
+        ones before) or together (simultaneous: revealed at once), until no chain goes on."""
+        sequential = self.sequential
         while pending:
-            again: list[Player] = []
+            again: list[Play] = []
             batch: list[Play] = []
-            for p in pending:
-                card = self.choose(p, floor, r, revealed, True, chains.get(p.seat))
-                plays[p.seat].card = card
+            for pl in pending:
+                p = pl.player
+                card = self.choose(p, room, r, revealed, True, pl.chain)
+                pl.card = card
                 if is_second_card(room, card, self.abilities):
-                    self._return_at_once(p, card, chains)
-                    again.append(p)
+                    self._return_at_once(pl)
+                    again.append(pl)
                 elif sequential:
-                    revealed.append(plays[p.seat])
+                    revealed.append(pl)
                 else:
-                    batch.append(plays[p.seat])
+                    batch.append(pl)
             revealed.extend(batch)
             pending = again
-        result = []
-        for p in self.living():
-            pl = plays[p.seat]
-            pl.chain = tuple(chains.get(p.seat, ()))
-            result.append(pl)
-        return result
 
-    def _return_at_once(self, p: Player, item: str, chains: dict[int, list[str]]) -> None:
+    def _return_at_once(self, pl: Play) -> None:
         """X-3: a second-card item goes back to the supply as soon as it is played."""
-        p.take_item(item)
+        item = pl.card
+        pl.player.take_item(item)
         self.supply[item] = self.supply.get(item, 0) + 1
-        chains.setdefault(p.seat, []).append(item)
+        pl.chain = (*pl.chain, item)
 
     def play_room(self, f: int, r: int, floor: Floor, slot: RoomSlot) -> RoomRecord:
         first_name = self.players[self.first].name if self.first is not None else None
         torches = self.torches(floor, r)
-        plays = self.card_play(floor, r)
+        plays = self.card_play(self.rules.rooms[slot.card], r)
         return self.resolve(f, r, slot.card, plays, torches, first_name)
 
     def resolve(self, f: int, r: int, card: str, plays: list[Play], torches: list[str],
                 first_name: Optional[str]) -> RoomRecord:
-        room = self.rules.rooms[card]
-        rs = self.rules.ruleset
-        living = self.living()
+        living = [p for p in self.players if not p.dead]
         trace: Optional[list] = [] if self.trace else None
-        resolve_room(room, living, plays, self.supply, rs.coin_cap if self.rules.variant.scoring != "solo" else None,
-                     rs.death, len(living), trace)
+        resolve_room(self.rules.rooms[card], living, plays, self.supply, self.coin_cap,
+                     self.death, len(living), trace)
         self.after_room(plays)
         return RoomRecord(
-            f, r, card, torches,
-            {pl.player.name: [*pl.chain, pl.card] for pl in plays},
-            trace or [], {p.name: p.snapshot() for p in self.players}, first_name)
+            f, r, card, torches, {pl.player.name: [*pl.chain, pl.card] for pl in plays},
+            trace or [], [(p.name, p.coins, p.wounds, tuple(p.items)) for p in self.players],
+            first_name)
 
     def after_room(self, plays: list[Play]) -> None:
         apply_death(self.players, self.supply, self.rules.ruleset.death)

@@ -6,35 +6,63 @@ cards already revealed in the current room.
 """
 from __future__ import annotations
 
+import functools
 import random
 from typing import Optional, Protocol, Sequence
-
-import attrs
 
 from .compiler import CompiledRoom
 from .state import Card, Play, Player
 
 
-@attrs.define(eq=False)
 class SeatView:
-    """A seat's window on the game. Built per decision; holds references, copies nothing."""
+    """A seat's window on the game, built per decision. Cheap to build: what a decision may
+    look at is computed only when it looks."""
 
-    me: Player
-    players: Sequence[Player]
-    floor_index: int
-    room_index: int
-    floor_rooms: Sequence[Optional[str]]  # this floor's rooms as this seat knows them (None: hidden)
-    room: Optional[CompiledRoom]  # the room being played (known once entered)
-    revealed: Sequence[Play]  # cards already visible in this room (sequential play, 2nd cards)
-    played_this_floor: dict[int, list[int]]  # seat -> power cards on the table this floor
-    supply: dict[str, int]
-    abilities: dict[str, Optional[str]]
-    rng: random.Random  # the seat's own generator (seeded from the game's)
+    def __init__(self, game, me: Player, room_index: int, revealed: Sequence[Play],
+                 entered: bool):
+        self._game = game
+        self.me = me
+        self.room_index = room_index
+        self.revealed = revealed
+        self._entered = entered
+        self.rng: random.Random = game.seat_rngs[me.seat]  # the seat's own generator
+
+    @property
+    def players(self) -> Sequence[Player]:
+        return self._game.players
+
+    @property
+    def floor_index(self) -> int:
+        return self._game.floor_index
+
+    @property
+    def supply(self) -> dict[str, int]:
+        return dict(self._game.supply)
+
+    @property
+    def abilities(self) -> dict[str, Optional[str]]:
+        return self._game.abilities
+
+    @functools.cached_property
+    def floor_rooms(self) -> list[Optional[str]]:
+        """This floor's rooms as this seat knows them (None: face down, not looked at)."""
+        g, r = self._game, self.room_index
+        floor = g.deal.floors[g.floor_index]
+        seen = g.peeked.get(self.me.seat, ())
+        return [s.card if (s.face_up or i < r or (i == r and self._entered) or i in seen)
+                else None for i, s in enumerate(floor.rooms)]
+
+    @property
+    def room(self) -> Optional[CompiledRoom]:
+        """The room being played (known once entered)."""
+        if not self._entered:
+            return None
+        g = self._game
+        return g.rules.rooms[g.deal.floors[g.floor_index].rooms[self.room_index].card]
 
     def remaining_hand(self, seat: int) -> list[int]:
         """Another player's power cards still in hand: public, since played ones lie face up."""
-        gone = self.played_this_floor.get(seat, [])
-        return [v for v in (1, 2, 3, 4, 5) if v not in gone]
+        return list(self._game.players[seat].hand)
 
 
 class Seat(Protocol):

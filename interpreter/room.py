@@ -163,6 +163,8 @@ class RoomContext:
 def legal_cards(room: CompiledRoom, player: Player, abilities: Mapping[str, Optional[str]]) -> list[Card]:
     """The cards a player may put down as their card for this room (X-3, the room's rules)."""
     cards: list[Card] = list(player.hand)
+    if not player.items:
+        return cards
     for item in dict.fromkeys(player.items):
         if item in room.unplayable:
             continue

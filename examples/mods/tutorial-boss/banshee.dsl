@@ -1,0 +1,10 @@
+# The Banshee: her wail hits whoever played the HIGHEST value, and each
+# player it hits also drops a coin. A torch lets its player slip away.
+boss banshee {
+  name "Banshee"
+  strength 13 / 17 / 21
+  wounds 2
+  target higest
+  escape torch
+  after atack { attacked: lose 1 coin }
+}

@@ -1,0 +1,1 @@
+treasure lucky-chest { chest 3 }

@@ -1,0 +1,2 @@
+# the same id again, in another file of the same mod
+treasure lucky-chest { chest 4 }
