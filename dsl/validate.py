@@ -6,6 +6,7 @@ the base kinds and items, and a clash with a base id is reported in the mod's fi
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Iterable
 
@@ -13,7 +14,7 @@ import attrs
 
 from .checker import check
 from .diagnostics import Diagnostic
-from .library import CARD_SUFFIX, Library, add_module, build_tables, card_files
+from .library import Library, add_module, build_tables, card_files, parse_many
 from .parser import parse_file
 from .rulesets import RULESET_FILE, load_ruleset, resolve_ruleset_path
 from .spans import Span
@@ -61,10 +62,16 @@ def _owning_ruleset(card_file: Path) -> Path | None:
     """A ruleset near a card file (in an ancestor folder or a sibling of one) that names it."""
     target = card_file.resolve()
     for ancestor in list(target.parents)[:3]:
-        for rf in sorted([*ancestor.glob(RULESET_FILE), *ancestor.glob(f"*/{RULESET_FILE}")]):
-            if any(target.is_relative_to(folder) for folder in _covered_by(rf)):
+        for rf, folders in _rulesets_near(ancestor):
+            if any(target.is_relative_to(folder) for folder in folders):
                 return rf
     return None
+
+
+@functools.lru_cache(maxsize=256)
+def _rulesets_near(folder: Path) -> tuple[tuple[Path, tuple[Path, ...]], ...]:
+    found = sorted([*folder.glob(RULESET_FILE), *folder.glob(f"*/{RULESET_FILE}")])
+    return tuple((rf, tuple(_covered_by(rf))) for rf in found)
 
 
 def validate_paths(paths: Iterable[str], base: str = "deluxe") -> Report:
@@ -123,9 +130,8 @@ def _validate_mod(report: Report, files: list[Path], base: str) -> None:
             module, fdiags, text = parse_file(f)
             add_module(lib, module, fdiags, text, str(f))
     base_files = set(lib.sources)
-    for f in files:
-        module, fdiags, text = parse_file(f)
-        add_module(lib, module, fdiags, text, str(f))
+    for path, module, fdiags, text in parse_many(files):
+        add_module(lib, module, fdiags, text, path)
     build_tables(lib)
     # Only the mod's own problems are reported: the base was checked on its own.
     report.add([d for d in check(lib) if d.span.path not in base_files], lib)

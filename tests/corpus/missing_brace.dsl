@@ -1,7 +1,4 @@
 kind altar(gift: int = 1) {
   resolve {
     highest: gain gift coins
-
-}
-
-treasure chest-x { chest 2 }
+  }

@@ -1,3 +1,1 @@
-kind well(depth: integer = 1) {
-  resolve { lowest: wound depth }
-}
+kind well(depth: integer = 1) { }

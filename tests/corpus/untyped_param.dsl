@@ -1,3 +1,1 @@
-kind altar(gift = 1) {
-  resolve { highest: gain gift coins }
-}
+kind altar(gift = 1) { }

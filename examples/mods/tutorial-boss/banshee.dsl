@@ -4,7 +4,7 @@ boss banshee {
   name "Banshee"
   strength 13 / 17 / 21
   wounds 2
-  target higest
+  target highest
   escape torch
-  after atack { attacked: lose 1 coin }
+  after attack { attacked: lose 1 coin }
 }

@@ -1,0 +1,1 @@
+kind altar(gift: int = 1, gift: int = 2) { }

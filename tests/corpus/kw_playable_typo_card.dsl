@@ -1,0 +1,4 @@
+treasure chest-x {
+  chest 2
+  playble key as 5
+}

@@ -1,0 +1,7 @@
+kind altar(gift: int = 1) {
+  resolve {
+    highest: gain gift coins
+
+}
+
+treasure chest-x { chest 2 }

@@ -1,0 +1,3 @@
+kind well(depth: integer = 1) {
+  resolve { lowest: wound depth }
+}
