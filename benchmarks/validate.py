@@ -20,17 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-TEMPLATES = [
-    "# synthetic monster {i}\nmonster bench-m{i} {{\n  name \"Bench {i}\"\n  strength {a} / {b} / {c}\n  wounds {w}\n}}\n",
-    "treasure bench-t{i} {{ name \"Chest {i}\"  chest {w}  second_chest {v} }}\n",
-    "trap bench-p{i} {{\n  hits {{\n    5 -> richest: lose {w} coins\n    4 -> least_wounded: wound {v}\n"
-    "    3 -> everyone: lose half(your_coins) coins\n  }}\n}}\n",
-    "boss bench-b{i} {{\n  strength {a} / {b} / {c}\n  wounds {w}\n  target lowest, second_lowest\n"
-    "  escape torch\n  modify value of power 5 to 1\n  instead of wound on attacked {{ lose {v} coins }}\n"
-    "  after room {{ unless all_same {{ highest: gain 1 coin }} }}\n}}\n",
-    "vault bench-v{i} {{\n  rewards {{\n    1 -> give torch\n    2 -> gain {v} coins\n    3 -> heal 1\n"
-    "    4 -> give sword\n    5 -> heal {w}\n  }}\n}}\n",
-]
+# Card templates live in a text file: cards are data, not Python.
+TEMPLATES = (Path(__file__).parent / "synthetic_cards.txt").read_text(encoding="utf-8").split("\n---\n")
 
 
 def make_mod(folder: Path, n: int) -> list[Path]:
