@@ -15,7 +15,8 @@ import attrs
 from . import yamlsrc as Y
 from .checker import check
 from .diagnostics import Diagnostic, did_you_mean
-from .library import Library, load
+from . import ast as A
+from .library import Library, add_module, build_tables, card_files, parse_many
 from .spans import Span
 
 FORMAT = "raiders-ruleset/1"
@@ -33,8 +34,12 @@ class Variant:
     min_players: int = 3
     max_players: int = 5
     cards: tuple[str, ...] = ()  # extra card folders whose kinds override the ruleset's
-    scoring: str = "standard"
-    items: bool = True  # False: no item cards at all (solo)
+    scoring: str = "standard"  # standard (D-9/C-8), duel (C-9), solo (C-12)
+    items: bool = True  # False: no item cards, and no rooms that hand them out (C-11)
+    remove: Optional[int] = None  # rooms removed unseen, when not the ruleset's
+    coin_cap: Optional[int] = -1  # -1: the ruleset's; None: no cap (C-12)
+    start_coins: Optional[int] = None  # every hero starts with this many coins (C-11)
+    threat_deck: tuple[int, ...] = ()  # the solo monster deck (C-12)
 
 
 @attrs.frozen
@@ -43,6 +48,7 @@ class Ruleset:
     id: str
     name: str
     card_paths: tuple[str, ...]
+    variant_dirs: tuple[str, ...]  # folders that only a variant loads
     characters: tuple[str, ...]
     items: dict[str, int]
     deck: dict[str, int]
@@ -83,7 +89,8 @@ _FIELDS: dict[str, tuple[str, bool]] = {
 }
 _VARIANT_FIELDS: dict[str, str] = {
     "play": "mode", "first_player": "first", "players": "range", "cards": "paths",
-    "scoring": "scoring", "items": "bool",
+    "scoring": "scoring", "items": "bool", "remove": "int", "coin_cap": "int?",
+    "start_coins": "int", "threat_deck": "values",
 }
 
 
@@ -135,6 +142,9 @@ class _Reader:
             "first": lambda: self._choice(v, where, key, FIRST_PLAYER),
             "scoring": lambda: self._choice(v, where, key, SCORING),
             "range": lambda: self._range(v, where, key),
+            "values": lambda: tuple(v) if Y.is_seq(v) and v and all(
+                Y.is_int(x) and 1 <= x <= 5 for x in v) else self._bad(
+                where, f"`{key}` takes a list of card values 1..5"),
         }
         return checks[kind]()
 
@@ -192,7 +202,7 @@ class _Reader:
                              "fields: " + ", ".join(_VARIANT_FIELDS))
                     continue
                 got = self.value(body, k, _VARIANT_FIELDS[k])
-                if got is None:
+                if got is None and not (k == "coin_cap" and body[k] is None):
                     continue
                 if k == "players":
                     settings["min_players"], settings["max_players"] = got
@@ -242,15 +252,24 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = ()) -> tuple[Optiona
                       f"variant `{name}`: card folder `{extra}` not found")
     if r.diags:
         return None, r.diags
-    lib = load([*folders, *extra_cards])
+    variant_dirs = {os.path.normpath(base / c) for v in values["variants"].values()
+                    for c in v.get("cards", ())}
+    lib = ruleset_library([str(f) for f in folders], (), tuple(extra_cards), variant_dirs)
     lib_diags = check(lib)
     _check_references(r, doc, values, lib)
+    for vname, v in values["variants"].items():
+        if v.get("cards"):
+            vlib = ruleset_library([str(f) for f in folders],
+                                   tuple(os.path.normpath(base / c) for c in v["cards"]),
+                                   tuple(extra_cards), variant_dirs)
+            seen = {(d.span, d.code) for d in lib_diags}
+            lib_diags += [d for d in check(vlib) if (d.span, d.code) not in seen]
     variants = {n: Variant(**{k: (tuple(os.path.normpath(base / c) for c in v) if k == "cards" else v)
                               for k, v in s.items()})
                 for n, s in values["variants"].items()}
     ruleset = Ruleset(
         path=spath, id=values["id"], name=values.get("name") or values["id"],
-        card_paths=tuple(str(f) for f in folders) + tuple(extra_cards),
+        card_paths=tuple(str(f) for f in folders), variant_dirs=tuple(sorted(variant_dirs)),
         characters=values["characters"], items=values["items"], deck=values["deck"],
         remove=values.get("remove", 0), bosses=values.get("bosses") or (),
         floors=values.get("floors") or (), floors_used=values.get("floors_used", 5),
@@ -259,6 +278,36 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = ()) -> tuple[Optiona
         ties_fall_from=values.get("ties_fall_from", 1),
         strength_players=values.get("strength_players", 3), variants=variants, library=lib)
     return ruleset, r.diags + lib_diags
+
+
+def ruleset_library(folders: list[str], variant_folders: tuple[str, ...] = (),
+                    mods: tuple[str, ...] = (), exclude: set[str] = frozenset()) -> Library:
+    """The cards of a ruleset: its folders (less any variant folder inside them), then a
+    variant's folders, whose kinds and cards replace those of the same name, then mods, which
+    may only add (a clash is a duplicate-id error)."""
+    excluded = [Path(e).resolve() for e in exclude]
+
+    def files(folder: str) -> list[Path]:
+        return [f for f in card_files(folder)
+                if not any(f.resolve().is_relative_to(e) for e in excluded)]
+
+    override_files = [f for folder in variant_folders for f in card_files(folder)]
+    parsed_overrides = parse_many(override_files)
+    replaced = {d.name if isinstance(d, A.KindDecl) else d.id
+                for _, module, _, _ in parsed_overrides if module for d in module.decls}
+    lib = Library()
+    for path, module, diags, text in parse_many([f for folder in folders for f in files(folder)]):
+        if module is not None and replaced:
+            module = A.Module(module.path, tuple(
+                d for d in module.decls
+                if (d.name if isinstance(d, A.KindDecl) else d.id) not in replaced))
+        add_module(lib, module, diags, text, path)
+    for path, module, diags, text in parsed_overrides:
+        add_module(lib, module, diags, text, path)
+    for path, module, diags, text in parse_many([f for folder in mods for f in card_files(folder)]):
+        add_module(lib, module, diags, text, path)
+    build_tables(lib)
+    return lib
 
 
 def _check_references(r: _Reader, doc: Any, values: dict, lib: Library) -> None:

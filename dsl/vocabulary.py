@@ -54,6 +54,7 @@ ATOMS: dict[str, str] = {
     "never": "a number no sum reaches (`strength never`: cannot be defeated)",
     "all_same": "true when every counted card has the same value",
     "amount": "inside `modify`: the value being modified",
+    "threat": "the monster card revealed for this room from the variant's threat deck (solo)",
 }
 
 # Atoms that only make sense somewhere specific.

@@ -143,9 +143,12 @@ def test_cmd(paths: tuple[str, ...], quiet: bool) -> None:
 @click.option("--cards", multiple=True, type=click.Path(exists=True, file_okay=False),
               help="A mod folder whose cards join the pool (repeatable).")
 @click.option("--names", default=None, help="Player names, comma separated.")
+@click.option("--difficulty", type=click.IntRange(2, 5), default=None,
+              help="Solo: the hero's starting wounds, 2..5 (default 3).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the result.")
 def play(ruleset: str, variant: Optional[str], n_players: int, bots: str, seed: Optional[int],
-         cards: tuple[str, ...], names: Optional[str], quiet: bool) -> None:
+         cards: tuple[str, ...], names: Optional[str], difficulty: Optional[int],
+         quiet: bool) -> None:
     """Play one game with bots and narrate it floor by floor, room by room.
 
     \b
@@ -168,7 +171,11 @@ def play(ruleset: str, variant: Optional[str], n_players: int, bots: str, seed: 
     if len(seat_names) != n_players or len(set(seat_names)) != n_players:
         raise click.UsageError(f"--names takes {n_players} distinct names")
     try:
-        game = Game(rules, seat_names, [BOTS[k]() for k in kinds], seed=seed, trace=not quiet)
+        solo = rules.variant.scoring == "solo"
+        if difficulty is not None and not solo:
+            raise click.UsageError("--difficulty is for solo play")
+        game = Game(rules, seat_names, [BOTS[k]() for k in kinds], seed=seed, trace=not quiet,
+                    difficulty=(difficulty or 3) if solo else None)
     except ValueError as err:
         raise click.UsageError(str(err))
     if not quiet:
@@ -194,7 +201,7 @@ def play(ruleset: str, variant: Optional[str], n_players: int, bots: str, seed: 
     except RulesError as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(1)
-    for line in result_lines(result):
+    for line in result_lines(result, rules.variant.scoring == "solo"):
         click.echo(line)
 
 

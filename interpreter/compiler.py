@@ -217,6 +217,7 @@ class CardCompiler:
             "never": (lambda ctx, p: NEVER, "never"),
             "all_same": (lambda ctx, p: ctx.all_same, "everyone played the same value"),
             "amount": (lambda ctx, p: ctx.amount, "the amount"),
+            "threat": (lambda ctx, p: ctx.threat(), "the monster card revealed for the room"),
         }
         if name not in atoms:
             raise CompileError(f"{self.card.id}: unknown name `{name}`")

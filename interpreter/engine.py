@@ -27,6 +27,7 @@ class Deal:
     floors: list[Floor]
     characters: list[str]
     first_player: Optional[int] = None  # seat
+    threat_deck: list[int] = attrs.Factory(list)  # solo monster deck, top card first (C-12)
 
 
 @attrs.define
@@ -39,6 +40,7 @@ class RoomRecord:
     trace: list
     after_state: list[tuple[str, int, int, tuple[str, ...]]]  # name, coins, wounds, items
     first_player: Optional[str] = None
+    monster: Optional[int] = None  # the threat card revealed in this room (solo)
 
     @property
     def after(self) -> dict[str, dict]:
@@ -58,7 +60,7 @@ class GameResult:
 class Game:
     def __init__(self, rules: Rules, names: Sequence[str], seats: Sequence[Seat],
                  seed: Optional[int] = None, deal: Optional[Deal] = None,
-                 trace: bool = False):
+                 trace: bool = False, difficulty: Optional[int] = None):
         if len(names) != len(seats):
             raise ValueError("one seat per player name")
         var = rules.variant
@@ -80,7 +82,9 @@ class Game:
         self.players = []
         for seat, (name, char_id) in enumerate(zip(names, self.deal.characters)):
             char = rules.characters[char_id]
-            p = Player(seat, name, char_id, char.coins, char.wounds)
+            coins = char.coins if var.start_coins is None else var.start_coins
+            wounds = char.wounds if difficulty is None else difficulty
+            p = Player(seat, name, char_id, coins, wounds)
             for item in char.items if var.items else ():
                 if self.supply.get(item, 0) <= 0:
                     raise RulesError(f"the supply has no {item} left for {name}'s {char_id}")
@@ -89,7 +93,9 @@ class Game:
             self.players.append(p)
         self.first = self.deal.first_player
         self.sequential = var.play == "sequential"
-        self.coin_cap = rules.ruleset.coin_cap if var.scoring != "solo" else None
+        self.coin_cap = rules.ruleset.coin_cap if var.coin_cap == -1 else var.coin_cap
+        self.scoring = var.scoring
+        self.threats_drawn = 0
         self.death = rules.ruleset.death
         self.records: list[RoomRecord] = []
         self.peeked: dict[int, set[int]] = {}  # seat -> room indexes seen on this floor
@@ -100,7 +106,7 @@ class Game:
         rs, rng = self.rules.ruleset, self.rng
         deck = [cid for cid, n in self.rules.deck.items() for _ in range(n)]
         rng.shuffle(deck)
-        deck = deck[rs.remove:]
+        deck = deck[rs.remove if self.rules.variant.remove is None else self.rules.variant.remove:]
         n_rooms = rs.floors_used * rs.rooms_per_floor
         boss = [rng.choice(self.rules.bosses)] if self.rules.bosses else []
         rooms = deck[: n_rooms - len(boss)] + boss
@@ -121,7 +127,9 @@ class Game:
             floors.append(Floor([RoomSlot(c, layout[i] == "U") for i, c in enumerate(chunk)], card))
         characters = rng.sample(list(rs.characters), n_players)
         first = rng.randrange(n_players) if self.rules.variant.first_player == "random" else None
-        return Deal(floors, characters, first)
+        threats = list(self.rules.variant.threat_deck)
+        rng.shuffle(threats)
+        return Deal(floors, characters, first, threats)
 
     # ---- the game
     def living(self) -> list[Player]:
@@ -145,7 +153,23 @@ class Game:
         return self.finish()
 
     def game_over(self) -> bool:
+        if self.scoring == "duel":  # C-9: reaching the death threshold ends the duel at once
+            return any(p.dead for p in self.players)
         return all(p.dead for p in self.players)
+
+    def draw_threat(self) -> int:
+        """C-12: the next card of the monster deck. **Interpretation**: should the deck run
+        out (a mod with more monsters), the revealed cards are shuffled into a new one."""
+        deck = self.deal.threat_deck
+        if not deck:
+            raise RulesError("a room reads `threat`, but this variant has no threat deck")
+        if self.threats_drawn >= len(deck):
+            extra = list(self.rules.variant.threat_deck)
+            self.rng.shuffle(extra)
+            deck.extend(extra)
+        value = deck[self.threats_drawn]
+        self.threats_drawn += 1
+        return value
 
     def view(self, p: Player, r: int, revealed: Sequence[Play], entered: bool) -> SeatView:
         return SeatView(self, p, r, revealed, entered)
@@ -249,13 +273,13 @@ class Game:
                 first_name: Optional[str]) -> RoomRecord:
         living = [p for p in self.players if not p.dead]
         trace: Optional[list] = [] if self.trace else None
-        resolve_room(self.rules.rooms[card], living, plays, self.supply, self.coin_cap,
-                     self.death, len(living), trace)
+        ctx = resolve_room(self.rules.rooms[card], living, plays, self.supply, self.coin_cap,
+                           self.death, len(living), trace, self.draw_threat)
         self.after_room(plays)
         return RoomRecord(
             f, r, card, torches, {pl.player.name: [*pl.chain, pl.card] for pl in plays},
             trace or [], [(p.name, p.coins, p.wounds, tuple(p.items)) for p in self.players],
-            first_name)
+            first_name, ctx.threat_value)
 
     def after_room(self, plays: list[Play]) -> None:
         apply_death(self.players, self.supply, self.rules.ruleset.death)
@@ -263,40 +287,52 @@ class Game:
             self.pass_first_player(plays)
 
     def pass_first_player(self, plays: list[Play]) -> None:
-        """C-4/D-10: the highest value leads the next room; a tie goes to the tied player
-        nearest clockwise after the current first player (who counts last).
-        **Interpretation**: cards are ranked by the value they counted for in the room."""
-        valued = [(pl.value, pl.player.seat) for pl in plays if pl.value is not None]
-        if not valued:
-            return
-        top = max(v for v, _ in valued)
-        tied = {s for v, s in valued if v == top}
-        n = len(self.players)
-        for k in range(1, n + 1):
-            seat = (self.first + k) % n
-            if seat in tied:
-                self.first = seat
-                return
+        self.first = next_first_player(self.first, plays, len(self.players))
 
     # ---- end of game
     def finish(self) -> GameResult:
-        winners = final_scoring(self.players, self.rules.ruleset)
+        winners = final_scoring(self.players, self.rules.ruleset, self.scoring)
         return GameResult(winners, [p.name for p in self.players if p.out],
                           self.players, self.records, self.deal)
 
 
-def final_scoring(players: list[Player], ruleset) -> list[str]:
-    """D-9 / C-8: the most wounded of those still in fall (ties: all of them, but only with at
-    least `ties_fall_from` starting players; nobody when all are level); then most coins wins,
-    ties broken by fewest wounds, still tied: all win. Returns the winners' names."""
+def next_first_player(first: int, plays: Sequence[Play], n_seats: int) -> int:
+    """C-4/D-10: the highest value leads the next room; a tie goes to the tied player nearest
+    clockwise after the current first player (who counts last among the tied).
+    **Interpretation**: a card ranks by the value it counted for in the room (an item played
+    as a power value counts that value); an escaped player's card does not rank."""
+    valued = [(pl.value, pl.player.seat) for pl in plays if pl.value is not None]
+    if not valued:
+        return first
+    top = max(v for v, _ in valued)
+    tied = {s for v, s in valued if v == top}
+    for k in range(1, n_seats + 1):
+        seat = (first + k) % n_seats
+        if seat in tied:
+            return seat
+    return first
+
+
+def final_scoring(players: list[Player], ruleset, scoring: str = "standard") -> list[str]:
+    """The end of the game; returns the winners' names.
+
+    standard (D-9, C-8): the most wounded of those still in fall (ties: all of them, but only
+    with at least `ties_fall_from` starting players; nobody when all are level); then most
+    coins wins, ties broken by fewest wounds, still tied: all win.
+    duel (C-9): no falling; a death already decided the game (both dead: nobody wins).
+    solo (C-12): the hero wins by surviving; the coins are the score.
+    """
     contenders = [p for p in players if p.out is None]
-    wounds = {p.wounds for p in contenders}
-    if len(wounds) > 1:
-        top = max(wounds)
-        fallen = [p for p in contenders if p.wounds == top]
-        if len(fallen) == 1 or len(players) >= ruleset.ties_fall_from:
-            for p in fallen:
-                p.out = "bled out" if ruleset.death is not None else "unconscious"
+    if scoring == "standard":
+        wounds = {p.wounds for p in contenders}
+        if len(wounds) > 1:
+            top = max(wounds)
+            fallen = [p for p in contenders if p.wounds == top]
+            if len(fallen) == 1 or len(players) >= ruleset.ties_fall_from:
+                for p in fallen:
+                    p.out = "bled out" if ruleset.death is not None else "unconscious"
+    elif scoring == "duel" and any(p.dead for p in players):
+        return [p.name for p in contenders]
     remaining = [p for p in contenders if p.out is None]
     if not remaining:
         return []

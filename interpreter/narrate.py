@@ -16,6 +16,7 @@ _EVENT_WORDS = {
     "eliminate": "{who} is eliminated",
     "attack": "it attacks {who}",
     "short": "too few {n} for {who}: nobody gets one",
+    "threat": "the monster card is {n}",
 }
 
 
@@ -47,12 +48,15 @@ def standings(players: Iterable) -> str:
         + (f" ({p.out})" if p.out else "") for p in players)
 
 
-def result_lines(result: GameResult) -> list[str]:
+def result_lines(result: GameResult, solo: bool = False) -> list[str]:
     lines = ["", "End of the game."]
     for p in result.players:
         lines.append(f"  {p.name} ({p.character}): {p.coins} coins, {p.wounds} wounds"
                      + (f" — {p.out}" if p.out else ""))
-    if result.winners:
+    if solo:
+        hero = result.players[0]
+        lines.append(f"Score: {hero.coins} coins" + (" (the hero died: no score)" if hero.dead else ""))
+    elif result.winners:
         lines.append("Winner(s): " + ", ".join(result.winners))
     else:
         lines.append("Nobody wins.")

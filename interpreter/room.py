@@ -8,7 +8,7 @@ then every `after` in declaration order. A chain deeper than MAX_DEPTH is a Rule
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Optional, Sequence
+from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 from .compiler import CompiledRoom, Handler, Stmt
 from .state import Card, Play, Player
@@ -28,13 +28,16 @@ class RoomContext:
         "room", "participants", "plays", "supply", "coin_cap", "death", "n_players",
         "values_by_player", "distinct_values", "total", "highest_value", "lowest_value",
         "all_same", "escaped_seats", "attack_targets", "attacked_seats", "amount", "applied",
-        "depth", "trace",
+        "depth", "trace", "threat_source", "threat_value",
     )
 
     def __init__(self, room: CompiledRoom, participants: list[Player], plays: list[Play],
                  supply: dict[str, int], coin_cap: Optional[int], death: Optional[int],
-                 n_players: int, trace: Optional[list] = None):
+                 n_players: int, trace: Optional[list] = None,
+                 threat_source: Optional[Callable[[], int]] = None):
         self.room = room
+        self.threat_source = threat_source
+        self.threat_value: Optional[int] = None
         self.participants = participants
         self.plays = plays
         self.supply = supply
@@ -62,6 +65,17 @@ class RoomContext:
         self.applied: tuple[Handler, ...] = ()
         self.depth = 0
         self.trace = trace
+
+    def threat(self) -> int:
+        """The room's monster card from the threat deck (C-12), revealed once per room."""
+        if self.threat_value is None:
+            if self.threat_source is None:
+                raise RulesError(f"room `{self.room.id}` reads `threat`, but this game has no "
+                                 "threat deck (a variant's `threat_deck`)")
+            self.threat_value = self.threat_source()
+            if self.trace is not None:
+                self.trace.append(("threat", "", self.threat_value))
+        return self.threat_value
 
     # ---- the event bus
     def emit(self, event: str, p: Player, amount: int, item: Optional[str] = None) -> None:
@@ -213,7 +227,8 @@ class _ValueContext:
 
 def resolve_room(room: CompiledRoom, participants: list[Player], plays: list[Play],
                  supply: dict[str, int], coin_cap: Optional[int], death: Optional[int],
-                 n_players: int, trace: Optional[list] = None) -> RoomContext:
+                 n_players: int, trace: Optional[list] = None,
+                 threat_source: Optional[Callable[[], int]] = None) -> RoomContext:
     """Value the plays, run the room, then hand back item cards played as the room card.
 
     Second-card items in a chain are expected back in the supply already (X-3: at once).
@@ -222,7 +237,8 @@ def resolve_room(room: CompiledRoom, participants: list[Player], plays: list[Pla
     vctx = _ValueContext(n_players, death or 0, participants)
     for play in plays:
         card_value(room, vctx, play)
-    ctx = RoomContext(room, participants, plays, supply, coin_cap, death, n_players, trace)
+    ctx = RoomContext(room, participants, plays, supply, coin_cap, death, n_players, trace,
+                      threat_source)
     room.resolve(ctx, None)
     reacts = room.reactors.get("room")
     if reacts:
@@ -243,11 +259,14 @@ def check_play(room: CompiledRoom, player: Player, cards: Sequence[Card],
     """Why a play (a card, or a chain of second-card items then a card) is illegal, or None."""
     held_items = list(player.items)
     hand = list(player.hand)
+    if not cards:
+        return f"{player.name} played no card (every player plays exactly one, X-3)"
     for i, card in enumerate(cards):
         legal = legal_cards(room, Player(player.seat, player.name, hand=hand, items=held_items),
                             abilities)
         if card not in legal:
-            return _why_illegal(room, player, card, hand, held_items)
+            return _why_illegal(room, player, card, hand, held_items,
+                                player.items.count(card) if isinstance(card, str) else 0)
         last = i == len(cards) - 1
         chained = is_second_card(room, card, abilities)
         if chained and last:
@@ -260,16 +279,21 @@ def check_play(room: CompiledRoom, player: Player, cards: Sequence[Card],
 
 
 def _why_illegal(room: CompiledRoom, player: Player, card: Card, hand: Iterable[int],
-                 items: Iterable[str]) -> str:
+                 items: Iterable[str], held: int) -> str:
+    who = player.name
     if isinstance(card, int):
         if card not in (1, 2, 3, 4, 5):
-            return f"{player.name} played {card}: power cards are 1..5"
-        return f"{player.name} played power {card}, which is not in their hand ({sorted(hand)})"
+            return f"{who} played {card}: power cards are 1..5"
+        return f"{who} played power {card}, which is not in their hand ({sorted(hand)})"
     if card not in items:
-        return f"{player.name} played a {card} but holds none"
+        if held:
+            return f"{who} played a {card} more times than they hold one ({held})"
+        return f"{who} played a {card} but holds none"
     if card in room.unplayable:
-        return f"a {card} cannot be played in {room.name}"
-    return f"a {card} cannot be played in {room.name} (a {room.kind} room)"
+        return f"{who}: a {card} cannot be played in {room.name}"
+    return (f"{who}: a {card} cannot be played in {room.name} (a {room.kind}); items are "
+            "room cards only where the room says (`playable`), and a peek item is played "
+            "outside card play")
 
 
 def apply_death(players: Iterable[Player], supply: dict[str, int], death: Optional[int]) -> list[Player]:

@@ -9,8 +9,9 @@ import attrs
 
 from raiders.dsl.checker import check
 from raiders.dsl.diagnostics import Diagnostic
-from raiders.dsl.library import Library, build_tables, card_files
-from raiders.dsl.rulesets import Ruleset, Variant, load_ruleset, resolve_ruleset_path
+from raiders.dsl.library import Library
+from raiders.dsl.rulesets import (Ruleset, Variant, load_ruleset, resolve_ruleset_path,
+                                  ruleset_library)
 from raiders.dsl.spans import Span
 from raiders.dsl import yamlsrc as Y
 
@@ -153,28 +154,4 @@ def _gives_items(lib: Library, card_id: str) -> bool:
 
 
 def _library(rs: Ruleset, var: Variant, cards: tuple[str, ...]) -> Library:
-    """The ruleset's cards, then the variant's folders (which override kinds and cards of
-    the same name), then the mods (which may only add)."""
-    from raiders.dsl.library import add_module
-    from raiders.dsl.parser import parse_file
-
-    lib = Library()
-    overriding = {str(f.resolve()) for folder in var.cards for f in card_files(folder)}
-    overridden: set[str] = set()
-    for folder in var.cards:
-        for f in card_files(folder):
-            module, _, _ = parse_file(f)
-            if module:
-                overridden.update(getattr(d, "name", None) or getattr(d, "id") for d in module.decls)
-    for folder in [*rs.card_paths, *var.cards, *cards]:
-        for f in card_files(folder):
-            module, fdiags, text = parse_file(f)
-            if module is not None and str(f.resolve()) not in overriding:
-                from raiders.dsl import ast as A
-
-                module = A.Module(module.path, tuple(
-                    d for d in module.decls
-                    if (d.name if isinstance(d, A.KindDecl) else d.id) not in overridden))
-            add_module(lib, module, fdiags, text, str(f))
-    build_tables(lib)
-    return lib
+    return ruleset_library(list(rs.card_paths), var.cards, cards, set(rs.variant_dirs))

@@ -26,7 +26,7 @@ from .yamlcheck import InputError, Reader
 
 FORMAT = "raiders-scenario/1"
 FIELDS = ("format", "name", "ruleset", "variant", "cards", "players", "start", "supply", "room",
-          "plays", "expect", "first_player", "monster", "end")
+          "plays", "expect", "first_player", "monster", "end", "difficulty")
 PLAYER_FIELDS = ("coins", "wounds", "items", "hand", "character")
 EXPECT_PLAYER = ("coins", "wounds", "items", "hand", "out")
 
@@ -152,9 +152,22 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
         raise InputError(r.diags)
     rules = _rules(r, path)
     names = _players(r)
+    var = rules.variant
+    if not var.min_players <= len(names) <= var.max_players:
+        r.fail(r.span("players"), f"{rules.ruleset.id} {var.name} is for {var.min_players}"
+               + (f"–{var.max_players}" if var.max_players != var.min_players else "")
+               + f" players, not {len(names)}")
+        raise InputError(r.diags)
     players = [Player(i, n) for i, n in enumerate(names)]
     by_name = {p.name: p for p in players}
 
+    difficulty = r.get("difficulty", "int")
+    if difficulty is not None:
+        for p in players:
+            p.wounds = difficulty
+    if rules.variant.start_coins is not None:
+        for p in players:
+            p.coins = rules.variant.start_coins
     start = r.get("start", "map", default={})
     for pname, spec in (start or {}).items():
         if pname not in by_name:
@@ -210,17 +223,27 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
     end = r.get("end", "any", default=False)
     if r.diags:
         raise InputError(r.diags)
+    first = r.get("first_player", "str")
+    if first is not None and first not in by_name:
+        r.fail(r.span("first_player"), f"`first_player` names unknown player `{first}`")
+    monster = r.get("monster", "int")
+    if monster is not None and not 1 <= monster <= 5:
+        r.fail(r.span("monster"), "`monster` is the revealed monster card's value, 1..5")
+    if r.diags:
+        raise InputError(r.diags)
     error = None
     winners = None
+    first_seat = by_name[first].seat if first is not None else None
     try:
-        error = _play(rules, room, players, chosen, supply)
+        error, first_seat = _play(rules, room, players, chosen, supply, monster, first_seat)
     except RulesError as err:
         error = str(err)
     if end is True and error is None:
         from .engine import final_scoring
 
-        winners = final_scoring(players, rules.ruleset)
-    return _compare(r, name, line, expect, players, supply, error, winners)
+        winners = final_scoring(players, rules.ruleset, rules.variant.scoring)
+    first_after = players[first_seat].name if first_seat is not None else None
+    return _compare(r, name, line, expect, players, supply, error, winners, first_after)
 
 
 def _start_player(r: Reader, p: Player, spec: Any, rules: Rules) -> None:
@@ -234,6 +257,9 @@ def _start_player(r: Reader, p: Player, spec: Any, rules: Rules) -> None:
             c = rules.characters[char]
             p.character, p.coins, p.wounds, p.items = char, c.coins, c.wounds, sorted(c.items)
     p.coins = sub.get("coins", "nat", default=p.coins)
+    cap = rules.ruleset.coin_cap if rules.variant.coin_cap == -1 else rules.variant.coin_cap
+    if cap is not None and p.coins > cap:
+        r.fail(sub.span("coins"), f"{p.name} cannot start with {p.coins} coins: the cap is {cap}")
     p.wounds = sub.get("wounds", "nat", default=p.wounds)
     items = sub.get("items", "list")
     if items is not None:
@@ -251,29 +277,43 @@ def _start_player(r: Reader, p: Player, spec: Any, rules: Rules) -> None:
 
 
 def _play(rules: Rules, room: CompiledRoom, players: list[Player], chosen: dict[str, list[Card]],
-          supply: dict[str, int]) -> Optional[str]:
-    """Play the room like the engine does; returns an illegal play's message, or None."""
+          supply: dict[str, int], monster: Optional[int],
+          first: Optional[int]) -> tuple[Optional[str], Optional[int]]:
+    """Play the room like the engine does; returns an illegal play's message (or None) and
+    the first player after the room."""
     abilities = rules.abilities
     plays = []
     for p in players:
         cards = chosen[p.name]
         why = check_play(room, p, cards, abilities)
         if why:
-            return why
+            return why, first
         for ball in cards[:-1]:  # X-3: a second-card item goes back to the supply at once
             p.take_item(ball)
             supply[ball] = supply.get(ball, 0) + 1
         plays.append(Play(p, cards[-1], tuple(cards[:-1])))
-    rs = rules.ruleset
-    cap = rs.coin_cap if rules.variant.scoring != "solo" else None
-    resolve_room(room, players, plays, supply, cap, rs.death, len(players))
+    rs, var = rules.ruleset, rules.variant
+    cap = rs.coin_cap if var.coin_cap == -1 else var.coin_cap
+
+    def threat() -> int:
+        if monster is None:
+            raise RulesError("this room reveals a monster card: give it with `monster: N`")
+        return monster
+
+    living = [p for p in players if not p.dead]
+    resolve_room(room, living, plays, supply, cap, rs.death, len(living), None, threat)
     apply_death(players, supply, rs.death)
-    return None
+    if first is not None:
+        from .engine import next_first_player
+
+        first = next_first_player(first, plays, len(players))
+    return None, first
 
 
 def _compare(r: Reader, name: str, line: int, expect: Any, players: list[Player],
              supply: dict[str, int], error: Optional[str],
-             winners: Optional[list[str]] = None) -> Outcome:
+             winners: Optional[list[str]] = None,
+             first_after: Optional[str] = None) -> Outcome:
     diffs: list[str] = []
     by_name = {p.name: p for p in players}
     want_error = expect.get("error")
@@ -287,7 +327,10 @@ def _compare(r: Reader, name: str, line: int, expect: Any, players: list[Player]
     for key, want in expect.items():
         if key in ("error",):
             continue
-        if key == "winners":
+        if key == "first_player":
+            if first_after != want:
+                diffs.append(f"first_player: expected {want}, got {first_after}")
+        elif key == "winners":
             if winners is None:
                 diffs.append("`winners` needs `end: true` (score the game after the room)")
             elif list(want or []) != winners:
@@ -313,6 +356,7 @@ def _compare(r: Reader, name: str, line: int, expect: Any, players: list[Player]
                     diffs.append(f"{key}.{field}: expected {value}, got {got}")
         else:
             r.fail(Y.key_span(r.path, expect, key), f"`expect` names unknown player `{key}`",
-                   "expect holds player names, `out`, `supply` and `error`", code="E504")
+                   "expect holds player names, `out`, `supply`, `error`, `winners` and "
+                   "`first_player`", code="E504")
             raise InputError(r.diags)
     return Outcome(name, r.path, line, not diffs, diffs)
