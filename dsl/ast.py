@@ -80,10 +80,19 @@ class Selector:
 
 
 @attrs.frozen
+class Word:
+    """A bare word with its own span (an event, a tag, a type, a unit)."""
+
+    text: str
+    span: Span
+
+
+@attrs.frozen
 class Effect:
     verb: str  # wound heal gain lose give eliminate
     arg: Optional[Expr]  # amount, or a Name for `give`
     span: Span
+    unit: Optional[Word] = None  # `coins` after gain/lose
 
 
 @attrs.frozen
@@ -208,6 +217,7 @@ class Modify:
     card: Optional[CardRef]
     expr: Expr
     span: Span
+    target_span: Optional[Span] = None
 
 
 @attrs.frozen
@@ -219,6 +229,8 @@ class Handler:
     tag: Optional[str]
     body: Block
     span: Span
+    event_span: Optional[Span] = None
+    tag_span: Optional[Span] = None
 
 
 @attrs.frozen
@@ -239,6 +251,7 @@ class Param:
     type: Optional[str]  # None when a child kind only changes a parent's default
     default: Optional[Union[Expr, PerPlayers, Block]]
     span: Span
+    type_span: Optional[Span] = None
 
 
 @attrs.frozen
@@ -249,6 +262,7 @@ class KindDecl:
     members: tuple[Member, ...]
     span: Span
     name_span: Span
+    parent_span: Optional[Span] = None
 
 
 @attrs.frozen

@@ -65,7 +65,8 @@ def _chain(decl: A.KindDecl, decls: dict[str, A.KindDecl],
     while chain[-1].parent is not None:
         parent = chain[-1].parent
         if parent not in decls:
-            diags.append(Diagnostic(chain[-1].span, "E403", f"unknown parent kind `{parent}`",
+            diags.append(Diagnostic(chain[-1].parent_span or chain[-1].span, "E403",
+                                    f"unknown parent kind `{parent}`",
                                     did_you_mean(parent, decls)))
             return None
         if parent in seen:
@@ -90,6 +91,22 @@ class Scope:
     in_modify: bool = False
 
 
+# The words that start a rule in a kind or card body (for "did you mean" on a misspelt one).
+RULE_WORDS = ("resolve", "playable", "unplayable", "escape", "modify", "instead", "after")
+
+
+def const_value(e) -> Optional[int]:
+    """The value of an expression made only of numbers and + - *, else None."""
+    if isinstance(e, A.Num):
+        return e.value
+    if isinstance(e, A.BinOp) and e.op in ("+", "-", "*"):
+        a, b = const_value(e.left), const_value(e.right)
+        if a is None or b is None:
+            return None
+        return a + b if e.op == "+" else a - b if e.op == "-" else a * b
+    return None
+
+
 class Checker:
     def __init__(self, lib: Library):
         self.lib = lib
@@ -109,9 +126,14 @@ class Checker:
 
     def check_kind(self, info: KindInfo) -> None:
         decl = info.decl
+        seen_params: dict[str, A.Param] = {}
         for p in decl.params:
+            if p.name in seen_params:
+                self.err(p.span, "E202", f"parameter `{p.name}` is declared twice",
+                         f"first declared at line {seen_params[p.name].span.line}")
+            seen_params.setdefault(p.name, p)
             if p.type is not None and p.type not in PARAM_TYPES:
-                self.err(p.span, "E108", f"unknown parameter type `{p.type}`",
+                self.err(p.type_span or p.span, "E108", f"unknown parameter type `{p.type}`",
                          did_you_mean(p.type, PARAM_TYPES) or
                          "types: " + ", ".join(PARAM_TYPES))
             elif p.default is not None and p.name in info.params:
@@ -143,19 +165,26 @@ class Checker:
     def check_members(self, members, params: dict[str, ParamInfo], allow_fields: bool) -> None:
         scope = Scope(params, subject=False)
         resolves = 0
-        for m in members:
+        bad_lines: set[int] = set()  # a misspelt rule word makes the rest of its line look
+        for m in members:              # like more fields: report the first only
             if isinstance(m, A.Field):
+                if m.span.line in bad_lines:
+                    continue
+                keyword = did_you_mean(m.name, RULE_WORDS)
                 if not allow_fields:
+                    bad_lines.add(m.span.line)
                     self.err(m.span, "E405", f"a kind cannot set field `{m.name}`",
-                             "give it as a parameter default: `kind k(" + m.name + ": int = …)`")
+                             keyword or "give it as a parameter default: `kind k(" + m.name
+                             + ": int = …)`")
                     continue
                 if m.name in COMMON_FIELDS:
                     self.check_value(COMMON_FIELDS[m.name], m.value, scope, m.name)
                 elif m.name in params:
                     self.check_value(params[m.name].type, m.value, scope, m.name)
                 else:
+                    bad_lines.add(m.span.line)
                     self.err(m.span, "E105", f"unknown field `{m.name}`",
-                             did_you_mean(m.name, [*params, *COMMON_FIELDS, "resolve"]) or
+                             did_you_mean(m.name, [*params, *COMMON_FIELDS, *RULE_WORDS]) or
                              ("fields here: " + ", ".join(sorted([*params, *COMMON_FIELDS]))))
             elif isinstance(m, A.Resolve):
                 resolves += 1
@@ -188,7 +217,7 @@ class Checker:
     def check_modify(self, m: A.Modify, params: dict[str, ParamInfo], scope: Scope) -> None:
         targets = [*MODIFIABLE, *params]
         if m.target not in targets:
-            self.err(m.span, "E107", f"`{m.target}` cannot be modified",
+            self.err(m.target_span or m.span, "E107", f"`{m.target}` cannot be modified",
                      did_you_mean(m.target, targets) or "modifiable: " + ", ".join(targets))
         elif m.target == "value" and m.card is None:
             self.err(m.span, "E302", "`modify value` needs the card: `modify value of power 5 to 1`")
@@ -202,12 +231,12 @@ class Checker:
     def check_handler(self, h: A.Handler, scope: Scope) -> None:
         word = "instead of" if h.sort == "replace" else "after"
         if h.event not in EVENTS:
-            self.err(h.span, "E107", f"unknown event `{h.event}` in `{word}`",
+            self.err(h.event_span or h.span, "E107", f"unknown event `{h.event}` in `{word}`",
                      did_you_mean(h.event, EVENTS) or "events: " + ", ".join(EVENTS))
         elif h.event == "room" and h.sort == "replace":
-            self.err(h.span, "E107", "`room` can only be reacted to (`after room`)")
+            self.err(h.event_span or h.span, "E107", "`room` can only be reacted to (`after room`)")
         if h.tag is not None and h.tag not in TAGS:
-            self.err(h.span, "E109", f"unknown tag `{h.tag}`",
+            self.err(h.tag_span or h.span, "E109", f"unknown tag `{h.tag}`",
                      did_you_mean(h.tag, TAGS) or "tags: " + ", ".join(TAGS))
         subject = h.event not in ("room",)
         self.check_block(h.body, attrs.evolve(scope, subject=subject))
@@ -222,8 +251,9 @@ class Checker:
                          if isinstance(value, A.PerPlayers) else None)
                 return
             self.check_expr(value, scope)
-            if typ == "int" and isinstance(value, A.Num) and value.value < 0:
-                self.err(span, "E301", f"`{field}` cannot be negative")
+            const = const_value(value)
+            if typ == "int" and const is not None and const < 0:
+                self.err(span, "E301", f"`{field}` cannot be negative (it is {const})")
         elif typ == "per_players":
             if isinstance(value, A.PerPlayers):
                 if len(value.values) != 3:
@@ -348,6 +378,9 @@ class Checker:
             self.err(ref.span, "E302", f"`{ref.name}` is a {p.type}, not a table")
 
     def check_effect(self, e: A.Effect, scope: Scope) -> None:
+        if e.unit is not None and e.unit.text not in ("coins", "coin"):
+            self.err(e.unit.span, "E302", f"`{e.verb}` takes an amount of coins",
+                     f"`{e.verb} 2 coins`" + (f"; `{e.unit.text}` is not `coins`"))
         if e.verb == "give":
             assert isinstance(e.arg, A.Name)
             if e.arg.name not in self.items:
@@ -375,7 +408,7 @@ class Checker:
         if isinstance(e, A.Name):
             if e.name in scope.params:
                 p = scope.params[e.name]
-                if p.type not in ("int", "number", "per_players"):
+                if p.type in PARAM_TYPES and p.type not in ("int", "number", "per_players"):
                     self.err(e.span, "E302", f"`{e.name}` is a {p.type}, not a number")
                 return
             if e.name in ATOMS and (e.name not in MODIFY_ONLY_ATOMS or scope.in_modify):
@@ -383,9 +416,12 @@ class Checker:
             if e.name in MODIFY_ONLY_ATOMS:
                 self.err(e.span, "E104", f"`{e.name}` only has a meaning inside `modify`")
                 return
-            hint = did_you_mean(e.name, [*ATOMS, *scope.params])
-            if hint is None and "-" in e.name:
-                hint = "subtraction needs spaces: `" + e.name.replace("-", " - ") + "`"
+            known = [*ATOMS, *scope.params]
+            parts = e.name.split("-")
+            if len(parts) > 1 and all(x in known or x.isdigit() for x in parts):
+                hint = "subtraction needs spaces: `" + " - ".join(parts) + "`"
+            else:
+                hint = did_you_mean(e.name, known)
             self.err(e.span, "E104", f"unknown name `{e.name}`", hint)
         elif isinstance(e, A.Call):
             fn = FUNCTIONS.get(e.func)

@@ -15,6 +15,7 @@ CODES: dict[str, str] = {
     "E002": "syntax error: unexpected character",
     "E003": "syntax error: unexpected end of file",
     "E004": "file cannot be read",
+    "E005": "text nested too deeply",
     "E101": "unknown kind",
     "E102": "unknown selector",
     "E103": "unknown item",

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from importlib import resources
 from typing import Optional, Union
 
@@ -86,8 +87,15 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def kind_decl(self, meta, ch):
         name, parent, params, *members = ch
-        return A.KindDecl(str(name), str(parent) if parent else None, tuple(params or ()),
-                          tuple(members), self._s(meta), _tok_span(self.path, name))
+        return A.KindDecl(str(name), parent.text if parent else None, tuple(params or ()),
+                          tuple(members), self._s(meta), _tok_span(self.path, name),
+                          parent.span if parent else None)
+
+    def parent(self, ch):
+        return A.Word(str(ch[0]), _tok_span(self.path, ch[0]))
+
+    param_type = parent
+    word = parent
 
     def params(self, ch):
         return tuple(p for p in ch if p is not None)
@@ -95,7 +103,8 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def param(self, meta, ch):
         name, typ, default = ch
-        return A.Param(str(name), str(typ) if typ else None, default, self._s(meta))
+        return A.Param(str(name), typ.text if typ else None, default, self._s(meta),
+                       typ.span if typ else None)
 
     @v_args(meta=True)
     def card_decl(self, meta, ch):
@@ -136,17 +145,19 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def modify(self, meta, ch):
         target, card, expr = ch
-        return A.Modify(str(target), card, expr, self._s(meta))
+        return A.Modify(target.text, card, expr, self._s(meta), target.span)
 
-    @v_args(meta=True)
-    def instead(self, meta, ch):
-        event, tag, body = ch
-        return A.Handler("replace", str(event), str(tag) if tag else None, body, self._s(meta))
+    def _handler(sort):  # noqa: N805 - a factory used in the class body
+        @v_args(meta=True)
+        def build(self, meta, ch):
+            event, tag, body = ch
+            return A.Handler(sort, event.text, tag.text if tag else None, body, self._s(meta),
+                             event.span, tag.span if tag else None)
 
-    @v_args(meta=True)
-    def after(self, meta, ch):
-        event, tag, body = ch
-        return A.Handler("react", str(event), str(tag) if tag else None, body, self._s(meta))
+        return build
+
+    instead = _handler("replace")
+    after = _handler("react")
 
     @v_args(meta=True)
     def power_ref(self, meta, ch):
@@ -208,9 +219,12 @@ class _ToAst(Transformer):
         @v_args(meta=True)
         def build(self, meta, ch):
             arg = ch[0] if has_arg else None
+            unit = None
             if verb == "give":
                 arg = A.Name(str(ch[0]), _tok_span(self.path, ch[0]))
-            return A.Effect(verb, arg, self._s(meta))
+            elif len(ch) > 1:
+                unit = A.Word(str(ch[1]), _tok_span(self.path, ch[1]))
+            return A.Effect(verb, arg, self._s(meta), unit)
 
         return build
 
@@ -326,17 +340,25 @@ def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic
                           f"unexpected character `{ch}`", hint)
     assert isinstance(err, UnexpectedToken)
     tok = err.token
+    opened = _unclosed_brace(text)
+    if opened and tok.type == "LBRACE" or (opened and opened[0] < (tok.line or 0) and
+                                          tok.type == "NAME" and "`}`" in
+                                          _expected_words(set(err.expected))):
+        # A `{` left open swallows the next declaration: point at the `{`.
+        return Diagnostic(Span(path, opened[0], opened[1], opened[0], opened[1] + 1), "E003",
+                          "this `{` is never closed", "add the missing `}`")
     expected = _expected_words(set(err.expected))
-    hint = _keyword_hint(str(tok)) if tok.type == "NAME" else None
-    if hint is None:
-        # A misspelt keyword often parses as a name and fails a little later:
-        # look back at the first word of the failing line.
-        line_text = text.splitlines()[tok.line - 1] if tok.line else ""
-        first = line_text.split(maxsplit=1)[0] if line_text.strip() else ""
-        if first.isidentifier():
-            hint = _keyword_hint(first)
-            if hint:
-                hint = f"`{first}` is not a keyword: {hint}"
+    hint = None
+    # A misspelt keyword often parses as a name and fails a little later:
+    # look at the first word of the failing line, then at the token itself.
+    line_text = text.splitlines()[tok.line - 1] if tok.line else ""
+    first = line_text.split(maxsplit=1)[0] if line_text.strip() else ""
+    if first.isidentifier() and first != str(tok):
+        hint = _keyword_hint(first)
+        if hint:
+            hint = f"`{first}` is not a keyword: {hint}"
+    if hint is None and tok.type == "NAME":
+        hint = _keyword_hint(str(tok))
     shown = ", ".join(expected[:12]) + (", …" if len(expected) > 12 else "")
     return Diagnostic(_tok_span(path, tok), "E001",
                       f"unexpected {_describe(tok)}; expected {shown}", hint)
@@ -353,13 +375,24 @@ def _describe(tok: Token) -> str:
 ParseResult = tuple[Optional[A.Module], list[Diagnostic]]
 
 
+# Deeply nested input (a sum of hundreds of terms) needs more than Python's default
+# recursion depth to transform; beyond this it is refused with E005, never a crash.
+RECURSION_LIMIT = 12_000
+
+
 def parse(text: str, path: str = "<text>") -> ParseResult:
     """Parse one file's text; on a syntax error return (None, [diagnostic])."""
+    if sys.getrecursionlimit() < RECURSION_LIMIT:
+        sys.setrecursionlimit(RECURSION_LIMIT)
     try:
         tree = _lark().parse(text)
+        decls = _ToAst(path).transform(tree)
     except UnexpectedInput as err:
         return None, [_syntax_diagnostic(path, text, err)]
-    decls = _ToAst(path).transform(tree)
+    except RecursionError:
+        return None, [Diagnostic(Span(path, 1, 1, 1, 2), "E005",
+                                 "the text is nested too deeply to read",
+                                 "split long expressions or deep blocks")]
     return A.Module(path, tuple(decls)), []
 
 

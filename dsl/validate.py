@@ -134,4 +134,5 @@ def _validate_mod(report: Report, files: list[Path], base: str) -> None:
         add_module(lib, module, fdiags, text, path)
     build_tables(lib)
     # Only the mod's own problems are reported: the base was checked on its own.
-    report.add([d for d in check(lib) if d.span.path not in base_files], lib)
+    report.add([d for d in check(lib) if d.span.path not in base_files])
+    report.sources.update({p: t for p, t in lib.sources.items() if p not in base_files})
