@@ -132,11 +132,26 @@ def test_cmd(paths: tuple[str, ...], quiet: bool) -> None:
     sys.exit(1 if failed or not passed else 0)
 
 
+def _bot_kinds(bots: str, n_players: int) -> list[str]:
+    from raiders.interpreter.players import BOTS
+
+    kinds = bots.split(",")
+    if len(kinds) == 1:
+        kinds = kinds * n_players
+    if len(kinds) != n_players or any(k not in BOTS for k in kinds):
+        raise click.UsageError(f"--bots takes one of {', '.join(BOTS)} or one per seat "
+                               f"({n_players} seats)")
+    return kinds
+
+
 @main.command()
 @click.option("--ruleset", default="deluxe", show_default=True,
               help="A built-in ruleset (deluxe, classic) or a path to a ruleset.yaml.")
-@click.option("--variant", default=None, help="The variant (default: the ruleset's first).")
-@click.option("--players", "n_players", type=click.IntRange(1, 8), default=4, show_default=True)
+@click.option("--variant", default=None,
+              help="deluxe: standard, tactical; classic: standard, quick, duel, solo "
+                   "(default: the ruleset's first).")
+@click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
+              help="Number of players (default: 4, or what the variant allows).")
 @click.option("--bots", default="greedy", show_default=True,
               help="Bot for every seat (random, greedy), or one per seat: greedy,random,greedy.")
 @click.option("--seed", type=int, default=None, help="Seed for the deal and the bots.")
@@ -145,64 +160,191 @@ def test_cmd(paths: tuple[str, ...], quiet: bool) -> None:
 @click.option("--names", default=None, help="Player names, comma separated.")
 @click.option("--difficulty", type=click.IntRange(2, 5), default=None,
               help="Solo: the hero's starting wounds, 2..5 (default 3).")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False), default=None,
+              help="Write the game's log (raiders-log/1) to this file.")
+@click.option("--games", type=click.IntRange(1), default=1, show_default=True,
+              help="Play this many games (seeds SEED, SEED+1, …); with --log-dir, one log each.")
+@click.option("--log-dir", type=click.Path(file_okay=False), default=None,
+              help="Folder for one log per game (game-SEED.yaml).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the result.")
-def play(ruleset: str, variant: Optional[str], n_players: int, bots: str, seed: Optional[int],
-         cards: tuple[str, ...], names: Optional[str], difficulty: Optional[int],
-         quiet: bool) -> None:
-    """Play one game with bots and narrate it floor by floor, room by room.
+def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: str,
+         seed: Optional[int], cards: tuple[str, ...], names: Optional[str],
+         difficulty: Optional[int], log_file: Optional[str], games: int,
+         log_dir: Optional[str], quiet: bool) -> None:
+    """Play a game with bots and narrate it floor by floor, room by room.
+
+    With --games N, plays N games (quietly, one result line each); --log-dir keeps
+    a log of each, and --log the log of a single game. Logs replay with
+    `raiders replay`.
 
     \b
-    Example:
+    Examples:
       raiders play --ruleset deluxe --players 4 --bots greedy --seed 7
+      raiders play --ruleset classic --variant duel --players 2 --seed 3
+      raiders play --ruleset classic --variant solo --players 1 --difficulty 4
+      raiders play --games 100 --seed 1 --log-dir logs/
     """
+    from pathlib import Path
+
     from raiders.interpreter.engine import Game
+    from raiders.interpreter.logs import LogMeta, render_log, write_atomic
     from raiders.interpreter.narrate import floor_header, result_lines, room_lines, standings
     from raiders.interpreter.players import BOTS
     from raiders.interpreter.room import RulesError
 
     rules = _load_rules(ruleset, variant, cards)
-    kinds = bots.split(",")
-    if len(kinds) == 1:
-        kinds = kinds * n_players
-    if len(kinds) != n_players or any(k not in BOTS for k in kinds):
-        raise click.UsageError(f"--bots takes one of {', '.join(BOTS)} or one per seat "
-                               f"({n_players} seats)")
+    var = rules.variant
+    if n_players is None:
+        n_players = min(max(4, var.min_players), var.max_players)
+    if log_file and games > 1:
+        raise click.UsageError("--log is for one game; use --log-dir with --games")
+    solo = var.scoring == "solo"
+    if difficulty is not None and not solo:
+        raise click.UsageError("--difficulty is for solo play")
+    kinds = _bot_kinds(bots, n_players)
     seat_names = names.split(",") if names else [f"P{i + 1}" for i in range(n_players)]
     if len(seat_names) != n_players or len(set(seat_names)) != n_players:
         raise click.UsageError(f"--names takes {n_players} distinct names")
-    try:
-        solo = rules.variant.scoring == "solo"
-        if difficulty is not None and not solo:
-            raise click.UsageError("--difficulty is for solo play")
-        game = Game(rules, seat_names, [BOTS[k]() for k in kinds], seed=seed, trace=not quiet,
-                    difficulty=(difficulty or 3) if solo else None)
-    except ValueError as err:
-        raise click.UsageError(str(err))
-    if not quiet:
-        click.echo(f"{rules.ruleset.name}, {rules.variant.name} play, {n_players} players, "
-                   f"seed {seed}")
-        for p in game.players:
-            click.echo(f"  {p.name}: {rules.characters[p.character].name} "
-                       f"({p.coins} coins, {p.wounds} wounds"
-                       + (f", {', '.join(p.items)}" if p.items else "") + ")")
+    if seed is None and (log_file or log_dir or games > 1):
+        seed = 1
+    narrate = games == 1 and not quiet
+    for g in range(games):
+        game_seed = None if seed is None else seed + g
+        try:
+            game = Game(rules, seat_names, [BOTS[k]() for k in kinds], seed=game_seed,
+                        trace=narrate, difficulty=(difficulty or 3) if solo else None)
+        except ValueError as err:
+            raise click.UsageError(str(err))
+        if narrate:
+            click.echo(f"{rules.ruleset.name}, {var.name} play, {n_players} player(s), "
+                       f"seed {game_seed}")
+            for p in game.players:
+                click.echo(f"  {p.name}: {rules.characters[p.character].name} "
+                           f"({p.coins} coins, {p.wounds} wounds"
+                           + (f", {', '.join(p.items)}" if p.items else "") + ")")
 
-    def on_room(rec) -> None:
-        if quiet:
-            return
-        if rec.index == 0:
-            floor = game.deal.floors[rec.floor]
-            click.echo(floor_header(rec.floor, floor.floor_card))
-        for line in room_lines(rules, rec):
-            click.echo(line)
-        click.echo(standings(game.players))
+        def on_room(rec, game=game) -> None:
+            if not narrate:
+                return
+            if rec.index == 0:
+                click.echo(floor_header(rec.floor, game.deal.floors[rec.floor].floor_card))
+            for line in room_lines(rules, rec):
+                click.echo(line)
+            click.echo(standings(game.players))
 
+        try:
+            result = game.run(on_room)
+        except RulesError as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(1)
+        if narrate or (games == 1 and quiet):
+            for line in result_lines(result, solo):
+                click.echo(line)
+        else:
+            click.echo(f"game {g + 1} (seed {game_seed}): winners "
+                       + (", ".join(result.winners) or "none"))
+        if log_file or log_dir:
+            meta = LogMeta(ruleset, var.name, game_seed, tuple(cards),
+                           game.players[0].wounds if False else (difficulty or 3) if solo else None)
+            text = render_log(meta, rules, result)
+            target = Path(log_file) if log_file else Path(log_dir) / f"game-{game_seed}.yaml"
+            try:
+                write_atomic(target, text)
+            except OSError as err:
+                click.echo(f"error: cannot write {target}: {err}", err=True)
+                sys.exit(1)
+
+
+@main.command()
+@click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--check", is_flag=True,
+              help="Compare every checkpoint and the result; report the first divergence.")
+@click.option("-q", "--quiet", is_flag=True, help="No narration (with --check: failures only).")
+def replay(logs: tuple[str, ...], check: bool, quiet: bool) -> None:
+    """Re-run logged games (raiders-log/1) and narrate them room by room.
+
+    A log may give a seed instead of a deal, leave out checkpoints, or stop early
+    (a game in progress: the state reached is shown). With --check, every
+    checkpoint (`after`) and the result are compared; the first divergence names
+    the floor, room, card, player and field. LOGS may be files or folders of
+    *.yaml. Exit status 1 if any log is bad or diverges. Format: docs/logs.md.
+    """
+    from pathlib import Path
+
+    from raiders.interpreter.logs import read_log
+    from raiders.interpreter.narrate import floor_header, result_lines, room_lines, standings
+    from raiders.interpreter.replay import replay as run_replay
+    from raiders.interpreter.yamlcheck import InputError
+
+    files: list[str] = []
+    for p in logs:
+        pp = Path(p)
+        files.extend(sorted(str(f) for f in pp.rglob("*.y*ml")) if pp.is_dir() else [p])
+    narrate = not check and not quiet
+    ok = bad = 0
+    for f in files:
+        shown = display_path(f)
+        try:
+            spec = read_log(f)
+            rules = spec.rules
+
+            def on_room(rec, spec=spec, rules=rules) -> None:
+                if not narrate:
+                    return
+                if rec.index == 0:
+                    click.echo(floor_header(rec.floor, None))
+                for line in room_lines(rules, rec):
+                    click.echo(line)
+                click.echo(standings(outcome_game[0].players))
+
+            outcome_game: list = []
+            if narrate:
+                click.echo(f"{shown}: {rules.ruleset.name}, {rules.variant.name} play, "
+                           f"{len(spec.names)} player(s)")
+            from raiders.interpreter.replay import build_game  # noqa: F401
+
+            outcome = _replay_with(run_replay, spec, check, on_room, outcome_game)
+        except InputError as err:
+            bad += 1
+            click.echo(f"FAIL  {shown}: bad log", err=True)
+            _print_diagnostics(err.diagnostics, {})
+            continue
+        if outcome.divergence is not None:
+            bad += 1
+            click.echo(f"FAIL  {shown}: {outcome.divergence}")
+            continue
+        ok += 1
+        if outcome.result is None:
+            msg = f"stopped after {outcome.rooms_played} room(s): a game in progress"
+            if narrate or not quiet:
+                click.echo(f"{'ok    ' if check else ''}{shown}: {msg}")
+                click.echo(standings(outcome.game.players))
+        elif narrate:
+            for line in result_lines(outcome.result, rules.variant.scoring == "solo"):
+                click.echo(line)
+        elif check and not quiet:
+            click.echo(f"ok    {shown}: {outcome.rooms_played} rooms, every checkpoint equal")
+    if check or len(files) > 1:
+        click.echo(f"{len(files)} log(s): {ok} ok, {bad} failed")
+    sys.exit(1 if bad else 0)
+
+
+def _replay_with(run_replay, spec, check, on_room, holder):
+    """Run a replay, exposing its game to the narration callback as it starts."""
+    from raiders.interpreter import replay as R
+
+    original = R.build_game
+
+    def build_and_keep(s, trace=True):
+        game, driver = original(s, trace)
+        holder.append(game)
+        return game, driver
+
+    R.build_game = build_and_keep
     try:
-        result = game.run(on_room)
-    except RulesError as err:
-        click.echo(f"error: {err}", err=True)
-        sys.exit(1)
-    for line in result_lines(result, rules.variant.scoring == "solo"):
-        click.echo(line)
+        return run_replay(spec, check, on_room)
+    finally:
+        R.build_game = original
 
 
 @main.command()

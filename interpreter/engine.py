@@ -96,6 +96,7 @@ class Game:
         self.coin_cap = rules.ruleset.coin_cap if var.coin_cap == -1 else var.coin_cap
         self.scoring = var.scoring
         self.threats_drawn = 0
+        self.scripted_threats: dict[int, int] = {}  # room number -> card, from a log
         self.death = rules.ruleset.death
         self.records: list[RoomRecord] = []
         self.peeked: dict[int, set[int]] = {}  # seat -> room indexes seen on this floor
@@ -162,14 +163,18 @@ class Game:
         out (a mod with more monsters), the revealed cards are shuffled into a new one."""
         deck = self.deal.threat_deck
         if not deck:
-            raise RulesError("a room reads `threat`, but this variant has no threat deck")
+            scripted = self.scripted_threats.get(len(self.records))
+            if scripted is not None:
+                return scripted
+            raise RulesError("a room reads `threat`, but this game has no threat deck")
         if self.threats_drawn >= len(deck):
             extra = list(self.rules.variant.threat_deck)
             self.rng.shuffle(extra)
             deck.extend(extra)
         value = deck[self.threats_drawn]
         self.threats_drawn += 1
-        return value
+        scripted = self.scripted_threats.get(len(self.records))
+        return value if scripted is None else scripted
 
     def view(self, p: Player, r: int, revealed: Sequence[Play], entered: bool) -> SeatView:
         return SeatView(self, p, r, revealed, entered)
@@ -177,8 +182,6 @@ class Game:
     def torches(self, floor: Floor, r: int) -> list[str]:
         """X-2: before a room's cards, anyone may play a peek item to see the hidden rooms."""
         used = []
-        if all(s.face_up for s in floor.rooms[r:]):
-            return used
         for p in self.living():
             peek_item = next((i for i in p.items if self.abilities.get(i) == PEEK), None)
             if peek_item is None:

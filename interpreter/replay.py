@@ -1,0 +1,204 @@
+"""Replaying a logged game: the log's plays drive the engine; checkpoints are compared.
+
+A log may give a seed instead of a deal, leave out checkpoints, or stop early (a game in
+progress: the replay reports the state reached).
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional, Sequence
+
+import attrs
+
+from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.spans import Span
+
+from .engine import Deal, Game, GameResult, RoomRecord
+from .logs import LogSpec, RoomSpec
+from .players import SeatView
+from .room import RulesError, check_play
+from .state import Card
+from .yamlcheck import InputError
+
+
+class _Stop(Exception):
+    """The log has no more rooms: the game stops here (a game in progress)."""
+
+
+@attrs.define
+class Divergence:
+    floor: int
+    room: int
+    card: str
+    player: str
+    field: str
+    expected: object
+    actual: object
+
+    def __str__(self) -> str:
+        where = (f"floor {self.floor + 1}, room {self.room + 1} ({self.card})"
+                 if self.floor >= 0 else "result")
+        return (f"{where}: {self.player}.{self.field}: expected {self.expected!r}, "
+                f"got {self.actual!r}" if self.player else
+                f"{where}: {self.field}: expected {self.expected!r}, got {self.actual!r}")
+
+
+@attrs.define
+class ReplayOutcome:
+    spec: LogSpec
+    game: Game
+    result: Optional[GameResult]  # None when the log stops before the end
+    rooms_played: int
+    divergence: Optional[Divergence] = None
+
+
+class _Driver:
+    """Answers the engine's questions from the log, and checks each answer is legal."""
+
+    def __init__(self, spec: LogSpec, rooms_per_floor: int):
+        self.spec = spec
+        self.rpf = rooms_per_floor
+        self.step: dict[tuple[int, str], int] = {}
+        self.asked_torch: set[tuple[int, str]] = set()
+
+    def entry(self, view: SeatView) -> tuple[int, RoomSpec]:
+        k = view.floor_index * self.rpf + view.room_index
+        if k >= len(self.spec.rooms):
+            raise _Stop()
+        return k, self.spec.rooms[k]
+
+    def choose_card(self, name: str, view: SeatView, legal: Sequence[Card]) -> Card:
+        k, room = self.entry(view)
+        play = room.plays.get(name)
+        if play is None:
+            raise InputError([Diagnostic(room.plays_span, "E504",
+                                         f"room entry {k + 1} has no play for {name}",
+                                         "every living player plays one card in every room")])
+        i = self.step.get((k, name), 0)
+        if i >= len(play.cards):
+            raise InputError([Diagnostic(play.spans[-1], "E503",
+                                         f"{name} played a {play.cards[-1]} but no second card "
+                                         "after it")])
+        self.step[(k, name)] = i + 1
+        card = play.cards[i]
+        if card not in legal:
+            why = check_play(view.room, view.me, play.cards[i:], view.abilities) or \
+                f"{name} cannot play {card} here"
+            raise InputError([Diagnostic(play.spans[i], "E503", f"illegal play: {why}")])
+        return card
+
+    def use_torch(self, name: str, view: SeatView) -> bool:
+        k, room = self.entry(view)
+        self.asked_torch.add((k, name))
+        return name in room.torches
+
+    def finish_room(self, k: int, living: list[str]) -> None:
+        """After a room: every logged play and torch was used, and nobody else played."""
+        room = self.spec.rooms[k]
+        for name in room.torches:
+            if (k, name) not in self.asked_torch:
+                raise InputError([Diagnostic(room.torches_span or room.span, "E503",
+                                             f"{name} plays a torch in room entry {k + 1} but "
+                                             "holds no item that can be played that way")])
+        for name, play in room.plays.items():
+            if name not in living:
+                raise InputError([Diagnostic(play.spans[0], "E503",
+                                             f"{name} is out of the game and plays no more")])
+            used = self.step.get((k, name), 0)
+            if used < len(play.cards):
+                raise InputError([Diagnostic(play.spans[used], "E503",
+                                             f"{name}: only a second-card item may be followed "
+                                             "by another card")])
+
+
+class _LogSeat:
+    def __init__(self, driver: _Driver, name: str):
+        self.driver = driver
+        self.name = name
+
+    def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
+        return self.driver.choose_card(self.name, view, legal)
+
+    def use_torch(self, view: SeatView) -> bool:
+        return self.driver.use_torch(self.name, view)
+
+
+def build_game(spec: LogSpec, trace: bool = True) -> tuple[Game, _Driver]:
+    rules = spec.rules
+    seed_deal: Optional[Deal] = None
+    if spec.meta.seed is not None:
+        probe = Game(rules, spec.names, [None] * len(spec.names), seed=spec.meta.seed,
+                     difficulty=spec.meta.difficulty)
+        seed_deal = probe.deal
+    characters = [c if c is not None else seed_deal.characters[i]
+                  for i, c in enumerate(spec.characters)]
+    deal = Deal(
+        floors=spec.floors if spec.floors is not None else seed_deal.floors,
+        characters=characters,
+        first_player=spec.first_player if spec.first_player is not None else (
+            seed_deal.first_player if seed_deal else None),
+        threat_deck=list(seed_deal.threat_deck) if seed_deal else [])
+    driver = _Driver(spec, rules.ruleset.rooms_per_floor)
+    seats = [_LogSeat(driver, n) for n in spec.names]
+    solo = rules.variant.scoring == "solo"
+    try:
+        game = Game(rules, spec.names, seats, seed=spec.meta.seed, deal=deal, trace=trace,
+                    difficulty=(spec.meta.difficulty or 3) if solo else spec.meta.difficulty)
+    except (RulesError, ValueError) as err:
+        raise InputError([Diagnostic(Span(spec.path, 1, 1, 1, 2), "E503", str(err))])
+    game.scripted_threats = {k: r.monster for k, r in enumerate(spec.rooms) if r.monster is not None}
+    return game, driver
+
+
+def _compare(rec: RoomRecord, room: RoomSpec) -> Optional[Divergence]:
+    actual = {n: {"coins": c, "wounds": w, "items": sorted(i)} for n, c, w, i in rec.after_state}
+    for name, fields in room.after.items():
+        for field, want in fields.items():
+            got = actual[name][field]
+            if got != want:
+                return Divergence(rec.floor, rec.index, rec.card, name, field, want, got)
+    return None
+
+
+def replay(spec: LogSpec, check: bool = False,
+           on_room: Optional[Callable[[RoomRecord], None]] = None) -> ReplayOutcome:
+    """Re-run a log. With `check`, stop at the first checkpoint that differs."""
+    game, driver = build_game(spec)
+    outcome = ReplayOutcome(spec, game, None, 0)
+
+    class _Diverged(Exception):
+        pass
+
+    def after_room(rec: RoomRecord) -> None:
+        k = len(game.records) - 1
+        driver.finish_room(k, list(rec.plays))  # who played: the living at the room's start
+        outcome.rooms_played = k + 1
+        if on_room is not None:
+            on_room(rec)
+        if check:
+            d = _compare(rec, spec.rooms[k])
+            if d is not None:
+                outcome.divergence = d
+                raise _Diverged()
+
+    try:
+        result = game.run(after_room)
+    except _Stop:
+        return outcome
+    except _Diverged:
+        return outcome
+    except RulesError as err:
+        raise InputError([Diagnostic(Span(spec.path, 1, 1, 1, 2), "E503", str(err))])
+    if len(spec.rooms) > len(game.records):
+        extra = spec.rooms[len(game.records)]
+        raise InputError([Diagnostic(extra.span, "E503",
+                                     f"the game ended after {len(game.records)} rooms, but the "
+                                     "log goes on")])
+    outcome.result = result
+    if check and spec.result is not None:
+        for key in ("winners", "out"):
+            want = spec.result.get(key)
+            got = result.winners if key == "winners" else result.out
+            if want is not None and want != got:
+                outcome.divergence = Divergence(-1, -1, "", "", key, want, got)
+                break
+    return outcome
