@@ -92,13 +92,14 @@ class _Driver:
         return name in room.torches
 
     def finish_room(self, k: int, living: list[str]) -> None:
-        """After a room: every logged play and torch was used, and nobody else played."""
+        """After a room: every logged play and peek was used, and nobody else played."""
         room = self.spec.rooms[k]
         for name in room.torches:
             if (k, name) not in self.asked_torch:
                 raise InputError([Diagnostic(room.torches_span or room.span, "E503",
-                                             f"{name} plays a torch in room entry {k + 1} but "
-                                             "holds no item that can be played that way")])
+                                             f"{name} is listed in `torches` of room entry "
+                                             f"{k + 1} but holds no item with the peek "
+                                             "ability")])
         for name, play in room.plays.items():
             if name not in living:
                 raise InputError([Diagnostic(play.spans[0], "E503",
