@@ -12,7 +12,7 @@ GAMES_PER_COUNT = 340  # 3 player counts: over 1,000 games in all
 
 def _check_invariants(game: Game) -> None:
     rules = game.rules
-    cap = rules.ruleset.coin_cap
+    cap = game.coin_cap
     totals = Counter(game.supply)
     for p in game.players:
         assert p.coins >= 0 and p.wounds >= 0
@@ -20,8 +20,10 @@ def _check_invariants(game: Game) -> None:
             assert p.coins <= cap
         assert set(p.hand) <= {1, 2, 3, 4, 5}
         totals.update(p.items)
-    for item, n in rules.ruleset.items.items():
+    printed = rules.ruleset.items if rules.variant.items else {}
+    for item, n in printed.items():
         assert totals[item] == n, f"{item}: {totals[item]} in play, {n} printed"
+    assert set(totals) <= set(printed)
 
 
 @pytest.mark.parametrize("n_players", [3, 4, 5])
@@ -79,3 +81,35 @@ def test_greedy_beats_random_on_average():
         res = Game(rules, ["G", "R1", "R2", "R3"], bots, seed=seed).run()
         wins.update(res.winners)
     assert wins["G"] > max(wins["R1"], wins["R2"], wins["R3"])
+
+
+COMBOS = [("deluxe", "standard", 3), ("deluxe", "standard", 4), ("deluxe", "standard", 5),
+          ("deluxe", "tactical", 3), ("deluxe", "tactical", 4), ("deluxe", "tactical", 5),
+          ("classic", "standard", 3), ("classic", "standard", 4), ("classic", "standard", 5),
+          ("classic", "quick", 3), ("classic", "quick", 4), ("classic", "quick", 5),
+          ("classic", "duel", 2), ("classic", "solo", 1)]
+
+
+@pytest.mark.parametrize("ruleset,variant,n", COMBOS)
+def test_every_combination_1000_games(ruleset, variant, n):
+    """Issue 4: 1,000 seeded random-bot games of every ruleset/variant/player count."""
+    rules = load_rules(ruleset, variant)
+    names = [f"P{i}" for i in range(n)]
+    solo = rules.variant.scoring == "solo"
+    death = rules.ruleset.death
+    for seed in range(1000):
+        game = Game(rules, names, [RandomBot() for _ in names], seed=seed,
+                    difficulty=2 + seed % 4 if solo else None)
+        result = game.run(on_room=lambda rec: _check_invariants(game))
+        if death is None:
+            assert len(result.rooms) == 25
+        elif len(result.rooms) < 25:
+            # a game ends early only when every hero died, or a duellist died (C-7, C-9)
+            dead = [p for p in game.players if p.dead]
+            assert dead and (len(dead) == n or rules.variant.scoring == "duel")
+        for p in game.players:
+            if death is not None and p.wounds >= death:
+                assert p.dead and p.items == []
+        assert not set(result.winners) & set(result.out)
+        if solo:
+            assert result.winners == ([] if game.players[0].dead else [names[0]])

@@ -1,0 +1,138 @@
+"""Logs (raiders-log/1): determinism, round trips, and --check finding the first divergence."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from raiders.interpreter.engine import Game
+from raiders.interpreter.logs import LogMeta, read_log, render_log, write_atomic
+from raiders.interpreter.players import GreedyBot, RandomBot
+from raiders.interpreter.replay import replay
+from raiders.interpreter.rules import load_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+COMBOS = [("deluxe", "standard", 3), ("deluxe", "standard", 5), ("deluxe", "tactical", 4),
+          ("classic", "standard", 4), ("classic", "quick", 5), ("classic", "duel", 2),
+          ("classic", "solo", 1)]
+
+
+def _play(ruleset, variant, n, seed, bots=RandomBot):
+    rules = load_rules(ruleset, variant)
+    solo = rules.variant.scoring == "solo"
+    game = Game(rules, [f"P{i + 1}" for i in range(n)], [bots() for _ in range(n)], seed=seed,
+                difficulty=3 if solo else None)
+    result = game.run()
+    meta = LogMeta(ruleset, variant, seed, (), 3 if solo else None)
+    return render_log(meta, rules, result), result
+
+
+def _write(tmp_path, text, name="game.yaml"):
+    path = tmp_path / name
+    write_atomic(path, text)
+    return str(path)
+
+
+def test_log_is_byte_identical_across_hash_seeds(tmp_path):
+    outputs = []
+    for hash_seed in ("0", "1", "12345"):
+        target = tmp_path / f"log-{hash_seed}.yaml"
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        subprocess.run([sys.executable, "-c", "from raiders.interpreter.cli import main; main()",
+                        "play", "--seed", "11", "--players", "5", "--bots", "greedy,random",
+                        "--bots", "greedy", "--log", str(target), "-q"],
+                       check=True, env=env, capture_output=True, cwd=ROOT)
+        outputs.append(target.read_bytes())
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert b"format: raiders-log/1" in outputs[0]
+
+
+@pytest.mark.parametrize("ruleset,variant,n", COMBOS)
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(min_value=0, max_value=2**31))
+def test_round_trip_every_checkpoint_equal(tmp_path, ruleset, variant, n, seed):
+    text, result = _play(ruleset, variant, n, seed)
+    spec = read_log(_write(tmp_path, text))
+    outcome = replay(spec, check=True)
+    assert outcome.divergence is None
+    assert outcome.result is not None
+    assert outcome.result.winners == result.winners
+    assert outcome.rooms_played == len(result.rooms)
+    # the log written from the replay is the same log
+    meta = spec.meta
+    assert render_log(meta, spec.rules, outcome.result) == text
+
+
+def test_a_log_from_a_seed_only_replays(tmp_path):
+    text, result = _play("deluxe", "standard", 4, 5)
+    head, rooms = text.split("dungeon:")[0], text.split("\nrooms:")[1]
+    spec = read_log(_write(tmp_path, head + "rooms:" + rooms))  # no explicit deal
+    outcome = replay(spec, check=True)
+    assert outcome.divergence is None and outcome.result.winners == result.winners
+
+
+def test_a_log_that_stops_early_reports_the_state_reached(tmp_path):
+    text, result = _play("deluxe", "standard", 3, 8)
+    lines = text.splitlines()
+    # keep the header and the first 4 room entries
+    cut = [i for i, line in enumerate(lines) if line.startswith("  - ") and "plays:" in line
+           or line.startswith("  - torches")][4]
+    spec = read_log(_write(tmp_path, "\n".join(lines[:cut]) + "\n"))
+    outcome = replay(spec, check=True)
+    assert outcome.result is None and outcome.rooms_played == 4
+    assert outcome.divergence is None
+
+
+def _edit_first_changing_play(text: str, tmp_path) -> tuple[str, int]:
+    """Change one power play so that its room's outcome changes; returns (log, room index)."""
+    spec = read_log(_write(tmp_path, text, "orig.yaml"))
+    lines = text.splitlines()
+    entries = [i for i, line in enumerate(lines) if line.startswith("  - ")
+               and i > lines.index("rooms:")]
+    for k, start in enumerate(entries):
+        line_no = next(i for i in range(start, len(lines)) if "plays:" in lines[i])
+        for name in spec.names:
+            play = spec.rooms[k].plays[name].cards
+            if len(play) != 1 or not isinstance(play[0], int):
+                continue
+            for other in (1, 2, 3, 4, 5):
+                if other == play[0]:
+                    continue
+                edited = list(lines)
+                edited[line_no] = edited[line_no].replace(f"{name}: {play[0]}", f"{name}: {other}", 1)
+                candidate = "\n".join(edited) + "\n"
+                try:
+                    out = replay(read_log(_write(tmp_path, candidate, "edit.yaml")), check=True)
+                except Exception:
+                    continue
+                if out.divergence is not None:
+                    return candidate, k
+    raise AssertionError("no single edit changed an outcome")
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_editing_one_play_reports_exactly_that_room(tmp_path, seed):
+    text, _ = _play("deluxe", "standard", 4, seed, GreedyBot)
+    edited, k = _edit_first_changing_play(text, tmp_path)
+    out = replay(read_log(_write(tmp_path, edited, "edit.yaml")), check=True)
+    rpf = 5
+    assert (out.divergence.floor, out.divergence.room) == (k // rpf, k % rpf)
+    result = subprocess.run([sys.executable, "-c", "from raiders.interpreter.cli import main; main()",
+                             "replay", "--check", str(tmp_path / "edit.yaml")],
+                            capture_output=True, text=True)
+    assert result.returncode == 1
+    assert f"floor {k // rpf + 1}, room {k % rpf + 1}" in result.stdout
+
+
+def test_unknown_format_version_is_refused_with_position(tmp_path):
+    text, _ = _play("deluxe", "standard", 3, 1)
+    path = _write(tmp_path, text.replace("raiders-log/1", "raiders-log/9"))
+    result = subprocess.run([sys.executable, "-c", "from raiders.interpreter.cli import main; main()",
+                             "replay", path], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "1:9: error[E503]: unknown log format `raiders-log/9`" in result.stderr
+    assert "Traceback" not in result.stderr
