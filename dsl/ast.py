@@ -161,12 +161,20 @@ class Row:
 
 
 @attrs.frozen
+class Do:
+    """`do hit` — run the statements of an `effects` parameter."""
+
+    name: Name
+    span: Span
+
+
+@attrs.frozen
 class Block:
     stmts: tuple["Stmt", ...]
     span: Span
 
 
-Stmt = Union[Apply, Each, Attack, Share, If, TableLookup, ForEachValue, Row, Effect, Block]
+Stmt = Union[Apply, Each, Attack, Share, If, TableLookup, ForEachValue, Row, Do, Effect, Block]
 
 # ---- members of kinds and cards -----------------------------------------------------
 

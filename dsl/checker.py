@@ -160,7 +160,45 @@ class Checker:
                 self.err(card.id_span, "E201",
                          f"{card.kind} `{card.id}` is missing required field `{name}`",
                          f"add `{name} …` ({PARAM_TYPES.get(p.type, p.type)})")
+        if info.role != "room":
+            for name, f in given.items():
+                p = info.params.get(name)
+                if p is not None and p.type == "int" and self.is_expr(f.value) \
+                        and const_value(f.value) is None:
+                    self.err(f.value.span, "E302",
+                             f"`{name}` of a {info.role} must be a plain number",
+                             "a setup value cannot depend on the game")
+        self.table_subject = self._table_usage(info, card)
         self.check_members(card.members, info.params, allow_fields=True)
+        self.table_subject = {}
+
+    def _table_usage(self, info: KindInfo, card: A.CardDecl) -> dict[str, bool]:
+        """For each table parameter, whether its rows run with players to affect (in
+        `for each value`, or inside a block about players) or not (a top-level `table`)."""
+        usage: dict[str, bool] = {}
+
+        def walk(node, subject: bool) -> None:
+            if isinstance(node, A.TableLookup) and isinstance(node.table, A.Name):
+                usage[node.table.name] = usage.get(node.table.name, True) and subject
+            elif isinstance(node, A.ForEachValue) and isinstance(node.table, A.Name):
+                usage.setdefault(node.table.name, True)
+            if isinstance(node, (A.Each, A.Attack)):
+                walk(node.body, True)
+                return
+            if isinstance(node, A.Handler):
+                walk(node.body, node.event != "room")
+                return
+            if attrs.has(type(node)):
+                for f in attrs.fields(type(node)):
+                    walk(getattr(node, f.name), subject)
+            elif isinstance(node, tuple):
+                for x in node:
+                    walk(x, subject)
+
+        for kind in info.chain:
+            walk(kind.members, False)
+        walk(tuple(m for m in card.members if not isinstance(m, A.Field)), False)
+        return usage
 
     def check_members(self, members, params: dict[str, ParamInfo], allow_fields: bool) -> None:
         scope = Scope(params, subject=False)
@@ -193,6 +231,11 @@ class Checker:
                 self.check_block(m.body, scope)
             elif isinstance(m, (A.Playable, A.Unplayable, A.Escape)):
                 self.check_card_ref(m.card)
+                if m.card.power is not None:
+                    word = type(m).__name__.lower()
+                    self.err(m.card.span, "E302", f"`{word}` takes an item, not a power card",
+                             "power cards can always be played; `modify value of power N` "
+                             "changes what one counts for")
                 if isinstance(m, A.Playable) and m.value is not None:
                     self.check_expr(m.value, scope)
             elif isinstance(m, A.Modify):
@@ -221,6 +264,10 @@ class Checker:
                      did_you_mean(m.target, targets) or "modifiable: " + ", ".join(targets))
         elif m.target == "value" and m.card is None:
             self.err(m.span, "E302", "`modify value` needs the card: `modify value of power 5 to 1`")
+        elif m.target in params and params[m.target].type not in ("int", "number", "per_players"):
+            self.err(m.target_span or m.span, "E302",
+                     f"`{m.target}` is a {params[m.target].type}: only numbers can be modified",
+                     "give the card its own value instead: `" + m.target + " …`")
         elif m.target != "value" and m.card is not None:
             self.err(m.card.span, "E302", f"`modify {m.target}` takes no `of` card",
                      "only `value` is per card")
@@ -278,7 +325,8 @@ class Checker:
             if not isinstance(value, A.Block):
                 self.err(span, "E302", f"`{field}` takes a table: `{{ 5 -> … 4 -> … }}`")
                 return
-            self.check_table(value, attrs.evolve(scope, subject=True))
+            subject = getattr(self, "table_subject", {}).get(field, True)
+            self.check_table(value, attrs.evolve(scope, subject=subject))
         elif typ == "effects":
             if not isinstance(value, A.Block):
                 self.err(span, "E302", f"`{field}` takes a block of statements: `{{ … }}`")
@@ -364,6 +412,16 @@ class Checker:
             self.check_table_ref(stmt.table, scope)
         elif isinstance(stmt, A.ForEachValue):
             self.check_table_ref(stmt.table, attrs.evolve(scope, subject=True))
+        elif isinstance(stmt, A.Do):
+            p = scope.params.get(stmt.name.name)
+            if p is None:
+                blocks = [n for n, q in scope.params.items() if q.type == "effects"]
+                self.err(stmt.name.span, "E104", f"unknown effects parameter `{stmt.name.name}`",
+                         did_you_mean(stmt.name.name, blocks) or
+                         "declare it: `kind k(hit: effects = { wound 1 })`")
+            elif p.type != "effects":
+                self.err(stmt.name.span, "E302",
+                         f"`do` runs an effects parameter; `{stmt.name.name}` is a {p.type}")
 
     def check_table_ref(self, ref, scope: Scope) -> None:
         if isinstance(ref, A.Block):
@@ -434,7 +492,10 @@ class Checker:
                          f"`{e.func}` takes {len(fn.params)} argument(s), got {len(e.args)}")
             for arg, kind in zip(e.args, fn.params):
                 if kind == "selector":
-                    if isinstance(arg, A.Name):
+                    if isinstance(arg, A.Name) and arg.name == "them":
+                        self.err(arg.span, "E302", "`count(them)` is not supported",
+                                 "count a selector: `count(highest)`")
+                    elif isinstance(arg, A.Name):
                         self.check_selector(A.Selector(arg.name, arg.span), scope)
                     else:
                         self.err(arg.span, "E302", f"`{e.func}` takes a selector")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 from importlib import resources
 from typing import Optional, Union
@@ -205,6 +206,10 @@ class _ToAst(Transformer):
         return A.ForEachValue(ch[0], self._s(meta))
 
     @v_args(meta=True)
+    def do(self, meta, ch):
+        return A.Do(ch[0], self._s(meta))
+
+    @v_args(meta=True)
     def row(self, meta, ch):
         return A.Row(int(ch[0]), ch[1], self._s(meta))
 
@@ -359,9 +364,23 @@ def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic
             hint = f"`{first}` is not a keyword: {hint}"
     if hint is None and tok.type == "NAME":
         hint = _keyword_hint(str(tok))
+    before = text[:tok.start_pos] if tok.start_pos is not None else ""
+    if expected == ["a name"] and re.search(r"\b(gain|lose)\s+\S+(\s+\S+)*?\s*$", before.split("\n")[-1]):
+        return Diagnostic(_tok_span(path, tok), "E001",
+                          f"unexpected {_describe(tok)}; expected `coins` after the amount",
+                          "e.g. `lose 1 coins`")
+    if hint is None and "a name" in expected and str(tok) in _keywords():
+        guess = did_you_mean(str(tok), _FIELD_WORDS)
+        hint = f"`{tok}` is a keyword; a name was expected here" + (
+            f": {guess}" if guess else "")
     shown = ", ".join(expected[:12]) + (", …" if len(expected) > 12 else "")
     return Diagnostic(_tok_span(path, tok), "E001",
                       f"unexpected {_describe(tok)}; expected {shown}", hint)
+
+
+# Common field names, only for hints when a keyword stands where a field name should.
+_FIELD_WORDS = ("wounds", "coins", "items", "strength", "chest", "second_chest", "rewards",
+                "hits", "ability", "layout", "name", "target")
 
 
 def _describe(tok: Token) -> str:

@@ -257,6 +257,7 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = ()) -> tuple[Optiona
     lib = ruleset_library([str(f) for f in folders], (), tuple(extra_cards), variant_dirs)
     lib_diags = check(lib)
     _check_references(r, doc, values, lib)
+    _check_counts(r, doc, values)
     for vname, v in values["variants"].items():
         if v.get("cards"):
             vlib = ruleset_library([str(f) for f in folders],
@@ -308,6 +309,27 @@ def ruleset_library(folders: list[str], variant_folders: tuple[str, ...] = (),
         add_module(lib, module, diags, text, path)
     build_tables(lib)
     return lib
+
+
+def _check_counts(r: _Reader, doc: Any, values: dict) -> None:
+    """The deck fills the dungeon, and there is a character for every seat."""
+    need = values.get("floors_used", 5) * values.get("rooms_per_floor", 5)
+    bosses = 1 if values.get("bosses") else 0
+    for name, v in values["variants"].items():
+        remove = v.get("remove", values.get("remove", 0))
+        rooms = sum(values["deck"].values()) - remove + bosses
+        if rooms < need:
+            r.err(Y.key_span(r.path, doc, "deck"), "E503",
+                  f"variant `{name}`: the deck deals {rooms} rooms but the dungeon needs {need}",
+                  f"{sum(values['deck'].values())} cards, {remove} removed"
+                  + (", plus a boss" if bosses else ""))
+        if v.get("max_players", 5) > len(values["characters"]):
+            r.err(Y.key_span(r.path, doc, "characters"), "E503",
+                  f"variant `{name}` seats {v.get('max_players', 5)} players but there are "
+                  f"{len(values['characters'])} characters")
+        if values.get("floors") and len(values["floors"]) < values.get("floors_used", 5):
+            r.err(Y.key_span(r.path, doc, "floors"), "E503",
+                  f"{len(values['floors'])} floor cards for {values.get('floors_used', 5)} floors")
 
 
 def _check_references(r: _Reader, doc: Any, values: dict, lib: Library) -> None:

@@ -16,6 +16,7 @@ from .checker import check
 from .diagnostics import Diagnostic
 from .library import Library, add_module, build_tables, card_files, parse_many
 from .parser import parse_file
+from .mods import MOD_FILE, mod_manifest
 from .rulesets import RULESET_FILE, load_ruleset, resolve_ruleset_path
 from .spans import Span
 
@@ -110,12 +111,14 @@ def validate_paths(paths: Iterable[str], base: str = "deluxe") -> Report:
             report.add([d for d in diags if str(Path(d.span.path).resolve()) in asked],
                        ruleset.library if ruleset else None)
     mod_files = [f for f in dict.fromkeys(loose) if f.resolve() not in covered]
-    if mod_files:
-        _validate_mod(report, mod_files, base)
+    mod_dirs = [Path(raw) for raw in paths if Path(raw).is_dir()
+                and not any(Path(raw).rglob(RULESET_FILE))]
+    if mod_files or mod_dirs:
+        _validate_mod(report, mod_files, base, mod_dirs)
     return report
 
 
-def _validate_mod(report: Report, files: list[Path], base: str) -> None:
+def _validate_mod(report: Report, files: list[Path], base: str, folders: list[Path]) -> None:
     base_path = resolve_ruleset_path(base)
     if base_path is None:
         report.add([Diagnostic(Span(base, 1, 1, 1, 2), "E505", f"unknown base ruleset `{base}`")])
@@ -135,4 +138,8 @@ def _validate_mod(report: Report, files: list[Path], base: str) -> None:
     build_tables(lib)
     # Only the mod's own problems are reported: the base was checked on its own.
     report.add([d for d in check(lib) if d.span.path not in base_files])
+    for folder in folders:
+        if (folder / MOD_FILE).is_file():
+            report.rulesets += 1
+            report.add(mod_manifest(folder, lib)[2])
     report.sources.update({p: t for p, t in lib.sources.items() if p not in base_files})

@@ -215,6 +215,9 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
                         trace=narrate, difficulty=(difficulty or 3) if solo else None)
         except ValueError as err:
             raise click.UsageError(str(err))
+        except RulesError as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(1)
         if narrate:
             click.echo(f"{rules.ruleset.name}, {var.name} play, {n_players} player(s), "
                        f"seed {game_seed}")
@@ -245,7 +248,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
                        + (", ".join(result.winners) or "none"))
         if log_file or log_dir:
             meta = LogMeta(ruleset, var.name, game_seed, tuple(cards),
-                           game.players[0].wounds if False else (difficulty or 3) if solo else None)
+                           (difficulty or 3) if solo else None)
             text = render_log(meta, rules, result)
             target = Path(log_file) if log_file else Path(log_dir) / f"game-{game_seed}.yaml"
             try:

@@ -16,6 +16,7 @@ from typing import Any, Callable, Optional
 import attrs
 
 from raiders.dsl import ast as A
+from raiders.dsl.checker import const_value
 from raiders.dsl.library import KindInfo, Library
 from raiders.dsl.vocabulary import SELECTORS
 
@@ -142,7 +143,7 @@ class CardCompiler:
         elif typ == "effects":
             base, words = self.block(value)
         else:
-            base, words = value, str(value)
+            base, words = value, _plain_words(value)
         mods = self.param_mods.get(name)
         if mods and typ in ("per_players", "int", "number"):
             base = self._modified(base, mods)
@@ -340,6 +341,17 @@ class CardCompiler:
             then, wt = self.block(s.then)
             other, wo = self.block(s.otherwise) if s.otherwise else (None, "")
             negate = s.negate
+            if _mentions(s.cond, ("your_coins", "your_wounds")):
+                # A condition about "your" coins is asked of each player the block is about.
+                def if_each(ctx, subject):
+                    for p in subject or ():
+                        if bool(cond(ctx, p)) != negate:
+                            then(ctx, [p])
+                        elif other is not None:
+                            other(ctx, [p])
+
+                words = f"for each of them, {'unless' if negate else 'if'} {wc}: {wt}"
+                return if_each, words + (f"; otherwise {wo}" if other else "")
 
             def if_(ctx, subject):
                 if bool(cond(ctx, None)) != negate:
@@ -371,6 +383,9 @@ class CardCompiler:
                         row(ctx, group)
 
             return for_each_value, f"whoever played each value: {wr}"
+        if isinstance(s, A.Do):
+            body, wb = self.param(s.name.name)
+            return body, wb
         if isinstance(s, A.Row):
             raise CompileError(f"{self.card.id}: a row outside a table")
         raise CompileError(f"{self.card.id}: cannot compile {type(s).__name__}")
@@ -506,8 +521,8 @@ class CardCompiler:
         v = self.values.get(name)
         if v is None:
             return default
-        if isinstance(v, A.Num):
-            return v.value
+        if const_value(v) is not None:
+            return const_value(v)
         if isinstance(v, A.Str):
             return v.value
         if isinstance(v, A.Name):
@@ -515,6 +530,27 @@ class CardCompiler:
         if isinstance(v, A.ValueList):
             return tuple(x.name for x in v.values)
         raise CompileError(f"{self.card.id}: `{name}` must be a constant here")
+
+
+def _plain_words(value) -> str:
+    """Words for a parameter that is data, not behaviour (items, facing, ability, text)."""
+    if isinstance(value, A.Str):
+        return value.value
+    if isinstance(value, A.Name):
+        return value.name
+    if isinstance(value, A.ValueList):
+        return ", ".join(_plain_words(v) for v in value.values)
+    return "?"
+
+
+def _mentions(node, names: tuple[str, ...]) -> bool:
+    if isinstance(node, A.Name):
+        return node.name in names
+    if attrs.has(type(node)):
+        return any(_mentions(getattr(node, f.name), names) for f in attrs.fields(type(node)))
+    if isinstance(node, tuple):
+        return any(_mentions(x, names) for x in node)
+    return False
 
 
 def _values_selector(pick: Callable[[list[int]], Optional[int]]) -> Select:

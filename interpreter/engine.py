@@ -69,6 +69,9 @@ class Game:
                 f"{rules.ruleset.id} {var.name} is for {var.min_players}"
                 + (f"–{var.max_players}" if var.max_players != var.min_players else "")
                 + f" players, not {len(names)}")
+        if deal is None and len(names) > len(rules.ruleset.characters):
+            raise ValueError(f"{len(names)} players but only {len(rules.ruleset.characters)} "
+                             "characters to deal")
         self.rules = rules
         self.rng = random.Random(seed)
         self.seats = list(seats)

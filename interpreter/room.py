@@ -148,6 +148,12 @@ class RoomContext:
             self.emit("give", p, 0, item)
 
     def attack(self, targets: list[Player], body: Stmt) -> None:
+        """An attack on its targets: `instead of attack` replaces it (and then no `after
+        attack` runs, as for every event); with no target (all escaped) nothing happens."""
+        if not targets:
+            if self.trace is not None:
+                self.trace.append(("attack", "", 0))
+            return
         saved_targets, saved_seats = self.attack_targets, self.attacked_seats
         self.attack_targets = targets
         self.attacked_seats = frozenset(p.seat for p in targets)
@@ -163,8 +169,9 @@ class RoomContext:
                         self._run(h, targets)
                         replaced = True
                         break
-            if not replaced:
-                body(self, targets)
+            if replaced:
+                return
+            body(self, targets)
             reacts = room.reactors.get("attack")
             if reacts:
                 for h in reacts:
@@ -214,9 +221,15 @@ class _ValueContext:
     """Enough of a context for value expressions, before the plays' values exist."""
 
     __slots__ = ("n_players", "amount", "total", "highest_value", "lowest_value", "all_same",
-                 "death", "participants")
+                 "death", "participants", "values_by_player", "distinct_values",
+                 "attack_targets", "attacked_seats", "escaped_seats")
 
     def __init__(self, n_players: int, death: int, participants: list[Player]):
+        self.values_by_player: dict[int, int] = {}
+        self.distinct_values: list[int] = []
+        self.attack_targets: list[Player] = []
+        self.attacked_seats: frozenset[int] = frozenset()
+        self.escaped_seats: set[int] = set()
         self.n_players = n_players
         self.amount = 0
         self.total = self.highest_value = self.lowest_value = 0

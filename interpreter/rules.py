@@ -9,6 +9,7 @@ import attrs
 
 from raiders.dsl.checker import check
 from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.mods import mod_manifest
 from raiders.dsl.library import Library
 from raiders.dsl.rulesets import (Ruleset, Variant, load_ruleset, resolve_ruleset_path,
                                   ruleset_library)
@@ -17,7 +18,6 @@ from raiders.dsl import yamlsrc as Y
 
 from .compiler import CompiledCharacter, CompiledFloor, CompiledItem, CompiledRoom, compile_card
 
-MOD_FILE = "mod.yaml"
 
 
 class LoadError(Exception):
@@ -49,46 +49,6 @@ class Rules:
         return self.rooms[card_id]
 
 
-def _mod_manifest(folder: Path, lib: Library) -> tuple[dict[str, int], list[str], list[Diagnostic]]:
-    """A mod's deck additions and bosses: from mod.yaml, else every new room card once."""
-    manifest = folder / MOD_FILE
-    if not manifest.is_file():
-        ids = [cid for cid in lib.cards
-               if Path(lib.cards[cid].span.path).resolve().is_relative_to(folder.resolve())
-               and lib.role_of(cid) == "room"]
-        return {cid: 1 for cid in ids}, [], []
-    text = manifest.read_text(encoding="utf-8")
-    docs, diags = Y.load_documents(text, str(manifest))
-    if diags:
-        return {}, [], diags
-    doc = docs[0] if docs else None
-    problems: list[Diagnostic] = []
-    deck: dict[str, int] = {}
-    bosses: list[str] = []
-    if not Y.is_map(doc):
-        return {}, [], [Diagnostic(Span(str(manifest), 1, 1, 1, 2), "E503",
-                                   "mod.yaml is a map: {deck: {id: copies}, bosses: [ids]}")]
-    for key in doc:
-        where = Y.key_span(str(manifest), doc, key)
-        if key == "deck" and Y.is_map(doc[key]):
-            for cid, n in doc[key].items():
-                if not Y.is_int(n) or n < 0:
-                    problems.append(Diagnostic(Y.value_span(str(manifest), doc[key], cid), "E503",
-                                               f"copies of `{cid}` must be a whole number ≥ 0"))
-                else:
-                    deck[str(cid)] = n
-        elif key == "bosses" and Y.is_seq(doc[key]):
-            bosses = [str(b) for b in doc[key]]
-        else:
-            problems.append(Diagnostic(where, "E504", f"unknown or malformed mod field `{key}`",
-                                       "mod.yaml holds `deck: {id: copies}` and `bosses: [ids]`"))
-    for cid in [*deck, *bosses]:
-        if lib.role_of(cid) != "room":
-            problems.append(Diagnostic(Y.node_span(str(manifest), doc), "E502",
-                                       f"mod.yaml names `{cid}`, which is not a room card"))
-    return deck, bosses, problems
-
-
 @functools.lru_cache(maxsize=32)
 def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
                cards: tuple[str, ...] = ()) -> Rules:
@@ -116,7 +76,7 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
     deck = dict(rs.deck)
     bosses = list(rs.bosses)
     for folder in cards:
-        mod_deck, mod_bosses, mdiags = _mod_manifest(Path(folder), lib)
+        mod_deck, mod_bosses, mdiags = mod_manifest(Path(folder), lib)
         problems.extend(mdiags)
         for cid, n in mod_deck.items():
             deck[cid] = deck.get(cid, 0) + n

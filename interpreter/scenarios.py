@@ -162,7 +162,9 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
     by_name = {p.name: p for p in players}
 
     difficulty = r.get("difficulty", "int")
-    if difficulty is not None:
+    if difficulty is not None and not 0 <= difficulty < (rules.ruleset.death or 10**6):
+        r.fail(r.span("difficulty"), "`difficulty` is the starting wounds (solo: 2..5)")
+    elif difficulty is not None:
         for p in players:
             p.wounds = difficulty
     if rules.variant.start_coins is not None:
@@ -221,6 +223,8 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
         raise InputError(r.diags)
 
     end = r.get("end", "any", default=False)
+    if not isinstance(end, bool):
+        r.fail(r.span("end"), "`end` takes true or false")
     if r.diags:
         raise InputError(r.diags)
     first = r.get("first_player", "str")
