@@ -88,13 +88,15 @@ class RandomBot:
 
 
 class GreedyBot:
-    """A one-step look-ahead: tries each legal card against a guess of the others' cards
-    (the middle of what they have left, or what they already revealed), resolves the room on
-    a copy, and keeps the card with the best outcome for itself. Knows no card: it runs the
-    room's compiled text like the engine does."""
+    """A one-step look-ahead that knows no card: it tries each legal card against a few
+    guesses of the others' cards (what they revealed, else a draw from what they have left),
+    resolves a copy of the room with its compiled text, and keeps the card with the best
+    average outcome for itself — coins up, wounds down, items kept, high cards saved."""
 
     name = "greedy"
-    COIN, WOUND, ITEM, OUT = 1.0, 1.6, 0.9, 60.0
+    COIN, WOUND, ITEM, OUT, SAVE = 1.0, 1.6, 0.9, 60.0, 0.15
+    GUESSES = 4
+    SLACK = 0.5
 
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
         room = view.room
@@ -102,66 +104,78 @@ class GreedyBot:
             return legal[0]
         from .room import is_second_card
 
-        best: Optional[tuple[float, int, Card]] = None
-        for i, card in enumerate(legal):
+        guesses = self._guesses(view)
+        scored: list[tuple[float, Card]] = []
+        for card in legal:
             if is_second_card(room, card, view.abilities):
                 # Spend a second-card item only when holding a spare one.
                 if view.me.items.count(card) < 2:
                     continue
-                score = self._best_follow_up(view, legal, card) + 0.3
+                others = [c for c in legal if c != card]
+                score = max((self.evaluate(view, c, guesses) for c in others),
+                            default=-1e9) - self.ITEM + 0.3
             else:
-                score = self.evaluate(view, card)
-            key = (score, -i, card)
-            if best is None or key[:2] > best[:2]:
-                best = key
-        return best[2] if best else legal[0]
-
-    def _best_follow_up(self, view: SeatView, legal: Sequence[Card], ball: Card) -> float:
-        others = [c for c in legal if c != ball]
-        return max((self.evaluate(view, c) for c in others), default=-1e9) - self.ITEM
+                score = self.evaluate(view, card, guesses)
+            scored.append((score, card))
+        if not scored:
+            return legal[0]
+        # Among cards about as good as the best, pick one at random: bots that all think
+        # alike would otherwise all play the same card.
+        top = max(score for score, _ in scored)
+        near = [card for score, card in scored if score >= top - self.SLACK]
+        return near[view.rng.randrange(len(near))]
 
     def use_torch(self, view: SeatView) -> bool:
         return view.floor_rooms[view.room_index:].count(None) >= 2
 
-    def evaluate(self, view: SeatView, card: Card) -> float:
-        """How good playing `card` looks, resolving a copy of the room."""
-        from .room import resolve_room
+    def _guesses(self, view: SeatView) -> list[dict[int, Card]]:
+        """A few guesses of everyone else's card: revealed cards as they are; the rest the
+        middle of what they hold, then random draws from it (the seat's own generator)."""
+        known = {pl.player.seat: pl.card for pl in view.revealed}
+        others = [p for p in view.players if not p.dead and p.seat != view.me.seat]
+        guesses = []
+        for g in range(self.GUESSES):
+            guess: dict[int, Card] = {}
+            for p in others:
+                if p.seat in known:
+                    guess[p.seat] = known[p.seat]
+                    continue
+                left = view.remaining_hand(p.seat) or [1]
+                guess[p.seat] = left[len(left) // 2] if g == 0 else left[view.rng.randrange(len(left))]
+            guesses.append(guess)
+        return guesses
+
+    def evaluate(self, view: SeatView, card: Card, guesses: list[dict[int, Card]]) -> float:
+        """The average outcome of playing `card`, resolving a copy of the room per guess."""
+        from .room import RulesError, resolve_room
 
         me = view.me
-        clones = {p.seat: Player(p.seat, p.name, coins=p.coins, wounds=p.wounds,
-                                 hand=list(p.hand), items=list(p.items), out=p.out, dead=p.dead)
-                  for p in view.players if not p.dead}
-        known = {pl.player.seat: pl.card for pl in view.revealed}
-        plays = []
-        for seat, clone in clones.items():
-            if seat == me.seat:
-                c = card
-            elif seat in known:
-                c = known[seat]
+        total = 0.0
+        for guess in guesses:
+            clones = {p.seat: Player(p.seat, p.name, coins=p.coins, wounds=p.wounds,
+                                     hand=list(p.hand), items=list(p.items), out=p.out)
+                      for p in view.players if not p.dead}
+            plays = []
+            for seat, clone in clones.items():
+                c = card if seat == me.seat else guess[seat]
                 if isinstance(c, str) and c not in clone.items:
                     clone.items.append(c)
-            else:
-                left = view.remaining_hand(seat)
-                c = left[len(left) // 2] if left else 1
-            if isinstance(c, int) and c not in clone.hand:
-                clone.hand.append(c)
-            plays.append(Play(clone, c))
-        supply = dict(view.supply)
-        from .room import RulesError
-
-        try:
-            resolve_room(view.room, list(clones.values()), plays, supply, 20, 10**6,
-                         len(clones))
-        except (RulesError, KeyError, ValueError):
-            return -1e9
-        after = clones[me.seat]
-        score = (self.COIN * (after.coins - me.coins) - self.WOUND * (after.wounds - me.wounds)
-                 + self.ITEM * (len(after.items) - len(me.items)))
-        if after.out and not me.out:
-            score -= self.OUT
+                if isinstance(c, int) and c not in clone.hand:
+                    clone.hand.append(c)
+                plays.append(Play(clone, c))
+            try:
+                resolve_room(view.room, list(clones.values()), plays, view.supply, 20, None,
+                             len(clones), None, lambda: 4)
+            except (RulesError, KeyError, ValueError):
+                return -1e9
+            after = clones[me.seat]
+            total += (self.COIN * (after.coins - me.coins) - self.WOUND * (after.wounds - me.wounds)
+                      + self.ITEM * (len(after.items) - len(me.items)))
+            if after.out and not me.out:
+                total -= self.OUT
+        score = total / len(guesses)
         # Keep high cards and items for later rooms: spending them has a price.
-        score -= 0.15 * card if isinstance(card, int) else 0.0
-        return score
+        return score - (self.SAVE * card if isinstance(card, int) else 0.0)
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}
