@@ -247,9 +247,18 @@ def resolve_room(room: CompiledRoom, participants: list[Player], plays: list[Pla
     Second-card items in a chain are expected back in the supply already (X-3: at once).
     Power cards leave the hand here; they come back at the end of the floor (the engine).
     """
-    vctx = _ValueContext(n_players, death or 0, participants)
-    for play in plays:
-        card_value(room, vctx, play)
+    if room.value_mods:
+        vctx = _ValueContext(n_players, death or 0, participants)
+        for play in plays:
+            card_value(room, vctx, play)
+    else:
+        vctx = None
+        for play in plays:
+            if play.card.__class__ is int:
+                play.value = play.card  # a power card counts its value: the common case
+            else:
+                vctx = vctx or _ValueContext(n_players, death or 0, participants)
+                card_value(room, vctx, play)
     ctx = RoomContext(room, participants, plays, supply, coin_cap, death, n_players, trace,
                       threat_source)
     room.resolve(ctx, None)
