@@ -112,6 +112,7 @@ class Checker:
         self.lib = lib
         self.diags = lib.diagnostics
         self.items = {cid for cid in lib.cards if lib.role_of(cid) == "item"}
+        self._kind_tables: dict[str, dict[str, bool]] = {}
 
     def err(self, span, code: str, message: str, hint: Optional[str] = None) -> None:
         self.diags.append(Diagnostic(span, code, message, hint))
@@ -168,7 +169,8 @@ class Checker:
                     self.err(f.value.span, "E302",
                              f"`{name}` of a {info.role} must be a plain number",
                              "a setup value cannot depend on the game")
-        self.table_subject = self._table_usage(info, card)
+        self.table_subject = self._table_usage(info, card) if any(
+            p.type == "table" for p in info.params.values()) else {}
         self.check_members(card.members, info.params, allow_fields=True)
         self.table_subject = {}
 
@@ -195,9 +197,15 @@ class Checker:
                 for x in node:
                     walk(x, subject)
 
-        for kind in info.chain:
-            walk(kind.members, False)
-        walk(tuple(m for m in card.members if not isinstance(m, A.Field)), False)
+        cached = self._kind_tables.get(info.decl.name)
+        if cached is None:
+            for kind in info.chain:
+                walk(kind.members, False)
+            cached = self._kind_tables[info.decl.name] = dict(usage)
+        usage = dict(cached)
+        own = tuple(m for m in card.members if isinstance(m, (A.Resolve, A.Handler)))
+        if own:
+            walk(own, False)
         return usage
 
     def check_members(self, members, params: dict[str, ParamInfo], allow_fields: bool) -> None:
@@ -208,11 +216,10 @@ class Checker:
             if isinstance(m, A.Field):
                 if m.span.line in bad_lines:
                     continue
-                keyword = did_you_mean(m.name, RULE_WORDS)
                 if not allow_fields:
                     bad_lines.add(m.span.line)
                     self.err(m.span, "E405", f"a kind cannot set field `{m.name}`",
-                             keyword or "give it as a parameter default: `kind k(" + m.name
+                             did_you_mean(m.name, RULE_WORDS) or "give it as a parameter default: `kind k(" + m.name
                              + ": int = …)`")
                     continue
                 if m.name in COMMON_FIELDS:

@@ -69,34 +69,18 @@ def card_files(path: Union[str, Path]) -> list[Path]:
     return [p]
 
 
-PARALLEL_FROM = 600  # below this many files, starting worker processes costs more than it saves
-
-
-def _parse_chunk(paths: list[str]) -> list[tuple[str, Optional[A.Module], list[Diagnostic], str]]:
-    out = []
-    for p in paths:
-        module, diags, text = parse_file(p)
-        out.append((p, module, diags, text))
-    return out
+# From this many files on, `raiders validate` checks a mod in shards on every core
+# (dsl/validate.py); below it, starting processes costs more than it saves.
+PARALLEL_FROM = 600
 
 
 def parse_many(files: list[Path]) -> list[tuple[str, Optional[A.Module], list[Diagnostic], str]]:
-    """Parse files, on every core when there are many; results in the order given."""
-    paths = [str(f) for f in files]
-    workers = os.cpu_count() or 1
-    if len(paths) < PARALLEL_FROM or workers < 2:
-        return _parse_chunk(paths)
-    import concurrent.futures as cf
-    import multiprocessing as mp
-
-    size = max(50, len(paths) // (workers * 4))
-    chunks = [paths[i:i + size] for i in range(0, len(paths), size)]
-    try:
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-        with cf.ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-            return [r for chunk in pool.map(_parse_chunk, chunks) for r in chunk]
-    except (OSError, cf.process.BrokenProcessPool):
-        return _parse_chunk(paths)  # no processes here (a sandbox): parse in this one
+    """Parse files in order: (path, module or None, diagnostics, text) each."""
+    out = []
+    for f in files:
+        module, diags, text = parse_file(f)
+        out.append((str(f), module, diags, text))
+    return out
 
 
 def add_module(lib: Library, module: Optional[A.Module], diags: list[Diagnostic], text: str,

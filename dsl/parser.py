@@ -8,7 +8,7 @@ import sys
 from importlib import resources
 from typing import Optional, Union
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast as A
@@ -46,7 +46,7 @@ def _lark() -> Lark:
         grammar_text(),
         parser="lalr",
         lexer="contextual",
-        propagate_positions=True,
+        propagate_positions=False,  # spans are computed from tokens (see _ToAst)
         maybe_placeholders=True,
     )
 
@@ -70,86 +70,121 @@ def _tok_span(path: str, tok: Token) -> Span:
     return Span(path, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
 
 
-class _ToAst(Transformer):
-    """Builds AST nodes; does no validation (the checker does), so it never raises."""
+# Keyword tokens the tree keeps only for positions; rule methods never see them.
+_KEYWORD_TOKENS = frozenset({
+    "KIND", "RESOLVE", "PLAYABLE", "UNPLAYABLE", "ESCAPE", "MODIFY", "INSTEAD", "AFTER",
+    "POWER", "ATTACK", "SHARE", "IF", "UNLESS", "TABLE", "FOR", "DO", "WOUND", "HEAL", "GAIN",
+    "LOSE", "GIVE", "ELIMINATE", "NOT", "LBRACE", "RBRACE"})
+
+
+def _pos(node) -> Optional[tuple[int, int, int, int]]:
+    if isinstance(node, Token):
+        return (node.line, node.column, node.end_line or node.line,
+                node.end_column or node.column + len(node))
+    span = getattr(node, "span", None)
+    if span is not None:
+        return (span.line, span.col, span.end_line, span.end_col)
+    if isinstance(node, tuple) and node:
+        a, b = _pos(node[0]), _pos(node[-1])
+        if a and b:
+            return (a[0], a[1], b[2], b[3])
+    return None
+
+
+class _ToAst:
+    """Builds AST nodes from Lark's parse tree, bottom up; no validation (the checker does
+    that), so it never raises. A plain dispatch on rule names: cheaper than lark.Transformer,
+    which matters for 10,000-file mods."""
 
     def __init__(self, path: str):
-        super().__init__()
         self.path = path
 
-    def _s(self, meta) -> Span:
-        return _span(self.path, meta)
+    def transform(self, tree):
+        return self._convert(tree)
+
+    def _convert(self, node):
+        if node is None:
+            return None
+        if isinstance(node, Token):
+            return self.STRING(None, node) if node.type == "STRING" else node
+        children = [self._convert(c) for c in node.children]
+        span = self._span_of(children)
+        kept = [c for c in children if not (isinstance(c, Token) and c.type in _KEYWORD_TOKENS)]
+        return getattr(self, node.data)(span, kept)
+
+    def _span_of(self, children) -> Span:
+        """From the start of the first positioned child to the end of the last."""
+        first = last = None
+        for c in children:
+            s = _pos(c)
+            if s is not None:
+                first = first or s
+                last = s
+        if first is None:
+            return Span(self.path, 1, 1, 1, 1)
+        return Span(self.path, first[0], first[1], last[2], last[3])
+
+    @staticmethod
+    def _s(span: Span) -> Span:
+        return span
 
     # ---- declarations
-    @v_args(meta=True)
     def start(self, meta, decls):
         return list(decls)
 
-    @v_args(meta=True)
     def kind_decl(self, meta, ch):
         name, parent, params, *members = ch
         return A.KindDecl(str(name), parent.text if parent else None, tuple(params or ()),
                           tuple(members), self._s(meta), _tok_span(self.path, name),
                           parent.span if parent else None)
 
-    def parent(self, ch):
+    def parent(self, meta, ch):
         return A.Word(str(ch[0]), _tok_span(self.path, ch[0]))
 
     param_type = parent
     word = parent
 
-    def params(self, ch):
+    def params(self, meta, ch):
         return tuple(p for p in ch if p is not None)
 
-    @v_args(meta=True)
     def param(self, meta, ch):
         name, typ, default = ch
         return A.Param(str(name), typ.text if typ else None, default, self._s(meta),
                        typ.span if typ else None)
 
-    @v_args(meta=True)
     def card_decl(self, meta, ch):
         kind, ident, *members = ch
         return A.CardDecl(str(kind), str(ident), tuple(members), self._s(meta),
                           _tok_span(self.path, kind), _tok_span(self.path, ident))
 
-    @v_args(meta=True)
     def field(self, meta, ch):
         name, value = ch
         return A.Field(str(name), value, self._s(meta))
 
-    @v_args(meta=True)
     def expr_list(self, meta, ch):
         return ch[0] if len(ch) == 1 else A.ValueList(tuple(ch), self._s(meta))
 
-    @v_args(meta=True)
     def per_players(self, meta, ch):
         return A.PerPlayers(tuple(ch), self._s(meta))
 
-    @v_args(meta=True)
     def resolve(self, meta, ch):
         return A.Resolve(ch[0], self._s(meta))
 
     # ---- rules
-    @v_args(meta=True)
     def playable(self, meta, ch):
         return A.Playable(ch[0], ch[1], self._s(meta))
 
-    @v_args(meta=True)
     def unplayable(self, meta, ch):
         return A.Unplayable(ch[0], self._s(meta))
 
-    @v_args(meta=True)
     def escape(self, meta, ch):
         return A.Escape(ch[0], self._s(meta))
 
-    @v_args(meta=True)
     def modify(self, meta, ch):
         target, card, expr = ch
         return A.Modify(target.text, card, expr, self._s(meta), target.span)
 
     def _handler(sort):  # noqa: N805 - a factory used in the class body
-        @v_args(meta=True)
         def build(self, meta, ch):
             event, tag, body = ch
             return A.Handler(sort, event.text, tag.text if tag else None, body, self._s(meta),
@@ -160,68 +195,53 @@ class _ToAst(Transformer):
     instead = _handler("replace")
     after = _handler("react")
 
-    @v_args(meta=True)
     def power_ref(self, meta, ch):
         return A.CardRef(int(ch[0]), None, self._s(meta))
 
-    @v_args(meta=True)
     def item_ref(self, meta, ch):
         return A.CardRef(None, str(ch[0]), self._s(meta))
 
     # ---- statements
-    @v_args(meta=True)
     def block(self, meta, ch):
         return A.Block(tuple(ch), self._s(meta))
 
-    @v_args(meta=True)
     def apply(self, meta, ch):
         return A.Apply(ch[0], tuple(ch[1:]), self._s(meta))
 
-    @v_args(meta=True)
     def each(self, meta, ch):
         return A.Each(ch[0], ch[1], self._s(meta))
 
-    @v_args(meta=True)
     def attack(self, meta, ch):
         return A.Attack(ch[0], ch[1], self._s(meta))
 
-    @v_args(meta=True)
     def share(self, meta, ch):
         return A.Share(ch[0], ch[1], self._s(meta))
 
-    @v_args(meta=True)
     def if_stmt(self, meta, ch):
         return A.If(ch[0], ch[1], ch[2], False, self._s(meta))
 
-    @v_args(meta=True)
     def unless(self, meta, ch):
         return A.If(ch[0], ch[1], None, True, self._s(meta))
 
-    @v_args(meta=True)
     def table_stmt(self, meta, ch):
         return A.TableLookup(ch[0], ch[1], self._s(meta))
 
-    @v_args(meta=True)
     def for_value(self, meta, ch):
         return A.ForEachValue(ch[0], self._s(meta))
 
-    @v_args(meta=True)
     def do(self, meta, ch):
         return A.Do(ch[0], self._s(meta))
 
-    @v_args(meta=True)
     def row(self, meta, ch):
         return A.Row(int(ch[0]), ch[1], self._s(meta))
 
-    def selectors(self, ch):
+    def selectors(self, meta, ch):
         return tuple(ch)
 
-    @v_args(meta=True)
     def selector(self, meta, ch):
         return A.Selector(str(ch[0]), self._s(meta))
 
     def _effect(verb, has_arg=True):  # noqa: N805 - a factory used in the class body
-        @v_args(meta=True)
         def build(self, meta, ch):
             arg = ch[0] if has_arg else None
             unit = None
@@ -241,37 +261,30 @@ class _ToAst(Transformer):
     eliminate = _effect("eliminate", has_arg=False)
 
     # ---- expressions
-    @v_args(meta=True)
     def number(self, meta, ch):
         return A.Num(int(ch[0]), self._s(meta))
 
-    @v_args(meta=True)
     def name_ref(self, meta, ch):
         return A.Name(str(ch[0]), self._s(meta))
 
-    def STRING(self, tok):
+    def STRING(self, meta, tok):
         return A.Str(tok[1:-1], _tok_span(self.path, tok))
 
-    @v_args(meta=True)
     def call(self, meta, ch):
         func, *args = ch
         return A.Call(str(func), tuple(a for a in args if a is not None), self._s(meta))
 
-    @v_args(meta=True)
     def binop(self, meta, ch):
         return A.BinOp(str(ch[1]), ch[0], ch[2], self._s(meta))
 
     compare = binop
 
-    @v_args(meta=True)
     def and_(self, meta, ch):
         return A.BinOp("and", ch[0], ch[1], self._s(meta))
 
-    @v_args(meta=True)
     def or_(self, meta, ch):
         return A.BinOp("or", ch[0], ch[1], self._s(meta))
 
-    @v_args(meta=True)
     def not_(self, meta, ch):
         return A.Not(ch[0], self._s(meta))
 

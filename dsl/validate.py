@@ -6,18 +6,24 @@ the base kinds and items, and a clash with a base id is reported in the mod's fi
 """
 from __future__ import annotations
 
+import concurrent.futures
 import functools
+import multiprocessing as mp
+import os
+import re
 from pathlib import Path
 from typing import Iterable
 
 import attrs
 
+from . import ast as A
 from .checker import check
 from .diagnostics import Diagnostic
-from .library import Library, add_module, build_tables, card_files, parse_many
-from .parser import parse_file
+from .library import (PARALLEL_FROM, Library, add_module, build_tables, card_files,
+                      display_path, parse_many)
 from .mods import MOD_FILE, mod_manifest
 from .rulesets import RULESET_FILE, load_ruleset, resolve_ruleset_path
+from .parser import parse
 from .spans import Span
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -59,10 +65,10 @@ def _covered_by(ruleset_file: Path) -> list[Path]:
     return [(ruleset_file.parent / str(c)).resolve() for c in cards]
 
 
-def _owning_ruleset(card_file: Path) -> Path | None:
-    """A ruleset near a card file (in an ancestor folder or a sibling of one) that names it."""
-    target = card_file.resolve()
-    for ancestor in list(target.parents)[:3]:
+def _owning_ruleset(card_folder: Path) -> Path | None:
+    """A ruleset near a card folder (in it, an ancestor, or a sibling of one) that names it."""
+    target = card_folder.resolve()
+    for ancestor in [target, *list(target.parents)[:3]]:
         for rf, folders in _rulesets_near(ancestor):
             if any(target.is_relative_to(folder) for folder in folders):
                 return rf
@@ -96,21 +102,22 @@ def validate_paths(paths: Iterable[str], base: str = "deluxe") -> Report:
         report.rulesets += 1
         ruleset, diags = load_ruleset(rf)
         report.add(diags, ruleset.library if ruleset else None)
-    for f in loose:
-        if f.resolve() in covered:
+    # Loose files inside a ruleset's card folders are checked with that ruleset (only their
+    # own problems reported); coverage is by folder, so each folder is looked up once.
+    pending = [f for f in loose if not (covered and f.resolve() in covered)]
+    for folder in dict.fromkeys(f.parent for f in pending):
+        owner = _owning_ruleset(folder)
+        if owner is None or owner in rulesets:
             continue
-        owner = _owning_ruleset(f)
-        if owner is not None and owner not in rulesets:
-            rulesets.append(owner)
-            report.rulesets += 1
-            covered.update(g.resolve() for folder in _covered_by(owner) if folder.is_dir()
-                           for g in card_files(folder))
-            ruleset, diags = load_ruleset(owner)
-            # Only the named files' problems: the rest of the ruleset was not asked about.
-            asked = {str(g.resolve()) for g in loose}
-            report.add([d for d in diags if str(Path(d.span.path).resolve()) in asked],
-                       ruleset.library if ruleset else None)
-    mod_files = [f for f in dict.fromkeys(loose) if f.resolve() not in covered]
+        rulesets.append(owner)
+        report.rulesets += 1
+        covered.update(g.resolve() for d in _covered_by(owner) if d.is_dir()
+                       for g in card_files(d))
+        ruleset, diags = load_ruleset(owner)
+        asked = {str(g.resolve()) for g in loose}
+        report.add([d for d in diags if str(Path(d.span.path).resolve()) in asked],
+                   ruleset.library if ruleset else None)
+    mod_files = [f for f in dict.fromkeys(loose) if not covered or f.resolve() not in covered]
     mod_dirs = [Path(raw) for raw in paths if Path(raw).is_dir()
                 and not any(Path(raw).rglob(RULESET_FILE))]
     if mod_files or mod_dirs:
@@ -127,19 +134,131 @@ def _validate_mod(report: Report, files: list[Path], base: str, folders: list[Pa
     if ruleset is None:
         report.add(diags)
         return
-    lib = Library()
-    for folder in ruleset.card_paths:
-        for f in card_files(folder):
-            module, fdiags, text = parse_file(f)
-            add_module(lib, module, fdiags, text, str(f))
-    base_files = set(lib.sources)
-    for path, module, fdiags, text in parse_many(files):
-        add_module(lib, module, fdiags, text, path)
-    build_tables(lib)
+    base_lib = ruleset.library
+    diags, sources, lib = check_mod(base_lib, files)
     # Only the mod's own problems are reported: the base was checked on its own.
-    report.add([d for d in check(lib) if d.span.path not in base_files])
+    report.add(diags)
     for folder in folders:
         if (folder / MOD_FILE).is_file():
             report.rulesets += 1
             report.add(mod_manifest(folder, lib)[2])
-    report.sources.update({p: t for p, t in lib.sources.items() if p not in base_files})
+    report.sources.update(sources)
+
+
+def check_mod(base_lib: Library, files: list[Path]) -> tuple[list[Diagnostic], dict[str, str], Library]:
+    """Parse and check mod files on top of a base library: (diagnostics of the mod's files,
+    their sources, the library of the declarations every card may refer to)."""
+    base_files = set(base_lib.sources)
+    if len(files) >= PARALLEL_FROM and _can_fork():
+        return _check_mod_sharded(base_lib, files)
+    lib = Library(modules=list(base_lib.modules), sources=dict(base_lib.sources))
+    for path, module, fdiags, text in parse_many(files):
+        add_module(lib, module, fdiags, text, path)
+    build_tables(lib)
+    mine = [d for d in check(lib) if d.span.path not in base_files]
+    return mine, {p: t for p, t in lib.sources.items() if p not in base_files}, lib
+
+
+# ---- many files: shards checked in forked workers --------------------------------------------
+#
+# Most of a large mod is cards. The few files that declare kinds, or cards of the role kinds
+# (items, characters, floors), are parsed here first; then each worker, forked with that
+# library in memory, parses and checks its shard and sends back only diagnostics and the
+# card ids it declared. Duplicate ids are found here, over all shards, in file order.
+
+_KIND_LINE = re.compile(r"^\s*kind\s", re.M)
+_SHARD_RESULT = None  # set in the parent before forking; read by the workers
+
+
+def _can_fork() -> bool:
+    return (os.cpu_count() or 1) > 1 and "fork" in mp.get_all_start_methods()
+
+
+def _read(files: list[Path]) -> list[tuple[str, str, list[Diagnostic]]]:
+    out = []
+    for f in files:
+        try:
+            out.append((str(f), f.read_text(encoding="utf-8"), []))
+        except (OSError, UnicodeDecodeError) as err:
+            out.append((str(f), "", [Diagnostic(Span(str(f), 1, 1, 1, 2), "E004",
+                                                f"cannot read file: {err}")]))
+    return out
+
+
+def _parse_into(lib: Library, entries) -> None:
+    for path, text, read_diags in entries:
+        if read_diags:
+            lib.sources[path] = text
+            lib.diagnostics.extend(read_diags)
+            continue
+        module, diags = parse(text, path)
+        add_module(lib, module, diags, text, path)
+
+
+def _shard_worker(bounds: tuple[int, int]):
+    head, entries = _SHARD_RESULT
+    shard = entries[bounds[0]:bounds[1]]
+    lib = Library(modules=list(head.modules), sources={})
+    _parse_into(lib, shard)
+    build_tables(lib)
+    mine = {p for p, _, _ in shard}
+    diags = [d for d in check(lib) if d.span.path in mine and d.code != "E401"]
+    ids = [(d.id, d.id_span) for m in lib.modules if m.path in mine for d in m.decls
+           if isinstance(d, A.CardDecl)]
+    shown = {d.span.path for d in diags}
+    return diags, ids, {p: t for p, t, _ in shard if p in shown}
+
+
+def _check_mod_sharded(base_lib: Library, files: list[Path]):
+    global _SHARD_RESULT
+    entries = _read(sorted(files))
+    # The declarations every shard needs: kinds, then cards of the role kinds.
+    head_idx = {i for i, (_, t, _) in enumerate(entries) if _KIND_LINE.search(t)}
+    head = Library(modules=list(base_lib.modules), sources=dict(base_lib.sources))
+    _parse_into(head, [entries[i] for i in sorted(head_idx)])
+    build_tables(head)
+    role_kinds = [k for k, info in head.kinds.items() if info.role != "room"]
+    role_line = re.compile(r"^\s*(" + "|".join(map(re.escape, role_kinds)) + r")\s+[a-z_]", re.M)
+    more = {i for i, (_, t, _) in enumerate(entries) if i not in head_idx and role_line.search(t)}
+    if more:
+        _parse_into(head, [entries[i] for i in sorted(more)])
+        head.kinds, head.cards, head.diagnostics = {}, {}, []
+        build_tables(head)
+        head_idx |= more
+    head_paths = {entries[i][0] for i in head_idx}
+    rest = [e for i, e in enumerate(entries) if i not in head_idx]
+    workers = os.cpu_count() or 1
+    size = -(-len(rest) // workers)
+    bounds = [(i, min(i + size, len(rest))) for i in range(0, len(rest), size)]
+    _SHARD_RESULT = (head, rest)
+    try:
+        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+            results = list(pool.map(_shard_worker, bounds))
+    except (OSError, concurrent.futures.process.BrokenProcessPool):
+        results = [_shard_worker(b) for b in bounds]
+    finally:
+        _SHARD_RESULT = None
+    base_files = set(base_lib.sources)
+    diags = [d for d in check(head) if d.span.path in head_paths and d.code != "E401"]
+    sources = {p: head.sources[p] for p in head_paths}
+    # Duplicate ids over everything, first come first kept: base, then the mod in file order.
+    order = {p: i for i, (p, _, _) in enumerate(entries)}
+    declared = [(d.id, d.id_span) for m in head.modules for d in m.decls
+                if isinstance(d, A.CardDecl)]
+    for shard_diags, ids, shard_sources in results:
+        diags.extend(shard_diags)
+        declared.extend(ids)
+        sources.update(shard_sources)
+    declared.sort(key=lambda e: (e[1].path not in base_files, order.get(e[1].path, -1),
+                                 e[1].line, e[1].col))
+    first: dict[str, Span] = {}
+    for cid, span in declared:
+        if cid in first:
+            if span.path not in base_files:
+                diags.append(Diagnostic(span, "E401", f"card id `{cid}` is defined twice",
+                                        f"first defined at {display_path(str(first[cid]))}; "
+                                        "ids must be unique in a ruleset"))
+                sources.setdefault(span.path, dict((p, t) for p, t, _ in entries)[span.path])
+        else:
+            first[cid] = span
+    return diags, sources, head

@@ -1,0 +1,49 @@
+"""A large mod is checked in shards on every core: the diagnostics must be exactly those of
+checking it in one piece (duplicates across shards, the mod's own kinds and items included)."""
+from pathlib import Path
+
+import pytest
+
+from raiders.dsl import validate as V
+
+CARDS = [
+    "kind altar(gift: int = 1) {{ resolve {{ highest: gain gift coins }} }}\n",
+    "altar altar-{i} {{ gift {g} }}\n",
+    "kind charm : item() {{ }}\n",
+    "charm charm-{i} {{ }}\n",
+    "vault vault-{i} {{ rewards {{ 1 -> give charm-0  2 -> give charm-{i} }} }}\n",
+    "monster m-{i} {{ strength 1 / 2 / 3  wonds 2 }}\n",        # E105 + E201
+    "treasure dup {{ chest {g} }}\n",                             # E401 across shards
+    "altar bad-{i} {{ gift richest }}\n",                         # E104 (a selector as a number)
+    "monster dragon {{ strength 1 / 2 / 3  wounds 1 }}\n",        # E401 against the base
+]
+
+
+def _make(folder: Path, n: int) -> None:
+    folder.mkdir()
+    for i in range(n):
+        template = CARDS[0] if i == 0 else CARDS[2] if i == 1 else CARDS[3 if i == 2 else 1 + (i % (len(CARDS) - 1))]
+        text = template.format(i=i, g=i % 4)
+        if i == 2:
+            text = "charm charm-0 { }\n"
+        (folder / f"f{i:04d}.dsl").write_text(text, encoding="utf-8")
+
+
+def _key(report):
+    return sorted((d.span.path, d.span.line, d.span.col, d.code, d.message)
+                  for d in report.diagnostics)
+
+
+def test_sharded_equals_serial(tmp_path, monkeypatch):
+    mod = tmp_path / "mod"
+    _make(mod, 120)
+    monkeypatch.setattr(V, "PARALLEL_FROM", 10**9)
+    serial = V.validate_paths([str(mod)])
+    monkeypatch.setattr(V, "PARALLEL_FROM", 10)
+    if not V._can_fork():
+        pytest.skip("no fork here: the sharded path is not used")
+    sharded = V.validate_paths([str(mod)])
+    assert _key(serial) == _key(sharded)
+    codes = {d.code for d in serial.diagnostics}
+    assert {"E103", "E104", "E105", "E201", "E401", "E402"} <= codes
+    assert len(serial.diagnostics) > 60
