@@ -326,7 +326,9 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool) -> None:
             for line in result_lines(outcome.result, rules.variant.scoring == "solo"):
                 click.echo(line)
         elif check and not quiet:
-            click.echo(f"ok    {shown}: {outcome.rooms_played} rooms, every checkpoint equal")
+            compared = (f"{outcome.checkpoints} checkpoint(s) equal" if outcome.checkpoints
+                        else "no checkpoints to compare")
+            click.echo(f"ok    {shown}: {outcome.rooms_played} rooms, {compared}")
     if check or len(files) > 1:
         click.echo(f"{len(files)} log(s): {ok} ok, {bad} failed")
     sys.exit(1 if bad else 0)

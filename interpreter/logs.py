@@ -145,6 +145,8 @@ class RoomSpec:
     monster: Optional[int]
     after: dict[str, dict[str, Any]]
     span: Span
+    monster_span: Optional[Span] = None
+    after_span: Optional[Span] = None
 
 
 @attrs.define
@@ -159,6 +161,7 @@ class LogSpec:
     rooms: list[RoomSpec]
     result: Optional[dict[str, list[str]]]
     result_span: Optional[Span]
+    players_span: Optional[Span] = None
 
 
 def read_log(path: str) -> LogSpec:
@@ -205,15 +208,17 @@ def _read(r: Reader, path: str) -> LogSpec:
     except LoadError as err:
         raise InputError(err.diagnostics)
     meta = LogMeta(ruleset, rules.variant.name, seed, tuple(cards), difficulty)
-    if difficulty is not None and not 2 <= difficulty <= 5:
+    if difficulty is not None and rules.variant.scoring != "solo":
+        r.fail(r.span("difficulty"), "`difficulty` is for solo play only")
+    elif difficulty is not None and not 2 <= difficulty <= 5:
         r.fail(r.span("difficulty"), "`difficulty` is the solo hero's starting wounds, 2..5")
 
     players = r.get("players", "list", required=True) or []
     names: list[str] = []
     characters: list[Optional[str]] = []
     for i, entry in enumerate(players):
-        sub = Reader(path, entry, ("name", "character"), "player")
-        r.diags.extend(sub.diags)
+        sub = Reader(path, entry, ("name", "character"), "player", r.diags,
+                     Y.value_span(path, players, i))
         name = sub.get("name", "str", required=True)
         char = sub.get("character", "str")
         if name is not None:
@@ -223,19 +228,22 @@ def _read(r: Reader, path: str) -> LogSpec:
         if char is not None and char not in rules.characters:
             r.fail(sub.span("character"), f"unknown character `{char}`",
                    did_you_mean(char, rules.characters))
-        if char is None and seed is None:
-            r.fail(Y.node_span(path, entry), f"player {i + 1} has no character",
+        if char is None and seed is None and Y.is_map(entry) and "character" not in entry:
+            r.fail(Y.value_span(path, players, i), f"player {i + 1} has no character",
                    "give `character:` (or a `seed` to deal the characters)")
         characters.append(char)
     var = rules.variant
-    if players and not var.min_players <= len(names) <= var.max_players:
+    if r.has("players") and not var.min_players <= len(players) <= var.max_players:
         r.fail(r.span("players"), f"{rules.ruleset.id} {var.name} is for {var.min_players}"
                + (f"–{var.max_players}" if var.max_players != var.min_players else "")
                + f" players, not {len(names)}")
 
     first = r.get("first_player", "str")
     first_seat = None
-    if first is not None:
+    if first is not None and var.first_player == "none":
+        r.fail(r.span("first_player"), f"the {var.name} variant has no first player",
+               "remove `first_player:`")
+    elif first is not None:
         if first not in names:
             r.fail(r.span("first_player"), f"`first_player` names unknown player `{first}`",
                    did_you_mean(first, names))
@@ -245,18 +253,30 @@ def _read(r: Reader, path: str) -> LogSpec:
         r.fail(r.span(), f"the {var.name} variant has a first player: give `first_player:`")
 
     floors = _read_dungeon(r, rules) if r.has("dungeon") else None
-    if floors is None and seed is None:
+    if not r.has("dungeon") and seed is None:
         r.fail(r.span(), "the log gives neither a `dungeon` nor a `seed` to deal one")
-    rooms = [_read_room(r, node, i, names, rules)
-             for i, node in enumerate(r.get("rooms", "list", default=[]) or [])]
+    room_nodes = r.get("rooms", "list", default=[]) or []
+    rooms = [_read_room(r, node, i, names, rules, Y.value_span(path, room_nodes, i))
+             for i, node in enumerate(room_nodes)]
+    if var.threat_deck:
+        from collections import Counter
+
+        deck = Counter(var.threat_deck)
+        seen = Counter(room.monster for room in rooms if room.monster is not None)
+        if sum(seen.values()) <= len(var.threat_deck):
+            for value, n in seen.items():
+                if n > deck[value]:
+                    room = next(x for x in reversed(rooms) if x.monster == value)
+                    r.fail(room.monster_span or room.span,
+                           f"the monster deck holds {deck[value]} card(s) of {value}; "
+                           f"this log reveals {n}")
     result, result_span = None, None
     res = r.get("result", "map")
     if res is not None:
-        sub = Reader(path, res, ("winners", "out"), "result")
-        r.diags.extend(sub.diags)
+        sub = Reader(path, res, ("winners", "out"), "result", r.diags)
         result = {}
         for key in ("winners", "out"):
-            v = sub.get(key, "list", default=[])
+            v = sub.get(key, "list")
             if v is not None:
                 for j, n in enumerate(v):
                     if n not in names:
@@ -266,7 +286,7 @@ def _read(r: Reader, path: str) -> LogSpec:
     if r.diags:
         raise InputError(r.diags)
     return LogSpec(path, rules, meta, names, characters, first_seat, floors, rooms, result,
-                   result_span)
+                   result_span, r.span("players") if r.has("players") else None)
 
 
 def _read_dungeon(r: Reader, rules: Rules) -> Optional[list[Floor]]:
@@ -278,19 +298,34 @@ def _read_dungeon(r: Reader, rules: Rules) -> Optional[list[Floor]]:
         r.fail(r.span("dungeon"), f"`dungeon` has {len(node)} floors; this game has {rs.floors_used}")
         return None
     floors = []
+    copies: dict[str, int] = {}
     for i, fnode in enumerate(node):
-        sub = Reader(r.path, fnode, ("rooms", "facing"), "floor")
-        r.diags.extend(sub.diags)
+        sub = Reader(r.path, fnode, ("rooms", "facing"), "floor", r.diags,
+                     Y.value_span(r.path, node, i))
         rooms = sub.get("rooms", "list", required=True) or []
         facing = sub.get("facing", "str", default="U" * len(rooms))
         if len(rooms) != rs.rooms_per_floor:
             r.fail(sub.span("rooms") if sub.has("rooms") else sub.span(),
                    f"floor {i + 1} has {len(rooms)} rooms; a floor has {rs.rooms_per_floor}")
             continue
+        last_floor = i == len(node) - 1
         for j, cid in enumerate(rooms):
+            where = Y.value_span(r.path, rooms, j)
             if cid not in rules.rooms:
-                r.fail(Y.value_span(r.path, rooms, j), f"unknown room `{cid}`",
-                       did_you_mean(str(cid), rules.rooms))
+                r.fail(where, f"unknown room `{cid}`", did_you_mean(str(cid), rules.rooms))
+                continue
+            boss_slot = bool(rules.bosses) and last_floor and j == len(rooms) - 1
+            copies[cid] = copies.get(cid, 0) + 1
+            if boss_slot and cid not in rules.bosses:
+                r.fail(where, f"`{cid}` is not a boss: the last room of the last floor is the "
+                       "boss (D-6)", "bosses: " + ", ".join(rules.bosses))
+            elif not boss_slot and cid in rules.bosses and cid not in rules.deck:
+                r.fail(where, f"the boss `{cid}` can only be the last room of the last floor")
+            elif not boss_slot and copies[cid] > rules.deck.get(cid, 0):
+                r.fail(where, f"the deck holds {rules.deck.get(cid, 0)} `{cid}`, "
+                       f"this dungeon has more",
+                       "a card that is not in this variant's deck" if cid not in rules.deck
+                       else None)
         if not isinstance(facing, str) or len(facing) != len(rooms) or set(facing) - {"U", "D"}:
             r.fail(sub.span("facing"), f"`facing` takes {len(rooms)} letters U (up) or D (down)")
             continue
@@ -298,9 +333,9 @@ def _read_dungeon(r: Reader, rules: Rules) -> Optional[list[Floor]]:
     return floors
 
 
-def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules) -> RoomSpec:
-    sub = Reader(r.path, node, ROOM_FIELDS, f"room entry {index + 1}")
-    r.diags.extend(sub.diags)
+def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules,
+               where: Span) -> RoomSpec:
+    sub = Reader(r.path, node, ROOM_FIELDS, f"room entry {index + 1}", r.diags, where)
     plays_node = sub.get("plays", "map", required=True) or {}
     plays: dict[str, PlaySpec] = {}
     for name in plays_node:
@@ -314,6 +349,7 @@ def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules)
         keys = list(range(len(v))) if Y.is_seq(v) else [name]
         cards: list[Card] = []
         spans: list[Span] = []
+        bad = False
         for key, c in zip(keys, items):
             span = Y.value_span(r.path, holder, key)
             if Y.is_int(c):
@@ -321,16 +357,23 @@ def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules)
             elif Y.is_str(c) and c in rules.items:
                 cards.append(str(c))
             else:
-                r.fail(span, f"`{c}` is not a card", "a play is a power value 1..5 or an item id")
+                bad = True
+                hint = (f"write {c} without quotes" if Y.is_str(c) and c.isdigit() else
+                        did_you_mean(str(c), rules.items) or
+                        "a play is a power value 1..5 or an item id")
+                r.fail(span, f"`{c}` is not a card", hint)
                 continue
             spans.append(span)
-        if not cards:
+        if not cards and not bad:
             r.fail(Y.key_span(r.path, plays_node, name), f"{name} plays no card")
         plays[str(name)] = PlaySpec(cards, spans)
     torches = sub.get("torches", "list", default=[]) or []
     for j, t in enumerate(torches):
         if t not in names:
             r.fail(Y.value_span(r.path, torches, j), f"`torches` names unknown player `{t}`")
+        elif list(torches).index(t) != j:
+            r.fail(Y.value_span(r.path, torches, j), f"`torches` names {t} twice",
+                   "one peek before a room is enough: it shows every hidden room of the floor")
     monster = sub.get("monster", "int")
     if monster is not None and not 1 <= monster <= 5:
         r.fail(sub.span("monster"), "`monster` is the revealed card's value, 1..5")
@@ -340,15 +383,22 @@ def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules)
         if name not in names:
             r.fail(Y.key_span(r.path, after_node, name), f"`after` names unknown player `{name}`")
             continue
-        st = Reader(r.path, state, AFTER_FIELDS, "checkpoint")
-        r.diags.extend(st.diags)
+        st = Reader(r.path, state, AFTER_FIELDS, "checkpoint", r.diags,
+                    Y.value_span(r.path, after_node, name))
         entry: dict[str, Any] = {}
         for field in AFTER_FIELDS:
             if st.has(field):
                 value = st.get(field, "list" if field == "items" else "nat")
-                if value is not None:
-                    entry[field] = sorted(str(x) for x in value) if field == "items" else value
+                if value is not None and field == "items":
+                    for j, item in enumerate(value):
+                        if item not in rules.items:
+                            r.fail(Y.value_span(r.path, value, j), f"unknown item `{item}`",
+                                   did_you_mean(str(item), rules.items))
+                    entry[field] = sorted(str(x) for x in value)
+                elif value is not None:
+                    entry[field] = value
         after[str(name)] = entry
     return RoomSpec(plays, sub.span("plays") if sub.has("plays") else sub.span(),
                     [str(t) for t in torches], sub.span("torches") if sub.has("torches") else None,
-                    monster, after, Y.node_span(r.path, node))
+                    monster, after, where, sub.span("monster") if sub.has("monster") else None,
+                    sub.span("after") if sub.has("after") else None)

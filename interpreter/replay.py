@@ -33,13 +33,20 @@ class Divergence:
     field: str
     expected: object
     actual: object
+    line: Optional[int] = None  # the checkpoint's line in the log
+    unchecked_before: int = 0  # rooms just before it with no checkpoint
 
     def __str__(self) -> str:
         where = (f"floor {self.floor + 1}, room {self.room + 1} ({self.card})"
                  if self.floor >= 0 else "result")
-        return (f"{where}: {self.player}.{self.field}: expected {self.expected!r}, "
+        at = f"line {self.line}: " if self.line else ""
+        text = (f"{at}{where}: {self.player}.{self.field}: expected {self.expected!r}, "
                 f"got {self.actual!r}" if self.player else
-                f"{where}: {self.field}: expected {self.expected!r}, got {self.actual!r}")
+                f"{at}{where}: {self.field}: expected {self.expected!r}, got {self.actual!r}")
+        if self.unchecked_before:
+            text += (f" (the {self.unchecked_before} room(s) before it have no checkpoint: "
+                     "the cause may be there)")
+        return text
 
 
 @attrs.define
@@ -49,6 +56,7 @@ class ReplayOutcome:
     result: Optional[GameResult]  # None when the log stops before the end
     rooms_played: int
     divergence: Optional[Divergence] = None
+    checkpoints: int = 0  # checkpoints compared
 
 
 class _Driver:
@@ -127,8 +135,12 @@ def build_game(spec: LogSpec, trace: bool = True) -> tuple[Game, _Driver]:
     rules = spec.rules
     seed_deal: Optional[Deal] = None
     if spec.meta.seed is not None:
-        probe = Game(rules, spec.names, [None] * len(spec.names), seed=spec.meta.seed,
-                     difficulty=spec.meta.difficulty)
+        try:
+            probe = Game(rules, spec.names, [None] * len(spec.names), seed=spec.meta.seed,
+                         difficulty=spec.meta.difficulty)
+        except (RulesError, ValueError) as err:
+            raise InputError([Diagnostic(spec.players_span or Span(spec.path, 1, 1, 1, 2),
+                                         "E503", str(err))])
         seed_deal = probe.deal
     characters = [c if c is not None else seed_deal.characters[i]
                   for i, c in enumerate(spec.characters)]
@@ -145,7 +157,8 @@ def build_game(spec: LogSpec, trace: bool = True) -> tuple[Game, _Driver]:
         game = Game(rules, spec.names, seats, seed=spec.meta.seed, deal=deal, trace=trace,
                     difficulty=(spec.meta.difficulty or 3) if solo else spec.meta.difficulty)
     except (RulesError, ValueError) as err:
-        raise InputError([Diagnostic(Span(spec.path, 1, 1, 1, 2), "E503", str(err))])
+        raise InputError([Diagnostic(spec.players_span or Span(spec.path, 1, 1, 1, 2), "E503",
+                                     str(err))])
     game.scripted_threats = {k: r.monster for k, r in enumerate(spec.rooms) if r.monster is not None}
     return game, driver
 
@@ -156,7 +169,8 @@ def _compare(rec: RoomRecord, room: RoomSpec) -> Optional[Divergence]:
         for field, want in fields.items():
             got = actual[name][field]
             if got != want:
-                return Divergence(rec.floor, rec.index, rec.card, name, field, want, got)
+                return Divergence(rec.floor, rec.index, rec.card, name, field, want, got,
+                                  (room.after_span or room.span).line)
     return None
 
 
@@ -172,23 +186,40 @@ def replay(spec: LogSpec, check: bool = False,
     def after_room(rec: RoomRecord) -> None:
         k = len(game.records) - 1
         driver.finish_room(k, list(rec.plays))  # who played: the living at the room's start
+        room = spec.rooms[k]
+        if room.monster is not None and rec.monster is None:
+            raise InputError([Diagnostic(room.monster_span or room.span, "E503",
+                                         f"room entry {k + 1} ({rec.card}) reveals no monster "
+                                         "card: remove `monster:`")])
         outcome.rooms_played = k + 1
         if on_room is not None:
             on_room(rec)
         if check:
-            d = _compare(rec, spec.rooms[k])
+            outcome.checkpoints += bool(room.after)
+            d = _compare(rec, room)
             if d is not None:
+                j = k
+                while j > 0 and not spec.rooms[j - 1].after:
+                    j -= 1
+                d.unchecked_before = k - j
                 outcome.divergence = d
                 raise _Diverged()
 
     try:
         result = game.run(after_room)
     except _Stop:
+        if spec.result is not None:
+            raise InputError([Diagnostic(spec.result_span, "E503",
+                                         f"the log stops after {len(game.records)} room(s) "
+                                         "but gives a result",
+                                         "a game in progress has no `result`")])
         return outcome
     except _Diverged:
         return outcome
     except RulesError as err:
-        raise InputError([Diagnostic(Span(spec.path, 1, 1, 1, 2), "E503", str(err))])
+        k = len(game.records)
+        where = spec.rooms[k].span if k < len(spec.rooms) else Span(spec.path, 1, 1, 1, 2)
+        raise InputError([Diagnostic(where, "E503", f"room entry {k + 1}: {err}")])
     if len(spec.rooms) > len(game.records):
         extra = spec.rooms[len(game.records)]
         raise InputError([Diagnostic(extra.span, "E503",
@@ -199,7 +230,8 @@ def replay(spec: LogSpec, check: bool = False,
         for key in ("winners", "out"):
             want = spec.result.get(key)
             got = result.winners if key == "winners" else result.out
-            if want is not None and want != got:
-                outcome.divergence = Divergence(-1, -1, "", "", key, want, got)
+            if want is not None and sorted(want) != sorted(got):
+                outcome.divergence = Divergence(-1, -1, "", "", key, want, got,
+                                                spec.result_span.line if spec.result_span else None)
                 break
     return outcome

@@ -16,17 +16,30 @@ class InputError(Exception):
         self.diagnostics = diagnostics
 
 
+def _kind_of(node: Any) -> str:
+    if node is None:
+        return "nothing"
+    if Y.is_seq(node):
+        return "a list"
+    return f"`{node}`"
+
+
 class Reader:
     """Checks one YAML map against the fields a format allows."""
 
-    def __init__(self, path: str, node: Any, allowed: Iterable[str], what: str):
+    def __init__(self, path: str, node: Any, allowed: Iterable[str], what: str,
+                 diags: Optional[list[Diagnostic]] = None, where: Optional[Span] = None):
+        """`diags`: a parent reader's list to report into; `where`: the node's position
+        when it is a scalar (which carries none of its own)."""
         self.path = path
         self.node = node
         self.what = what
-        self.diags: list[Diagnostic] = []
+        self.diags: list[Diagnostic] = diags if diags is not None else []
+        self.where = where
         if not Y.is_map(node):
-            self.diags.append(Diagnostic(Y.node_span(path, node), "E503",
-                                         f"a {what} is a YAML map"))
+            self.diags.append(Diagnostic(where or Y.node_span(path, node), "E503",
+                                         f"a {what} is a YAML map",
+                                         f"got {_kind_of(node)}"))
             self.node = {}
             return
         allowed = list(allowed)
@@ -40,7 +53,8 @@ class Reader:
     def span(self, key: Any = None, node: Any = None) -> Span:
         node = self.node if node is None else node
         if key is None:
-            return Y.node_span(self.path, node)
+            return self.where or Y.node_span(self.path, node) if node is self.node \
+                else Y.node_span(self.path, node)
         return Y.value_span(self.path, node, key)
 
     def fail(self, span: Span, message: str, hint: Optional[str] = None, code: str = "E503") -> None:
