@@ -166,11 +166,13 @@ def _bot_kinds(bots: str, n_players: int) -> list[str]:
               help="Play this many games (seeds SEED, SEED+1, …); with --log-dir, one log each.")
 @click.option("--log-dir", type=click.Path(file_okay=False), default=None,
               help="Folder for one log per game (game-SEED.yaml).")
+@click.option("--human", "human_seats", multiple=True, type=click.IntRange(1),
+              help="A person plays this seat (1-based) at the terminal (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the result.")
 def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: str,
          seed: Optional[int], cards: tuple[str, ...], names: Optional[str],
          difficulty: Optional[int], log_file: Optional[str], games: int,
-         log_dir: Optional[str], quiet: bool) -> None:
+         log_dir: Optional[str], human_seats: tuple[int, ...], quiet: bool) -> None:
     """Play a game with bots and narrate it floor by floor, room by room.
 
     With --games N, plays N games (quietly, one result line each); --log-dir keeps
@@ -208,10 +210,17 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
     if seed is None and (log_file or log_dir or games > 1):
         seed = 1
     narrate = games == 1 and not quiet
+    if any(h > n_players for h in human_seats):
+        raise click.UsageError(f"--human takes a seat 1..{n_players}")
+    if human_seats and games > 1:
+        raise click.UsageError("--human is for one game")
+    from raiders.interpreter.human import HumanSeat
+
     for g in range(games):
         game_seed = None if seed is None else seed + g
+        seats = [HumanSeat() if i + 1 in human_seats else BOTS[k]() for i, k in enumerate(kinds)]
         try:
-            game = Game(rules, seat_names, [BOTS[k]() for k in kinds], seed=game_seed,
+            game = Game(rules, seat_names, seats, seed=game_seed,
                         trace=narrate, difficulty=(difficulty or 3) if solo else None)
         except ValueError as err:
             raise click.UsageError(str(err))
@@ -350,6 +359,77 @@ def _replay_with(run_replay, spec, check, on_room, holder):
         return run_replay(spec, check, on_room)
     finally:
         R.build_game = original
+
+
+@main.command()
+@click.option("--ruleset", default="deluxe", show_default=True,
+              help="A built-in ruleset (deluxe, classic) or a path to a ruleset.yaml.")
+@click.option("--variant", default=None, help="The variant (default: the ruleset's first).")
+@click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
+              help="Number of players (default: 4, or what the variant allows).")
+@click.option("--bots", default="random", show_default=True,
+              help="Bot for every seat (random, greedy), or one per seat.")
+@click.option("--games", type=click.IntRange(1), default=1000, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Games use seeds SEED, SEED+1, …: the same run gives the same figures.")
+@click.option("--cards", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="A mod folder whose cards join the pool (repeatable).")
+@click.option("--compare", "compare_mod", type=click.Path(exists=True, file_okay=False),
+              default=None, help="A/B: also play the same seeds with this mod added.")
+@click.option("--difficulty", type=click.IntRange(2, 5), default=None,
+              help="Solo: the hero's starting wounds.")
+@click.option("--jobs", type=click.IntRange(1), default=None,
+              help="Processes (default: every core).")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: str,
+             games: int, seed: int, cards: tuple[str, ...], compare_mod: Optional[str],
+             difficulty: Optional[int], jobs: Optional[int], as_json: bool) -> None:
+    """Play many games with bots on every core and summarise them, to balance cards.
+
+    The summary gives wins by seat and by character, coins and wounds at the end,
+    how often players go out and why, and for every room card the coins and wounds
+    it gives a player on average. --compare MOD plays the same seeds with the mod
+    added and shows both columns side by side.
+
+    \b
+    Examples:
+      raiders simulate --games 2000
+      raiders simulate --players 3 --bots greedy --games 200 --compare examples/mods/shrine
+      raiders simulate --ruleset classic --variant solo --players 1 --json
+    """
+    import json
+
+    from raiders.interpreter.simulate import Setup, simulate as run, table
+
+    rules = _load_rules(ruleset, variant, cards)
+    var = rules.variant
+    if n_players is None:
+        n_players = min(max(4, var.min_players), var.max_players)
+    if not var.min_players <= n_players <= var.max_players:
+        raise click.UsageError(f"{rules.ruleset.id} {var.name} is for {var.min_players}"
+                               f"–{var.max_players} players, not {n_players}")
+    if difficulty is not None and var.scoring != "solo":
+        raise click.UsageError("--difficulty is for solo play")
+    kinds = tuple(_bot_kinds(bots, n_players))
+    setups = [Setup(ruleset, var.name, n_players, kinds, tuple(cards), difficulty)]
+    if compare_mod:
+        _load_rules(ruleset, variant, (*cards, compare_mod))
+        setups.append(Setup(ruleset, var.name, n_players, kinds, (*cards, compare_mod), difficulty))
+    results = []
+    for setup in setups:
+        label = "with " + display_path(setup.cards[-1]) if setup is not setups[0] else "games"
+        with click.progressbar(length=games, label=label, file=sys.stderr,
+                               show_eta=False) as bar:
+            results.append(run(setup, games, seed, jobs, bar.update))
+    if as_json:
+        out = results[0].to_json()
+        if compare_mod:
+            out = {"base": out, "mod": results[1].to_json(), "mod_path": compare_mod}
+        click.echo(json.dumps(out, indent=2, sort_keys=True))
+        return
+    for line in table(results[0], results[1] if compare_mod else None,
+                      ("base", display_path(compare_mod) if compare_mod else "")):
+        click.echo(line)
 
 
 @main.command()

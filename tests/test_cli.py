@@ -1,0 +1,57 @@
+"""The command line as a user meets it: help, usage errors (exit 2), simulate, a human seat."""
+import json
+
+from click.testing import CliRunner
+
+from raiders.interpreter.cli import main
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_every_command_has_help():
+    for cmd in ("validate", "play", "replay", "simulate", "test", "show"):
+        result = run(cmd, "--help")
+        assert result.exit_code == 0 and "Usage:" in result.output and len(result.output) > 300
+
+
+def test_usage_errors_exit_2():
+    assert run("play", "--variant", "duel").exit_code == 2  # deluxe has no duel
+    assert run("play", "--ruleset", "classic", "--variant", "solo", "--players", "3").exit_code == 2
+    assert run("play", "--bots", "clever").exit_code == 2
+    assert run("play", "--difficulty", "3").exit_code == 2  # not solo
+    assert run("show", "dragn").exit_code == 2
+    assert "did you mean `dragon`" in run("show", "dragn").output
+
+
+def test_show_words_come_from_the_compiled_card():
+    out = run("show", "golem").output
+    assert "Every power 5 played counts as 1." in out
+    assert "strength: never" in out
+
+
+def test_simulate_json_same_for_any_number_of_processes():
+    one = run("simulate", "--games", "40", "--players", "3", "--json", "--jobs", "1")
+    two = run("simulate", "--games", "40", "--players", "3", "--json", "--jobs", "2")
+    assert one.exit_code == 0 and two.exit_code == 0
+    a, b = json.loads(one.stdout), json.loads(two.stdout)
+    assert a == b and a["games"] == 40
+    assert abs(sum(a["win_rate_by_seat"].values()) + a["no_winner_rate"] - 1) < 1e-6
+
+
+def test_simulate_compare_shows_both_columns():
+    result = run("simulate", "--games", "20", "--players", "3", "--jobs", "1",
+                 "--compare", "examples/mods/shrine")
+    assert result.exit_code == 0
+    assert "shrine-of-ash" in result.stdout and "examples/mods/shrine" in result.stdout
+
+
+def test_a_human_seat_is_asked_and_illegal_answers_are_refused():
+    # seat 1 answers "9" (refused), then always the first legal card offered
+    answers = "9\n" + "\n".join(["1", "2", "3", "4", "5"] * 5 * 3) + "\n"
+    result = run("play", "--players", "3", "--seed", "2", "--human", "1", "--bots", "random",
+                 "-q", input=answers)
+    assert result.exit_code == 0, result.output
+    assert "is not one of" in result.output
+    assert "your card" in result.output and "Winner" in result.output
