@@ -13,7 +13,7 @@ import attrs
 from raiders.dsl import ast as A
 from raiders.dsl import yamlsrc as Y
 from raiders.dsl.checker import check
-from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.diagnostics import Diagnostic, did_you_mean
 from raiders.dsl.library import Library, add_module, build_tables
 from raiders.dsl.parser import parse
 from raiders.dsl.spans import Span
@@ -175,7 +175,7 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
         if pname not in by_name:
             r.fail(Y.key_span(path, start, pname), f"`start` names unknown player `{pname}`")
             continue
-        _start_player(r, by_name[pname], spec, rules)
+        _start_player(r, by_name[pname], spec, rules, difficulty)
 
     supply = dict(rules.ruleset.items) if rules.variant.items else {}
     for p in players:
@@ -250,23 +250,35 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
     return _compare(r, name, line, expect, players, supply, error, winners, first_after)
 
 
-def _start_player(r: Reader, p: Player, spec: Any, rules: Rules) -> None:
-    sub = Reader(r.path, spec, PLAYER_FIELDS, "player start")
-    r.diags.extend(sub.diags)
+def _start_player(r: Reader, p: Player, spec: Any, rules: Rules,
+                  difficulty: Optional[int]) -> None:
+    sub = Reader(r.path, spec, PLAYER_FIELDS, "player start", r.diags)
     char = sub.get("character", "str")
+    var = rules.variant
     if char is not None:
         if char not in rules.characters:
-            r.fail(sub.span("character"), f"unknown character `{char}`")
+            r.fail(sub.span("character"), f"unknown character `{char}`",
+                   did_you_mean(char, rules.characters))
         else:
+            # The character's numbers, then what the variant fixes for everyone (C-11),
+            # as a real game deals them; fields given below override both.
             c = rules.characters[char]
             p.character, p.coins, p.wounds, p.items = char, c.coins, c.wounds, sorted(c.items)
+            if var.start_coins is not None:
+                p.coins = var.start_coins
+            if not var.items:
+                p.items = []
+            if difficulty is not None:
+                p.wounds = difficulty
     p.coins = sub.get("coins", "nat", default=p.coins)
     cap = rules.ruleset.coin_cap if rules.variant.coin_cap == -1 else rules.variant.coin_cap
     if cap is not None and p.coins > cap:
         r.fail(sub.span("coins"), f"{p.name} cannot start with {p.coins} coins: the cap is {cap}")
     p.wounds = sub.get("wounds", "nat", default=p.wounds)
     items = sub.get("items", "list")
-    if items is not None:
+    if items and not var.items:
+        r.fail(sub.span("items"), f"the {var.name} variant has no items")
+    elif items is not None:
         for i, item in enumerate(items):
             if item not in rules.items:
                 r.fail(Y.value_span(r.path, items, i), f"unknown item `{item}`")
@@ -277,7 +289,6 @@ def _start_player(r: Reader, p: Player, spec: Any, rules: Rules) -> None:
             r.fail(sub.span("hand"), "a hand is a list of distinct power values 1..5")
         else:
             p.hand = sorted(int(v) for v in hand)
-    r.diags.extend(d for d in sub.diags if d not in r.diags)
 
 
 def _play(rules: Rules, room: CompiledRoom, players: list[Player], chosen: dict[str, list[Card]],
