@@ -56,10 +56,11 @@ def final(players: list[Player]) -> list[tuple]:
     return [(p.coins, p.wounds, tuple(sorted(p.items)), p.out) for p in players]
 
 
-def run_interpreter(rules: Rules, results: list[GameResult]) -> tuple[float, list]:
-    """The recorded rooms through the engine's own path: compiled closures and the bus."""
-    rooms = rules.rooms
-    cap = rules.ruleset.coin_cap
+def replay_recorded(rules: Rules, results: list[GameResult],
+                    resolve: Callable[[str, list[Player], list, dict[str, int]], None],
+                    peek_items: set[str]) -> tuple[float, list]:
+    """Play the recorded rooms again through `resolve(card, players, cards, supply)`; the
+    bookkeeping around each room (hands, second-card items, peeks) is the same for both."""
     ends = []
     t = time.perf_counter()
     for result in results:
@@ -68,21 +69,32 @@ def run_interpreter(rules: Rules, results: list[GameResult]) -> tuple[float, lis
             if rec.index == 0:
                 for p in players:
                     p.hand = [1, 2, 3, 4, 5]
-            plays = []
+            cards = []
             for p in players:
                 chain = rec.plays[p.name]
                 for ball in chain[:-1]:
                     p.items.remove(ball)
                     supply[ball] += 1
-                plays.append(Play(p, chain[-1]))
+                cards.append(chain[-1])
             for name in rec.torches:
                 p = players[NAMES.index(name)]
-                item = next(i for i in p.items if rules.items[i].ability == "peek")
+                item = next(i for i in p.items if i in peek_items)
                 p.items.remove(item)
                 supply[item] += 1
-            resolve_room(rooms[rec.card], players, plays, supply, cap, None, len(players))
+            resolve(rec.card, players, cards, supply)
         ends.append(final(players))
     return time.perf_counter() - t, ends
+
+
+def interpreter_resolver(rules: Rules):
+    """The engine's own path: the compiled closures and the event bus."""
+    rooms, cap = rules.rooms, rules.ruleset.coin_cap
+
+    def resolve(card: str, players: list[Player], cards: list, supply: dict[str, int]) -> None:
+        plays = [Play(p, c) for p, c in zip(players, cards)]
+        resolve_room(rooms[card], players, plays, supply, cap, None, len(players))
+
+    return resolve
 
 
 # ---- the hand-written baseline ------------------------------------------------------------
@@ -245,33 +257,6 @@ def hand_resolve(d: tuple, players: list[Player], cards: list, supply: dict[str,
             supply[c] += 1
 
 
-def run_baseline(rules: Rules, results: list[GameResult], data: dict[str, tuple],
-                 peek_items: set[str]) -> tuple[float, list]:
-    ends = []
-    t = time.perf_counter()
-    for result in results:
-        players, supply = start_state(rules, result)
-        for rec in result.rooms:
-            if rec.index == 0:
-                for p in players:
-                    p.hand = [1, 2, 3, 4, 5]
-            cards = []
-            for p in players:
-                chain = rec.plays[p.name]
-                for ball in chain[:-1]:
-                    p.items.remove(ball)
-                    supply[ball] += 1
-                cards.append(chain[-1])
-            for name in rec.torches:
-                p = players[NAMES.index(name)]
-                item = next(i for i in p.items if i in peek_items)
-                p.items.remove(item)
-                supply[item] += 1
-            hand_resolve(data[rec.card], players, cards, supply)
-        ends.append(final(players))
-    return time.perf_counter() - t, ends
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
@@ -283,10 +268,15 @@ def main() -> None:
     results = record_games(rules, n)
     data = extract(rules)
     peek = {i for i, c in rules.items.items() if c.ability == "peek"}
+    interpreted = interpreter_resolver(rules)
+
+    def hand_written(card: str, players: list[Player], cards: list, supply: dict[str, int]) -> None:
+        hand_resolve(data[card], players, cards, supply)
+
     best_i = best_b = float("inf")
     for _ in range(3):
-        ti, ends_i = run_interpreter(rules, results)
-        tb, ends_b = run_baseline(rules, results, data, peek)
+        ti, ends_i = replay_recorded(rules, results, interpreted, peek)
+        tb, ends_b = replay_recorded(rules, results, hand_written, peek)
         best_i, best_b = min(best_i, ti), min(best_b, tb)
     same = sum(a == b for a, b in zip(ends_i, ends_b))
     rooms = sum(len(r.rooms) for r in results)
