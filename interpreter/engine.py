@@ -81,6 +81,7 @@ class Game:
         self.trace = trace
         self.supply = dict(rules.ruleset.items) if var.items else {}
         self.abilities = rules.abilities
+        self.peek_items = frozenset(i for i, a in self.abilities.items() if a == PEEK)
         self.deal = deal if deal is not None else self.random_deal(len(names))
         self.players = []
         for seat, (name, char_id) in enumerate(zip(names, self.deal.characters)):
@@ -185,8 +186,11 @@ class Game:
     def torches(self, floor: Floor, r: int) -> list[str]:
         """X-2: before a room's cards, anyone may play a peek item to see the hidden rooms."""
         used = []
-        for p in self.living():
-            peek_item = next((i for i in p.items if self.abilities.get(i) == PEEK), None)
+        peek_items = self.peek_items
+        for p in self.players:
+            if p.dead or not p.items:
+                continue
+            peek_item = next((i for i in p.items if i in peek_items), None)
             if peek_item is None:
                 continue
             if self.seats[p.seat].use_torch(self.view(p, r, (), False)):
