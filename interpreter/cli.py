@@ -300,22 +300,19 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool) -> None:
             spec = read_log(f)
             rules = spec.rules
 
-            def on_room(rec, spec=spec, rules=rules) -> None:
+            def on_room(rec, game, rules=rules) -> None:
                 if not narrate:
                     return
                 if rec.index == 0:
                     click.echo(floor_header(rec.floor, None))
                 for line in room_lines(rules, rec):
                     click.echo(line)
-                click.echo(standings(outcome_game[0].players))
+                click.echo(standings(game.players))
 
-            outcome_game: list = []
             if narrate:
                 click.echo(f"{shown}: {rules.ruleset.name}, {rules.variant.name} play, "
                            f"{len(spec.names)} player(s)")
-            from raiders.interpreter.replay import build_game  # noqa: F401
-
-            outcome = _replay_with(run_replay, spec, check, on_room, outcome_game)
+            outcome = run_replay(spec, check, on_room)
         except InputError as err:
             bad += 1
             click.echo(f"FAIL  {shown}: bad log", err=True)
@@ -341,24 +338,6 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool) -> None:
     if check or len(files) > 1:
         click.echo(f"{len(files)} log(s): {ok} ok, {bad} failed")
     sys.exit(1 if bad else 0)
-
-
-def _replay_with(run_replay, spec, check, on_room, holder):
-    """Run a replay, exposing its game to the narration callback as it starts."""
-    from raiders.interpreter import replay as R
-
-    original = R.build_game
-
-    def build_and_keep(s, trace=True):
-        game, driver = original(s, trace)
-        holder.append(game)
-        return game, driver
-
-    R.build_game = build_and_keep
-    try:
-        return run_replay(spec, check, on_room)
-    finally:
-        R.build_game = original
 
 
 @main.command()

@@ -175,8 +175,9 @@ def _compare(rec: RoomRecord, room: RoomSpec) -> Optional[Divergence]:
 
 
 def replay(spec: LogSpec, check: bool = False,
-           on_room: Optional[Callable[[RoomRecord], None]] = None) -> ReplayOutcome:
-    """Re-run a log. With `check`, stop at the first checkpoint that differs."""
+           on_room: Optional[Callable[[RoomRecord, Game], None]] = None) -> ReplayOutcome:
+    """Re-run a log. With `check`, stop at the first checkpoint that differs.
+    `on_room(record, game)` is called after every room (for narration)."""
     game, driver = build_game(spec)
     outcome = ReplayOutcome(spec, game, None, 0)
 
@@ -193,7 +194,7 @@ def replay(spec: LogSpec, check: bool = False,
                                          "card: remove `monster:`")])
         outcome.rooms_played = k + 1
         if on_room is not None:
-            on_room(rec)
+            on_room(rec, game)
         if check:
             outcome.checkpoints += bool(room.after)
             d = _compare(rec, room)
