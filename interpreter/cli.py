@@ -31,6 +31,48 @@ def _print_diagnostics(diags: list[Diagnostic], sources: dict[str, str], fmt: st
         click.echo(render(d, _source_lines(sources, d.span.path)) + "\n", err=True)
 
 
+def _split_yaml_documents(paths: tuple[str, ...]) -> tuple[list[str], list[tuple[str, str]]]:
+    """Logs and scenario files named on the command line are checked by their own readers;
+    everything else goes to the card checker."""
+    import re
+    from pathlib import Path
+
+    cards, other = [], []
+    for p in paths:
+        kind = None
+        if Path(p).is_file() and Path(p).suffix in (".yaml", ".yml"):
+            try:
+                head = Path(p).read_text(encoding="utf-8", errors="replace")[:4000]
+            except OSError:
+                head = ""
+            m = re.search(r"^format:\s*[\"']?raiders-(log|scenario)/", head, re.M)
+            kind = m.group(1) if m else None
+        if kind:
+            other.append((p, kind))
+        else:
+            cards.append(p)
+    return cards, other
+
+
+def _check_document(path: str, kind: str) -> list[Diagnostic]:
+    """A log's or a scenario file's own checks (a scenario's expectations are not run)."""
+    from raiders.interpreter.yamlcheck import InputError
+
+    if kind == "log":
+        from raiders.interpreter.logs import read_log
+
+        from raiders.interpreter.replay import replay
+
+        try:
+            replay(read_log(path))  # every play legal, in the room it is in
+        except InputError as err:
+            return err.diagnostics
+        return []
+    from raiders.interpreter.scenarios import run_file
+
+    return [d for outcome in run_file(path) for d in outcome.diagnostics]
+
+
 def _source_lines(sources: dict[str, str], shown_path: str):
     for path, text in sources.items():
         if display_path(path) == shown_path:
@@ -65,9 +107,11 @@ def _load_rules(ruleset: str, variant: Optional[str], cards: tuple[str, ...]):
 def validate(paths: tuple[str, ...], fmt: str, base: str) -> None:
     """Parse and check card files, folders and rulesets.
 
-    PATHS may be card files (*.dsl), folders (searched for *.dsl and ruleset.yaml)
-    and ruleset files (*.yaml). A ruleset is checked with every card it names; card
-    files no ruleset covers are checked as one mod on top of --base.
+    PATHS may be card files (*.dsl), folders (searched for *.dsl, ruleset.yaml and
+    mod.yaml), ruleset files, and also game logs and scenario files (*.yaml with
+    `format: raiders-log/1` or `raiders-scenario/1`). A ruleset is checked with every
+    card it names; card files no ruleset covers are checked as one mod on top of
+    --base.
 
     Every problem is printed as `path:line:col: error[CODE]: message`, with the
     source line, a caret under the problem and a hint. Exit status: 0 when all is
@@ -80,7 +124,15 @@ def validate(paths: tuple[str, ...], fmt: str, base: str) -> None:
     """
     from raiders.dsl.validate import validate_paths
 
-    report = validate_paths(paths, base)
+    card_paths, other = _split_yaml_documents(paths)
+    report = validate_paths(card_paths, base) if card_paths else None
+    if report is None:
+        from raiders.dsl.validate import Report
+
+        report = Report()
+    for path, kind in other:
+        report.rulesets += 1
+        report.add(_check_document(path, kind))
     diags = report.diagnostics
     if fmt == "json":
         _print_diagnostics(diags, report.sources, "json")

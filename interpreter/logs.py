@@ -352,6 +352,10 @@ def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules,
         bad = False
         for key, c in zip(keys, items):
             span = Y.value_span(r.path, holder, key)
+            if Y.is_int(c) and not 1 <= c <= 5:
+                bad = True
+                r.fail(span, f"there is no power card {c}", "power cards are 1..5")
+                continue
             if Y.is_int(c):
                 cards.append(int(c))
             elif Y.is_str(c) and c in rules.items:

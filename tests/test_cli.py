@@ -55,3 +55,16 @@ def test_a_human_seat_is_asked_and_illegal_answers_are_refused():
     assert result.exit_code == 0, result.output
     assert "is not one of" in result.output
     assert "your card" in result.output and "Winner" in result.output
+
+
+def test_validate_checks_logs_and_scenarios_by_their_format(tmp_path):
+    good = run("validate", "examples/logs/classic-solo-table.yaml",
+               "examples/scenarios/mods/shrine.yaml")
+    assert good.exit_code == 0, good.output
+    text = open("examples/logs/deluxe-standard-table.yaml", encoding="utf-8").read()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace("{Ann: sword, Bob: 4, Cid: 5, Dee: 3}",
+                                "{Ann: 2, Bob: 4, Cid: key, Dee: 3}"), encoding="utf-8")
+    result = run("validate", str(bad))
+    assert result.exit_code == 1
+    assert "illegal play: Cid played a key but holds none" in result.output
