@@ -1,7 +1,7 @@
 """Semantic checks beyond syntax. Every problem becomes a Diagnostic; all are collected."""
 from __future__ import annotations
 
-from typing import Callable, Optional, Union
+from typing import Optional
 
 import attrs
 
@@ -9,7 +9,7 @@ from . import ast as A
 from .diagnostics import Diagnostic, did_you_mean
 from .library import KindInfo, Library, ParamInfo, display_path
 from .vocabulary import (
-    ABILITIES, ATOMS, COMMON_FIELDS, EFFECTS, EVENTS, FUNCTIONS, MODIFIABLE, MODIFY_ONLY_ATOMS,
+    ABILITIES, ATOMS, COMMON_FIELDS, EVENTS, FUNCTIONS, MODIFIABLE, MODIFY_ONLY_ATOMS,
     PARAM_TYPES, SELECTORS, TABLE_KEYS, TAGS,
 )
 

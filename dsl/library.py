@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterable, Optional, Union
+from typing import Optional, Union
 
 import attrs
 
 from . import ast as A
 from .diagnostics import Diagnostic
-from .parser import parse, parse_file
+from .parser import parse_file
 from .vocabulary import ROLE_KINDS
 
 CARD_SUFFIX = ".dsl"
@@ -37,8 +37,6 @@ class KindInfo:
         root = self.chain[0].name
         return root if root in ROLE_KINDS else "room"
 
-    def derives_from(self, name: str) -> bool:
-        return any(k.name == name for k in self.chain)
 
 
 @attrs.define
@@ -49,16 +47,11 @@ class Library:
     cards: dict[str, A.CardDecl] = attrs.Factory(dict)
     diagnostics: list[Diagnostic] = attrs.Factory(list)
 
-    def kind_of(self, card: A.CardDecl) -> Optional[KindInfo]:
-        return self.kinds.get(card.kind)
-
     def role_of(self, card_id: str) -> Optional[str]:
         card = self.cards.get(card_id)
         kind = self.kinds.get(card.kind) if card else None
         return kind.role if kind else None
 
-    def ids_with_role(self, role: str) -> list[str]:
-        return [cid for cid in self.cards if self.role_of(cid) == role]
 
 
 def card_files(path: Union[str, Path]) -> list[Path]:
@@ -91,17 +84,6 @@ def add_module(lib: Library, module: Optional[A.Module], diags: list[Diagnostic]
         lib.modules.append(module)
 
 
-def load(paths: Iterable[Union[str, Path]], texts: Iterable[tuple[str, str]] = ()) -> Library:
-    """Parse files/folders (and (path, text) pairs) into one library and build its tables."""
-    lib = Library()
-    files = [f for path in paths for f in card_files(path)]
-    for path, module, diags, text in parse_many(files):
-        add_module(lib, module, diags, text, path)
-    for path, text in texts:
-        module, diags = parse(text, path)
-        add_module(lib, module, diags, text, path)
-    build_tables(lib)
-    return lib
 
 
 def build_tables(lib: Library) -> None:

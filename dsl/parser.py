@@ -62,9 +62,6 @@ def _keywords() -> frozenset[str]:
     return frozenset(words)
 
 
-def _span(path: str, meta) -> Span:
-    return Span(path, meta.line, meta.column, meta.end_line, meta.end_column)
-
 
 def _tok_span(path: str, tok: Token) -> Span:
     return Span(path, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)

@@ -258,7 +258,7 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = ()) -> tuple[Optiona
     lib_diags = check(lib)
     _check_references(r, doc, values, lib)
     _check_counts(r, doc, values)
-    for vname, v in values["variants"].items():
+    for v in values["variants"].values():
         if v.get("cards"):
             vlib = ruleset_library([str(f) for f in folders],
                                    tuple(os.path.normpath(base / c) for c in v["cards"]),

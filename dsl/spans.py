@@ -17,5 +17,3 @@ class Span:
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.col}"
 
-
-NO_SPAN = Span("<builtin>", 1, 1, 1, 1)

@@ -475,7 +475,6 @@ def show(card: str, ruleset: str, cards: tuple[str, ...]) -> None:
     will do. CARD is a card id, as `raiders validate` and CARDS.md name them.
     """
     from raiders.dsl.diagnostics import did_you_mean
-    from raiders.interpreter.compiler import CompiledRoom
     from raiders.interpreter.describe import describe
 
     rules = _load_rules(ruleset, None, cards)

@@ -18,7 +18,7 @@ from raiders.dsl import yamlsrc as Y
 from raiders.dsl.diagnostics import Diagnostic, did_you_mean
 from raiders.dsl.spans import Span
 
-from .engine import Deal, GameResult, RoomRecord
+from .engine import GameResult, RoomRecord
 from .rules import LoadError, Rules, load_rules
 from .state import Card, Floor, RoomSlot
 from .yamlcheck import InputError, Reader

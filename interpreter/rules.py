@@ -13,8 +13,6 @@ from raiders.dsl.mods import mod_manifest
 from raiders.dsl.library import Library
 from raiders.dsl.rulesets import (Ruleset, Variant, load_ruleset, resolve_ruleset_path,
                                   ruleset_library)
-from raiders.dsl.spans import Span
-from raiders.dsl import yamlsrc as Y
 
 from .compiler import CompiledCharacter, CompiledFloor, CompiledItem, CompiledRoom, compile_card
 

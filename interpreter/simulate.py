@@ -9,7 +9,7 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing as mp
 import os
-from collections import Counter, defaultdict
+from collections import Counter
 from typing import Callable, Optional
 
 import attrs

@@ -362,7 +362,7 @@ def test_boss(cid):
     strength, wounds = BOSSES[cid]
     rs = ruleset("deluxe")
     card = rs.library.cards[cid]
-    assert rs.library.kinds[card.kind].derives_from("monster")
+    assert "monster" in [k.name for k in rs.library.kinds[card.kind].chain]
     assert plain(field(rs, cid, "strength")) == strength
     assert plain(field(rs, cid, "wounds")) == wounds
     assert plain(field(rs, cid, "target")) == BOSS_TARGETS.get(cid, "lowest")
