@@ -18,7 +18,6 @@ import attrs
 from raiders.dsl import ast as A
 from raiders.dsl.checker import const_value
 from raiders.dsl.library import KindInfo, Library
-from raiders.dsl.vocabulary import SELECTORS
 
 from .state import Card, Player
 
@@ -277,8 +276,7 @@ class CardCompiler:
         builtin = _SELECTOR_FUNCS.get(name)
         if builtin is None:
             raise CompileError(f"{self.card.id}: unknown selector `{name}`")
-        return builtin, SELECTORS[name].replace("the player(s) who ", "whoever ").replace(
-            "the player(s) ", "whoever has ").replace("every living player", "every player")
+        return builtin, _SELECTOR_WORDS[name]
 
     def selectors(self, sels) -> tuple[Select, str]:
         parts = [self.selector(s) for s in sels]
@@ -574,6 +572,17 @@ def _extreme(attr: str, best: Callable) -> Select:
 
     return select
 
+
+_SELECTOR_WORDS = {
+    "everyone": "every player", "nobody": "nobody",
+    "highest": "whoever played the highest value",
+    "second": "whoever played the second-highest value",
+    "lowest": "whoever played the lowest value",
+    "second_lowest": "whoever played the second-lowest value",
+    "richest": "the richest player(s)", "poorest": "the poorest player(s)",
+    "least_wounded": "the least wounded player(s)", "most_wounded": "the most wounded player(s)",
+    "attacked": "the attacked player(s)", "escaped": "whoever escaped", "them": "them",
+}
 
 _SELECTOR_FUNCS: dict[str, Select] = {
     "everyone": lambda ctx, subject: list(ctx.participants),

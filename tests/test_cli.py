@@ -68,3 +68,12 @@ def test_validate_checks_logs_and_scenarios_by_their_format(tmp_path):
     result = run("validate", str(bad))
     assert result.exit_code == 1
     assert "illegal play: Cid played a key but holds none" in result.output
+
+
+def test_every_selector_has_behaviour_and_words():
+    from raiders.dsl.vocabulary import ATOMS, FUNCTIONS, SELECTORS
+    from raiders.interpreter import compiler
+
+    assert set(SELECTORS) == set(compiler._SELECTOR_FUNCS) == set(compiler._SELECTOR_WORDS)
+    assert {"half", "min", "max", "div", "count"} == set(FUNCTIONS)
+    assert "threat" in ATOMS
