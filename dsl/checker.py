@@ -188,7 +188,7 @@ class Checker:
                 walk(node.body, True)
                 return
             if isinstance(node, A.Handler):
-                walk(node.body, node.event != "room")
+                walk(node.body, True)
                 return
             if attrs.has(type(node)):
                 for f in attrs.fields(type(node)):
@@ -292,8 +292,8 @@ class Checker:
         if h.tag is not None and h.tag not in TAGS:
             self.err(h.tag_span or h.span, "E109", f"unknown tag `{h.tag}`",
                      did_you_mean(h.tag, TAGS) or "tags: " + ", ".join(TAGS))
-        subject = h.event not in ("room",)
-        self.check_block(h.body, attrs.evolve(scope, subject=subject))
+        # A handler is about the event's players (`after room`: every player in the room).
+        self.check_block(h.body, attrs.evolve(scope, subject=True))
 
     # ---- values of fields and parameters
     def check_value(self, typ: str, value, scope: Scope, field: str) -> None:

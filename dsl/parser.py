@@ -302,8 +302,15 @@ def _expected_words(expected: set[str]) -> list[str]:
 
 
 def _unclosed_brace(text: str) -> Optional[tuple[int, int]]:
-    """Line and column of the innermost `{` left open, skipping comments and strings."""
+    """Line and column of the `{` most likely left open, skipping comments and strings.
+
+    Braces are matched as usual; when the file has more `{` than `}`, indentation tells which
+    one lacks its `}`: a `}` that starts a line less indented than the line of the `{` it
+    closes probably belongs to an outer `{`, so that inner `{` is the one left open."""
+    lines = text.split("\n")
+    indent = [len(x) - len(x.lstrip()) for x in lines]
     stack: list[tuple[int, int]] = []
+    suspect: Optional[tuple[int, int]] = None
     line, col, in_str, in_comment = 1, 0, False, False
     for ch in text:
         col += 1
@@ -321,8 +328,14 @@ def _unclosed_brace(text: str) -> Optional[tuple[int, int]]:
         elif ch == "{":
             stack.append((line, col))
         elif ch == "}" and stack:
-            stack.pop()
-    return stack[-1] if stack else None
+            opened = stack.pop()
+            starts_line = col == indent[line - 1] + 1
+            if suspect is None and starts_line and opened[0] != line and \
+                    indent[line - 1] < indent[opened[0] - 1]:
+                suspect = opened
+    if not stack:
+        return None
+    return suspect or stack[-1]
 
 
 def _keyword_hint(word: str) -> Optional[str]:
@@ -367,11 +380,16 @@ def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic
     # A misspelt keyword often parses as a name and fails a little later:
     # look at the first word of the failing line, then at the token itself.
     line_text = text.splitlines()[tok.line - 1] if tok.line else ""
-    first = line_text.split(maxsplit=1)[0] if line_text.strip() else ""
-    if first.isidentifier() and first != str(tok):
+    words = line_text.split()
+    first = words[0] if words else ""
+    # Only when the failing token follows it closely, and it is not a usual field name.
+    near = first in words[:3] and str(tok) in words[1:3]
+    if first.isidentifier() and first != str(tok) and near and first not in _FIELD_WORDS:
         hint = _keyword_hint(first)
         if hint:
             hint = f"`{first}` is not a keyword: {hint}"
+    if tok.type == "ADDOP" and str(tok) == "-" and re.match(r"-\s*\d", text[tok.start_pos:]):
+        hint = "there are no negative numbers: write a positive amount (e.g. `lose 2 coins`)"
     if hint is None and tok.type == "NAME":
         hint = _keyword_hint(str(tok))
     before = text[:tok.start_pos] if tok.start_pos is not None else ""
@@ -429,7 +447,7 @@ def parse_file(path: Union[str, os.PathLike]) -> tuple[Optional[A.Module], list[
     """Parse a file; returns (module, diagnostics, text). Unreadable files are diagnostics too."""
     p = str(path)
     try:
-        with open(p, encoding="utf-8") as fh:
+        with open(p, encoding="utf-8-sig") as fh:  # a byte-order mark is not a character
             text = fh.read()
     except (OSError, UnicodeDecodeError) as err:
         return None, [Diagnostic(Span(p, 1, 1, 1, 2), "E004", f"cannot read file: {err}")], ""

@@ -60,9 +60,12 @@ def _covered_by(ruleset_file: Path) -> list[Path]:
     if diags or not docs or not isinstance(docs[0], dict):
         return []
     cards = docs[0].get("cards")
-    if not isinstance(cards, list):
-        return []
-    return [(ruleset_file.parent / str(c)).resolve() for c in cards]
+    folders = list(cards) if isinstance(cards, list) else []
+    variants = docs[0].get("variants")
+    for v in (variants.values() if isinstance(variants, dict) else ()):
+        if isinstance(v, dict) and isinstance(v.get("cards"), list):
+            folders.extend(v["cards"])  # a variant's own folders are the ruleset's too
+    return [(ruleset_file.parent / str(c)).resolve() for c in folders]
 
 
 def _owning_ruleset(card_folder: Path) -> Path | None:

@@ -340,9 +340,16 @@ class CardCompiler:
             other, wo = self.block(s.otherwise) if s.otherwise else (None, "")
             negate = s.negate
             if _mentions(s.cond, ("your_coins", "your_wounds")):
-                # A condition about "your" coins is asked of each player the block is about.
+                # A condition about "your" coins is asked of each player the block is about
+                # (outside such a block, "your" coins read 0).
                 def if_each(ctx, subject):
-                    for p in subject or ():
+                    if subject is None:
+                        if bool(cond(ctx, None)) != negate:
+                            then(ctx, None)
+                        elif other is not None:
+                            other(ctx, None)
+                        return
+                    for p in subject:
                         if bool(cond(ctx, p)) != negate:
                             then(ctx, [p])
                         elif other is not None:

@@ -102,9 +102,7 @@ def _room_lines(rec: RoomRecord) -> list[str]:
         lines.append(f"    monster: {rec.monster}")
     lines.append("    after:")
     for name, coins, wounds, items in rec.after_state:
-        state: dict[str, Any] = {"coins": coins, "wounds": wounds}
-        if items:
-            state["items"] = list(items)
+        state: dict[str, Any] = {"coins": coins, "wounds": wounds, "items": list(items)}
         lines.append(f"      {_scalar(name)}: {_flow(state)}")
     return lines
 
@@ -118,6 +116,9 @@ def write_atomic(path: Path, text: str) -> None:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a log is an ordinary file
         os.replace(tmp, path)
     except BaseException:
         try:

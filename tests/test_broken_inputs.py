@@ -118,7 +118,7 @@ CASES: list[Case] = [
     # ---- syntax ------------------------------------------------------------------------------
     C("missing_brace.dsl", [("E003", 1, 27)], "this `{` is never closed",
       "add the missing `}`"),
-    C("missing_brace_then_card.dsl", [("E003", 1, 27)], "never closed"),
+    C("missing_brace_then_card.dsl", [("E003", 2, 11)], "never closed"),
     C("extra_brace.dsl", [("E001", 1, 30)], "unexpected `}`"),
     C("missing_arrow.dsl", [("E001", 3, 7)], "expected `->`"),
     C("uppercase_id.dsl", [("E002", 1, 10)], "unexpected character `C`", "lowercase"),
