@@ -40,6 +40,9 @@ def _split_yaml_documents(paths: tuple[str, ...]) -> tuple[list[str], list[tuple
     cards, other = [], []
     for p in paths:
         kind = None
+        if Path(p).name == "mod.yaml":
+            cards.append(str(Path(p).parent))  # a mod's manifest: check the whole mod
+            continue
         if Path(p).is_file() and Path(p).suffix in (".yaml", ".yml"):
             try:
                 head = Path(p).read_text(encoding="utf-8", errors="replace")[:4000]
@@ -88,8 +91,11 @@ def _load_rules(ruleset: str, variant: Optional[str], cards: tuple[str, ...]):
     """Rules for a command, or a clean exit with diagnostics (1) or a usage error (2)."""
     from raiders.interpreter.rules import LoadError, load_rules
 
+    import os
+
+    cards = tuple(dict.fromkeys(os.path.normpath(c) for c in cards))  # the same mod once
     try:
-        return load_rules(ruleset, variant, tuple(cards))
+        return load_rules(ruleset, variant, cards)
     except ValueError as err:
         raise click.UsageError(str(err))
     except LoadError as err:
@@ -122,8 +128,12 @@ def validate(paths: tuple[str, ...], fmt: str, base: str) -> None:
       raiders validate cards/
       raiders validate examples/mods/gorgon --format json
     """
+    from raiders.dsl.rulesets import builtin_ids, resolve_ruleset_path
     from raiders.dsl.validate import validate_paths
 
+    if resolve_ruleset_path(base) is None:
+        raise click.BadParameter(f"no ruleset `{base}` (built in: {', '.join(builtin_ids())}, "
+                                 "or a path to a ruleset.yaml)", param_hint="--base")
     card_paths, other = _split_yaml_documents(paths)
     report = validate_paths(card_paths, base) if card_paths else None
     if report is None:
@@ -141,10 +151,14 @@ def validate(paths: tuple[str, ...], fmt: str, base: str) -> None:
             d = d.with_path(display_path(d.span.path))
             click.echo(render(d, _source_lines(report.sources, d.span.path)) + "\n")
         errors = sum(d.severity == "error" for d in diags)
+        if report.files == 0:
+            click.echo("nothing to check: no card files (*.dsl), ruleset.yaml, mod.yaml, logs "
+                       "or scenario files in " + ", ".join(paths), err=True)
+            sys.exit(1)
         summary = f"checked {report.files} file(s): " + (
             f"{errors} error(s)" if errors else "no problems found")
         click.echo(summary, err=bool(errors))
-    sys.exit(1 if diags else 0)
+    sys.exit(1 if diags or report.files == 0 else 0)
 
 
 @main.command(name="test")
@@ -165,6 +179,9 @@ def test_cmd(paths: tuple[str, ...], quiet: bool) -> None:
     for p in paths:
         pp = Path(p)
         files.extend(sorted(str(f) for f in pp.rglob("*.y*ml")) if pp.is_dir() else [p])
+    if not files:
+        click.echo("no scenario files (*.yaml) in " + ", ".join(paths), err=True)
+        sys.exit(1)
     passed = failed = 0
     for f in files:
         for o in run_file(f):
@@ -182,6 +199,19 @@ def test_cmd(paths: tuple[str, ...], quiet: bool) -> None:
                 _print_diagnostics(o.diagnostics, {})
     click.echo(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed or not passed else 0)
+
+
+def _relative_to(path_or_id: str, log_file) -> str:
+    """A path as a log must hold it: relative to the log's folder (a log is read from
+    anywhere); a built-in ruleset id stays an id."""
+    import os
+    from pathlib import Path
+
+    from raiders.dsl.rulesets import builtin_ids
+
+    if path_or_id in builtin_ids() or not Path(path_or_id).exists():
+        return path_or_id
+    return os.path.relpath(Path(path_or_id).resolve(), Path(log_file).parent.resolve())
 
 
 def _bot_kinds(bots: str, n_players: int) -> list[str]:
@@ -308,10 +338,11 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
             click.echo(f"game {g + 1} (seed {game_seed}): winners "
                        + (", ".join(result.winners) or "none"))
         if log_file or log_dir:
-            meta = LogMeta(ruleset, var.name, game_seed, tuple(cards),
+            target = Path(log_file) if log_file else Path(log_dir) / f"game-{game_seed}.yaml"
+            meta = LogMeta(_relative_to(ruleset, target), var.name, game_seed,
+                           tuple(_relative_to(c, target) for c in cards),
                            (difficulty or 3) if solo else None)
             text = render_log(meta, rules, result)
-            target = Path(log_file) if log_file else Path(log_dir) / f"game-{game_seed}.yaml"
             try:
                 write_atomic(target, text)
             except OSError as err:
@@ -345,6 +376,9 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool) -> None:
         pp = Path(p)
         files.extend(sorted(str(f) for f in pp.rglob("*.y*ml")) if pp.is_dir() else [p])
     narrate = not check and not quiet
+    if not files:
+        click.echo("no logs (*.yaml) in " + ", ".join(logs), err=True)
+        sys.exit(1)
     ok = bad = 0
     for f in files:
         shown = display_path(f)
@@ -430,7 +464,7 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
     """
     import json
 
-    from raiders.interpreter.simulate import Setup, simulate as run, table
+    from raiders.interpreter.simulate import Setup, SimulationError, simulate as run, table
 
     rules = _load_rules(ruleset, variant, cards)
     var = rules.variant
@@ -449,9 +483,13 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
     results = []
     for setup in setups:
         label = "with " + display_path(setup.cards[-1]) if setup is not setups[0] else "games"
-        with click.progressbar(length=games, label=label, file=sys.stderr,
-                               show_eta=False) as bar:
-            results.append(run(setup, games, seed, jobs, bar.update))
+        with click.progressbar(length=games, label=label, file=sys.stderr, show_eta=False,
+                               hidden=not sys.stderr.isatty()) as bar:
+            try:
+                results.append(run(setup, games, seed, jobs, bar.update))
+            except SimulationError as err:
+                click.echo(f"\nerror: {err}", err=True)
+                sys.exit(1)
     if as_json:
         out = results[0].to_json()
         if compare_mod:

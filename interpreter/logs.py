@@ -200,7 +200,13 @@ def _read(r: Reader, path: str) -> LogSpec:
     rs_arg = ruleset
     if ruleset not in ("deluxe", "classic") and not Path(ruleset).is_absolute():
         rs_arg = str(base / ruleset) if (base / ruleset).exists() else ruleset
-    mods = tuple(c if Path(c).is_absolute() or Path(c).exists() else str(base / c) for c in cards)
+    mods = tuple(c if Path(c).is_absolute() else str(base / c) for c in cards)
+    for i, folder in enumerate(mods):
+        if not Path(folder).is_dir():
+            r.fail(Y.value_span(path, r.node["cards"], i), f"card folder `{cards[i]}` not found",
+                   "mod folders are read relative to the log's own folder", code="E505")
+    if r.diags:
+        raise InputError(r.diags)
     try:
         rules = load_rules(rs_arg, variant, mods)
     except ValueError as err:

@@ -55,7 +55,8 @@ def result_lines(result: GameResult, solo: bool = False) -> list[str]:
                      + (f" — {p.out}" if p.out else ""))
     if solo:
         hero = result.players[0]
-        lines.append(f"Score: {hero.coins} coins" + (" (the hero died: no score)" if hero.dead else ""))
+        lines.append("The hero died: no score." if hero.dead else
+                     f"The hero survived. Score: {hero.coins} coins (20 is a good score).")
     elif result.winners:
         lines.append("Winner(s): " + ", ".join(result.winners))
     else:

@@ -77,6 +77,12 @@ def _rules(r: Reader, path: str) -> Rules:
         candidate = base / ruleset
         ruleset = str(candidate) if candidate.exists() else ruleset
     mods = tuple(str(base / c) if not Path(str(c)).is_absolute() else str(c) for c in cards)
+    for i, folder in enumerate(mods):
+        if not Path(folder).is_dir():
+            r.fail(Y.value_span(path, r.node["cards"], i), f"card folder `{cards[i]}` not found",
+                   "mod folders are read relative to the scenario file's folder", code="E505")
+    if r.diags:
+        raise InputError(r.diags)
     try:
         return load_rules(ruleset, variant, mods)
     except ValueError as err:
@@ -225,6 +231,7 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
     end = r.get("end", "any", default=False)
     if not isinstance(end, bool):
         r.fail(r.span("end"), "`end` takes true or false")
+    _check_expect(r, expect, by_name, rules)
     if r.diags:
         raise InputError(r.diags)
     first = r.get("first_player", "str")
@@ -248,6 +255,65 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
         winners = final_scoring(players, rules.ruleset, rules.variant.scoring)
     first_after = players[first_seat].name if first_seat is not None else None
     return _compare(r, name, line, expect, players, supply, error, winners, first_after)
+
+
+def _check_expect(r: Reader, expect: Any, by_name: dict[str, Player], rules: Rules) -> None:
+    """Every expectation has the right shape before anything is compared."""
+    path = r.path
+    names = list(by_name)
+
+    def name_list(key: str) -> None:
+        v = expect[key]
+        if not Y.is_seq(v) or any(n not in by_name for n in v):
+            r.fail(Y.value_span(path, expect, key), f"`expect.{key}` takes a list of player names",
+                   f"players: {', '.join(names)}")
+
+    for key in expect:
+        where = Y.key_span(path, expect, key)
+        if key == "out":
+            name_list(key)
+        elif key == "winners":
+            name_list(key)
+            if r.node.get("end") is not True:
+                r.fail(where, "`expect.winners` needs `end: true` (score the game after the room)")
+        elif key == "first_player":
+            if expect[key] not in by_name:
+                r.fail(Y.value_span(path, expect, key), "`expect.first_player` takes a player name")
+            elif "first_player" not in r.node:
+                r.fail(where, "`expect.first_player` needs `first_player:` (who leads the room)")
+        elif key == "error":
+            if not Y.is_str(expect[key]):
+                r.fail(Y.value_span(path, expect, key), "`expect.error` takes a piece of the "
+                       "error message, as a string")
+        elif key == "supply":
+            v = expect[key]
+            if not Y.is_map(v):
+                r.fail(Y.value_span(path, expect, key), "`expect.supply` takes a map item: count")
+                continue
+            for item, n in v.items():
+                if item not in rules.items:
+                    r.fail(Y.key_span(path, v, item), f"unknown item `{item}`",
+                           did_you_mean(str(item), rules.items))
+                elif not Y.is_int(n) or n < 0:
+                    r.fail(Y.value_span(path, v, item), "a supply is a whole number ≥ 0")
+        elif key in by_name:
+            sub = Reader(path, expect[key], EXPECT_PLAYER, "player expectation", r.diags,
+                         Y.value_span(path, expect, key))
+            for field in ("coins", "wounds"):
+                sub.get(field, "nat")
+            for field in ("items", "hand"):
+                v = sub.get(field, "list")
+                for i, x in enumerate(v or ()):
+                    ok = x in rules.items if field == "items" else Y.is_int(x) and 1 <= x <= 5
+                    if not ok:
+                        r.fail(Y.value_span(path, v, i), f"`{x}` is not " +
+                               ("an item" if field == "items" else "a power value 1..5"))
+            if sub.has("out") and not isinstance(sub.node["out"], bool):
+                r.fail(sub.span("out"), "`out` takes true or false")
+        else:
+            r.fail(where, f"`expect` names unknown player `{key}`",
+                   "expect holds player names, `out`, `supply`, `error`, `winners` and "
+                   "`first_player`", code="E504")
 
 
 def _start_player(r: Reader, p: Player, spec: Any, rules: Rules,

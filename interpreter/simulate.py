@@ -16,7 +16,12 @@ import attrs
 
 from .engine import Game
 from .players import BOTS
+from .room import RulesError
 from .rules import load_rules
+
+
+class SimulationError(Exception):
+    """A game of the simulation broke a rule at run time (a card's runaway chain…)."""
 
 
 @attrs.define
@@ -85,7 +90,10 @@ def run_chunk(setup: Setup, seeds: range) -> Stats:
         game = Game(rules, names, [BOTS[b]() for b in setup.bots], seed=seed,
                     difficulty=(setup.difficulty or 3) if solo else None)
         before = {p.name: (p.coins, p.wounds) for p in game.players}
-        result = game.run()
+        try:
+            result = game.run()
+        except RulesError as err:
+            raise SimulationError(f"game with seed {seed}: {err}") from None
         stats.games += 1
         stats.rooms += len(result.rooms)
         for rec in result.rooms:
@@ -150,9 +158,10 @@ def table(stats: Stats, other: Optional[Stats] = None, labels: tuple[str, str] =
         return f"  {label:<28} {left:>10} {right:>10}"
 
     head = f"  {'':<28} {labels[0]:>10}" + (f" {labels[1]:>10}" if b else "")
-    lines = [f"{stats.games} games, {stats.players} player(s)", head, "Wins by seat:"]
+    lines = [f"{stats.games} games, {stats.players} player(s)", head,
+             "Survived (solo):" if stats.players == 1 else "Wins by seat:"]
     seats = sorted(set(a["win_rate_by_seat"]) | set(b["win_rate_by_seat"] if b else ()))
-    for s in seats:
+    for s in seats or (["P1"] if stats.players == 1 else []):
         lines.append(row(s, a["win_rate_by_seat"].get(s, 0.0),
                          b["win_rate_by_seat"].get(s, 0.0) if b else None))
     lines.append("Wins by character (per game played):")
@@ -172,6 +181,9 @@ def table(stats: Stats, other: Optional[Stats] = None, labels: tuple[str, str] =
     for c in cards:
         def cell(d):
             e = d["cards"].get(c) if d else None
-            return f"{e['coins_per_player']:+.2f}/{e['wounds_per_player']:+.2f}" if e else "-"
+            if not e:
+                return "-"
+            coins, wounds = e["coins_per_player"], e["wounds_per_player"]
+            return f"{coins:+.2f}/{wounds:+.2f}".replace("-0.00", "+0.00")
         lines.append(f"  {c:<28} {cell(a):>10}" + (f" {cell(b):>10}" if b else ""))
     return lines
