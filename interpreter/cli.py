@@ -502,28 +502,59 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
 
 
 @main.command()
-@click.argument("card")
-@click.option("--ruleset", default="deluxe", show_default=True)
+@click.argument("card", required=False)
+@click.option("--ruleset", default="deluxe", show_default=True,
+              help="A built-in ruleset (deluxe, classic) or a path to a ruleset.yaml.")
+@click.option("--variant", default=None,
+              help="Show the card as this variant plays it (e.g. classic solo's monsters).")
 @click.option("--cards", multiple=True, type=click.Path(exists=True, file_okay=False),
               help="A mod folder to look in too (repeatable).")
-def show(card: str, ruleset: str, cards: tuple[str, ...]) -> None:
-    """Print a card's text and what it does in plain words.
+def show(card: Optional[str], ruleset: str, variant: Optional[str], cards: tuple[str, ...]) -> None:
+    """Print a card's (or a kind's) text and what it does in plain words.
 
     The words are generated from the compiled card, so they say what the engine
-    will do. CARD is a card id, as `raiders validate` and CARDS.md name them.
+    will do. CARD is a card id or a kind name; without CARD, every card id of the
+    ruleset is listed, by kind.
+
+    \b
+    Examples:
+      raiders show
+      raiders show golem
+      raiders show dragon --ruleset classic --variant solo
+      raiders show monster
     """
     from raiders.dsl.diagnostics import did_you_mean
     from raiders.interpreter.describe import describe
 
-    rules = _load_rules(ruleset, None, cards)
-    decl = rules.library.cards.get(card)
-    if decl is None:
-        hint = did_you_mean(card, rules.library.cards)
-        raise click.UsageError(f"no card `{card}` in {rules.ruleset.id}" + (f"; {hint}" if hint else ""))
-    text = rules.library.sources[decl.span.path].splitlines()
-    click.echo(f"# {display_path(decl.span.path)}:{decl.span.line}")
-    for line in text[decl.span.line - 1: decl.span.end_line]:
+    rules = _load_rules(ruleset, variant, cards)
+    lib = rules.library
+    if card is None:
+        by_kind: dict[str, list[str]] = {}
+        for cid, decl in lib.cards.items():
+            by_kind.setdefault(decl.kind, []).append(cid)
+        click.echo(f"{rules.ruleset.name}, {rules.variant.name}:")
+        for kind in sorted(by_kind):
+            click.echo(f"  {kind}: {', '.join(by_kind[kind])}")
+        return
+    decl = lib.cards.get(card)
+    kind = lib.kinds.get(card)
+    if decl is None and kind is None:
+        hint = did_you_mean(card, [*lib.cards, *lib.kinds])
+        raise click.UsageError(f"no card or kind `{card}` in {rules.ruleset.id}"
+                               + (f"; {hint}" if hint else "") + " (`raiders show` lists them)")
+    node = decl if decl is not None else kind.decl
+    text = lib.sources[node.span.path].splitlines()
+    click.echo(f"# {display_path(node.span.path)}:{node.span.line}")
+    for line in text[node.span.line - 1: node.span.end_line]:
         click.echo(line)
     click.echo("")
+    if decl is None:
+        chain = " → ".join(k.name for k in reversed(kind.chain))
+        click.echo(f"kind {chain}; parameters:")
+        for name, p in kind.params.items():
+            click.echo(f"  {name}: {p.type}" + ("" if p.default is None else " (has a default)"))
+        users = [cid for cid, d in lib.cards.items() if d.kind == card]
+        click.echo(f"cards of this kind: {', '.join(users) or 'none'}")
+        return
     for line in describe(rules, card):
         click.echo(line)
