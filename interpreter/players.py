@@ -60,6 +60,13 @@ class SeatView:
         g = self._game
         return g.rules.rooms[g.deal.floors[g.floor_index].rooms[self.room_index].card]
 
+    @property
+    def threats_left(self) -> list[int]:
+        """The monster deck's cards not yet revealed, sorted (public: revealed ones stay
+        face up, C-12); empty when the game has no monster deck."""
+        g = self._game
+        return sorted(g.deal.threat_deck[g.threats_drawn:])
+
     def remaining_hand(self, seat: int) -> list[int]:
         """Another player's power cards still in hand: public, since played ones lie face up."""
         return list(self._game.players[seat].hand)
@@ -128,14 +135,17 @@ class GreedyBot:
     def use_torch(self, view: SeatView) -> bool:
         return view.floor_rooms[view.room_index:].count(None) >= 2
 
-    def _guesses(self, view: SeatView) -> list[dict[int, Card]]:
+    def _guesses(self, view: SeatView) -> list[dict]:
         """A few guesses of everyone else's card: revealed cards as they are; the rest the
-        middle of what they hold, then random draws from it (the seat's own generator)."""
+        middle of what they hold, then random draws from it (the seat's own generator).
+        A guess also holds the next monster card, drawn the same way from those left."""
         known = {pl.player.seat: pl.card for pl in view.revealed}
         others = [p for p in view.players if not p.dead and p.seat != view.me.seat]
+        threats = view.threats_left or [4]
         guesses = []
         for g in range(self.GUESSES):
-            guess: dict[int, Card] = {}
+            guess: dict = {"threat": threats[len(threats) // 2] if g == 0
+                           else threats[view.rng.randrange(len(threats))]}
             for p in others:
                 if p.seat in known:
                     guess[p.seat] = known[p.seat]
@@ -145,7 +155,7 @@ class GreedyBot:
             guesses.append(guess)
         return guesses
 
-    def evaluate(self, view: SeatView, card: Card, guesses: list[dict[int, Card]]) -> float:
+    def evaluate(self, view: SeatView, card: Card, guesses: list[dict]) -> float:
         """The average outcome of playing `card`, resolving a copy of the room per guess."""
         from .room import RulesError, resolve_room
 
@@ -164,8 +174,9 @@ class GreedyBot:
                     clone.hand.append(c)
                 plays.append(Play(clone, c))
             try:
+                threat = guess["threat"]
                 resolve_room(view.room, list(clones.values()), plays, view.supply, 20, None,
-                             len(clones), None, lambda: 4)
+                             len(clones), None, lambda: threat)
             except (RulesError, KeyError, ValueError):
                 return -1e9
             after = clones[me.seat]
