@@ -518,10 +518,10 @@ def show(card: Optional[str], ruleset: str, variant: Optional[str], cards: tuple
 
     \b
     Examples:
-      raiders show
-      raiders show golem
-      raiders show dragon --ruleset classic --variant solo
-      raiders show monster
+      raiders show                      (every card id, by kind)
+      raiders show CARD-ID
+      raiders show CARD-ID --ruleset classic --variant solo
+      raiders show monster              (a kind)
     """
     from raiders.dsl.diagnostics import did_you_mean
     from raiders.interpreter.describe import describe
