@@ -113,3 +113,27 @@ def test_every_combination_1000_games(ruleset, variant, n):
         assert not set(result.winners) & set(result.out)
         if solo:
             assert result.winners == ([] if game.players[0].dead else [names[0]])
+
+
+def test_tactical_scroll_carries_across_floors():
+    """D-10: after each room the scroll goes to the highest value (ties: nearest clockwise
+    after the holder), and it carries over from one floor to the next."""
+    from raiders.interpreter.engine import next_first_player
+    from raiders.interpreter.state import Play, Player
+
+    rules = load_rules("deluxe", "tactical")
+    names = ["A", "B", "C", "D"]
+    crossings = 0
+    for seed in range(30):
+        game = Game(rules, names, [RandomBot() for _ in names], seed=seed)
+        result = game.run()
+        for prev, nxt in zip(result.rooms, result.rooms[1:]):
+            first = names.index(prev.first_player)
+            plays = []
+            for seat, name in enumerate(names):
+                card = prev.plays[name][-1]
+                p = Player(seat, name)
+                plays.append(Play(p, card, value=card if isinstance(card, int) else 5))
+            assert names[next_first_player(first, plays, 4)] == nxt.first_player
+            crossings += nxt.index == 0
+    assert crossings == 30 * 4
