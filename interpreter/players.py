@@ -8,10 +8,27 @@ from __future__ import annotations
 
 import functools
 import random
+
+import attrs
 from typing import Optional, Protocol, Sequence
 
 from .compiler import CompiledRoom
 from .state import Card, Play, Player
+
+
+@attrs.frozen
+class PublicPlayer:
+    """Another player as the table sees them: tokens, the power cards still in hand (the
+    played ones lie face up), how many item cards they hold, not which."""
+
+    seat: int
+    name: str
+    coins: int
+    wounds: int
+    hand: tuple[int, ...]
+    item_count: int
+    dead: bool
+    out: Optional[str]
 
 
 class SeatView:
@@ -27,9 +44,13 @@ class SeatView:
         self._entered = entered
         self.rng: random.Random = game.seat_rngs[me.seat]  # the seat's own generator
 
-    @property
-    def players(self) -> Sequence[Player]:
-        return self._game.players
+    @functools.cached_property
+    def players(self) -> list:
+        """Everyone in seat order: this seat as itself, the others as the table sees them."""
+        return [p if p is self.me else
+                PublicPlayer(p.seat, p.name, p.coins, p.wounds, tuple(p.hand), len(p.items),
+                             p.dead, p.out)
+                for p in self._game.players]
 
     @property
     def floor_index(self) -> int:
@@ -162,8 +183,10 @@ class GreedyBot:
         me = view.me
         total = 0.0
         for guess in guesses:
+            # Others' item cards are secret: the copy gives them only what they revealed.
             clones = {p.seat: Player(p.seat, p.name, coins=p.coins, wounds=p.wounds,
-                                     hand=list(p.hand), items=list(p.items), out=p.out)
+                                     hand=list(p.hand), out=p.out,
+                                     items=list(p.items) if p is me else [])
                       for p in view.players if not p.dead}
             plays = []
             for seat, clone in clones.items():

@@ -137,3 +137,20 @@ def test_tactical_scroll_carries_across_floors():
             assert names[next_first_player(first, plays, 4)] == nxt.first_player
             crossings += nxt.index == 0
     assert crossings == 30 * 4
+
+
+def test_a_seat_sees_only_what_its_player_may_see():
+    """The player interface: own hand and items; others' tokens, their power cards left
+    (the played ones lie face up), how many items but not which; hidden rooms hidden."""
+    from raiders.interpreter.players import PublicPlayer, SeatView
+
+    rules = load_rules("deluxe")
+    game = Game(rules, ["A", "B", "C"], [RandomBot()] * 3, seed=4)
+    me = game.players[0]
+    view = SeatView(game, me, 0, (), False)
+    others = [p for p in view.players if p is not me]
+    assert all(isinstance(p, PublicPlayer) and not hasattr(p, "items") for p in others)
+    assert view.me.items == me.items
+    floor = game.deal.floors[0]
+    assert [c is None for c in view.floor_rooms] == [not s.face_up for s in floor.rooms]
+    assert view.room is None  # not entered yet
