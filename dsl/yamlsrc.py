@@ -1,7 +1,10 @@
 """Safe YAML loading that keeps positions, for diagnostics that point into the YAML file.
 
-ruamel.yaml's round-trip loader never constructs Python objects from tags, and its maps and
-sequences remember the line and column of every key and item.
+ruamel.yaml composes the text into nodes (with the safe scanner: no comment bookkeeping, about
+twice as fast as its round-trip loader), and we build maps and sequences that remember the
+line and column of every key and item. Only plain scalars are constructed (by ruamel's safe
+constructor); a tag that asks for anything else is an error, and nothing is ever executed.
+Shared nodes (anchors, aliases) are built once, so an alias bomb costs nothing.
 """
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from typing import Any, Iterator, Optional
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from .diagnostics import Diagnostic
 from .spans import Span
@@ -18,10 +22,49 @@ from .spans import Span
 MAX_BYTES = 5_000_000  # a log or ruleset larger than this is refused, not parsed
 
 
+_PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
+
+
+class _Refused(MarkedYAMLError):
+    pass
+
+
 def _yaml() -> YAML:
-    y = YAML(typ="rt", pure=True)
-    y.allow_duplicate_keys = False
-    return y
+    return YAML(typ="safe", pure=True)
+
+
+def _build(node: Any, constructor: Any, seen: dict[int, Any]) -> Any:
+    """Plain data with positions, from a composed node."""
+    done = seen.get(id(node))
+    if done is not None:
+        return done
+    if isinstance(node, ScalarNode):
+        return constructor.construct_object(node, deep=True)
+    if node.tag not in _PLAIN_TAGS:
+        raise _Refused(None, None, f"the tag `{node.tag}` is not allowed here", node.start_mark)
+    mark = node.start_mark
+    if isinstance(node, SequenceNode):
+        seq = CommentedSeq()
+        seq._yaml_set_line_col(mark.line, mark.column)
+        seen[id(node)] = seq
+        for i, item in enumerate(node.value):
+            seq.append(_build(item, constructor, seen))
+            seq._yaml_set_idx_line_col(i, [item.start_mark.line, item.start_mark.column])
+        return seq
+    assert isinstance(node, MappingNode)
+    m = CommentedMap()
+    m._yaml_set_line_col(mark.line, mark.column)
+    seen[id(node)] = m
+    for key_node, value_node in node.value:
+        if not isinstance(key_node, ScalarNode):
+            raise _Refused(None, None, "a key must be a plain value", key_node.start_mark)
+        key = constructor.construct_object(key_node, deep=True)
+        if key in m:
+            raise _Refused(None, None, f"duplicate key `{key}`", key_node.start_mark)
+        m[key] = _build(value_node, constructor, seen)
+        m._yaml_set_kv_line_col(key, [key_node.start_mark.line, key_node.start_mark.column,
+                                      value_node.start_mark.line, value_node.start_mark.column])
+    return m
 
 
 def _error_span(path: str, err: Exception) -> Span:
@@ -43,7 +86,10 @@ def load_documents(text: str, path: str) -> tuple[list[Any], list[Diagnostic]]:
     if len(text) > MAX_BYTES:
         return [], [Diagnostic(Span(path, 1, 1, 1, 2), "E501", "file is too large")]
     try:
-        return list(_yaml().load_all(io.StringIO(text))), []
+        y = _yaml()
+        nodes = list(y.compose_all(io.StringIO(text)))
+        constructor = y.constructor
+        return [None if n is None else _build(n, constructor, {}) for n in nodes], []
     except (YAMLError, ValueError, TypeError, RecursionError) as err:
         return [], [Diagnostic(_error_span(path, err), "E501", f"YAML: {_message(err)}")]
 

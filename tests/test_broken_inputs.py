@@ -143,8 +143,8 @@ CASES: list[Case] = [
       "card folder `./extra` not found"),
     C("yaml_malformed.yaml", [("E501", 4, 11)], "YAML"),
     C("yaml_duplicate_key.yaml", [("E501", 3, 1)], "duplicate key"),
-    C("yaml_python_tag.yaml", [("E503", 7, 9)], "`remove` takes a whole number"),
-    C("yaml_python_tag_doc.yaml", [("E503", 1, 1)], "a ruleset is one YAML map"),
+    C("yaml_python_tag.yaml", [("E501", 7, 9)], "python/object/apply:os.system` is not allowed"),
+    C("yaml_python_tag_doc.yaml", [("E501", 1, 1)], "is not allowed here"),
     C("yaml_list.yaml", [("E503", 1, 1)], "a ruleset is one YAML map"),
     C("yaml_empty.yaml", [("E503", 1, 1)], "a ruleset is one YAML map"),
     C("yaml_bad_format.yaml", [("E503", 1, 9)], "unknown ruleset format", "raiders-ruleset/1"),
@@ -220,7 +220,7 @@ def test_python_tag_in_yaml_is_never_executed(monkeypatch, capfd):
     monkeypatch.setattr(os, "system", lambda *a, **k: calls.append(a) or 0)
     for name in ("yaml_python_tag.yaml", "yaml_python_tag_doc.yaml"):
         report = validate_paths([str(CORPUS / name)])
-        assert [d.code for d in report.diagnostics] == ["E503"]
+        assert [d.code for d in report.diagnostics] == ["E501"]  # refused, not constructed
     assert calls == []
     out, err = capfd.readouterr()
     assert "hi" not in out.split()
