@@ -154,3 +154,32 @@ def test_a_seat_sees_only_what_its_player_may_see():
     floor = game.deal.floors[0]
     assert [c is None for c in view.floor_rooms] == [not s.face_up for s in floor.rooms]
     assert view.room is None  # not entered yet
+
+
+def test_sequential_play_shows_the_cards_already_played():
+    """C-3/D-10: playing in turn, each player sees the cards played before them in this room;
+    in simultaneous play (D-4) nobody sees any before choosing."""
+    seen: list[tuple[tuple[int, int], str, list[str], bool]] = []
+
+    class Watcher(RandomBot):
+        def choose_card(self, view, legal, second):
+            seen.append(((view.floor_index, view.room_index), view.me.name,
+                         [pl.player.name for pl in view.revealed], second))
+            return super().choose_card(view, legal, second)
+
+    for variant, sequential in (("standard", True), ("quick", False)):
+        seen.clear()
+        rules = load_rules("classic", variant)
+        game = Game(rules, ["A", "B", "C", "D"], [Watcher() for _ in range(4)], seed=12)
+        game.run()
+        rooms: dict = {}
+        for room, name, before, second in seen:
+            if not second:
+                rooms.setdefault(room, []).append((name, before))
+        for firsts in rooms.values():
+            for k, (name, before) in enumerate(firsts):
+                if sequential:
+                    assert set(before) <= {n for n, _ in firsts[:k]}
+                else:
+                    assert before == []
+        assert any(before for firsts in rooms.values() for _, before in firsts) == sequential
