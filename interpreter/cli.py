@@ -446,9 +446,12 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool) -> None:
 @click.option("--jobs", type=click.IntRange(1), default=None,
               help="Processes (default: every core).")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--log-dir", type=click.Path(file_okay=False), default=None,
+              help="Also write one log per game (game-SEED.yaml) into this folder.")
 def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: str,
              games: int, seed: int, cards: tuple[str, ...], compare_mod: Optional[str],
-             difficulty: Optional[int], jobs: Optional[int], as_json: bool) -> None:
+             difficulty: Optional[int], jobs: Optional[int], as_json: bool,
+             log_dir: Optional[str]) -> None:
     """Play many games with bots on every core and summarise them, to balance cards.
 
     The summary gives wins by seat and by character, coins and wounds at the end,
@@ -463,6 +466,7 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
       raiders simulate --ruleset classic --variant solo --players 1 --json
     """
     import json
+    import os
 
     from raiders.interpreter.simulate import Setup, SimulationError, simulate as run, table
 
@@ -476,7 +480,11 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
     if difficulty is not None and var.scoring != "solo":
         raise click.UsageError("--difficulty is for solo play")
     kinds = tuple(_bot_kinds(bots, n_players))
-    setups = [Setup(ruleset, var.name, n_players, kinds, tuple(cards), difficulty)]
+    if log_dir and compare_mod:
+        raise click.UsageError("--log-dir logs one run; leave out --compare")
+    log_at = os.path.join(log_dir, "x.yaml") if log_dir else "x.yaml"
+    setups = [Setup(ruleset, var.name, n_players, kinds, tuple(cards), difficulty, log_dir,
+                    _relative_to(ruleset, log_at), tuple(_relative_to(c, log_at) for c in cards))]
     if compare_mod:
         _load_rules(ruleset, variant, (*cards, compare_mod))
         setups.append(Setup(ruleset, var.name, n_players, kinds, (*cards, compare_mod), difficulty))

@@ -10,12 +10,14 @@ import concurrent.futures
 import multiprocessing as mp
 import os
 from collections import Counter
+from pathlib import Path
 from typing import Callable, Optional
 
 import attrs
 
 from .engine import Game
 from .players import BOTS
+from .logs import LogMeta, render_log, write_atomic
 from .room import RulesError
 from .rules import load_rules
 
@@ -79,6 +81,9 @@ class Setup:
     bots: tuple[str, ...]
     cards: tuple[str, ...]
     difficulty: Optional[int] = None
+    log_dir: Optional[str] = None  # write one log per game here (game-SEED.yaml)
+    log_ruleset: str = ""  # the ruleset and mod paths as a log in log_dir must name them
+    log_cards: tuple[str, ...] = ()
 
 
 def run_chunk(setup: Setup, seeds: range) -> Stats:
@@ -94,6 +99,10 @@ def run_chunk(setup: Setup, seeds: range) -> Stats:
             result = game.run()
         except RulesError as err:
             raise SimulationError(f"game with seed {seed}: {err}") from None
+        if setup.log_dir:
+            meta = LogMeta(setup.log_ruleset or setup.ruleset, rules.variant.name, seed,
+                           setup.log_cards, (setup.difficulty or 3) if solo else None)
+            write_atomic(Path(setup.log_dir) / f"game-{seed}.yaml", render_log(meta, rules, result))
         stats.games += 1
         stats.rooms += len(result.rooms)
         for rec in result.rooms:
