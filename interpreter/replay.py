@@ -12,6 +12,7 @@ import attrs
 from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.spans import Span
 
+from .compiler import CompiledRoom
 from .engine import Deal, Game, GameResult, RoomRecord
 from .logs import LogSpec, RoomSpec
 from .players import SeatView
@@ -99,24 +100,28 @@ class _Driver:
         self.asked_torch.add((k, name))
         return name in room.torches
 
-    def finish_room(self, k: int, living: list[str]) -> None:
+    def finish_room(self, k: int, living: list[str], room: CompiledRoom) -> None:
         """After a room: every logged play and peek was used, and nobody else played."""
-        room = self.spec.rooms[k]
-        for name in room.torches:
+        entry = self.spec.rooms[k]
+        for name in entry.torches:
             if (k, name) not in self.asked_torch:
-                raise InputError([Diagnostic(room.torches_span or room.span, "E503",
+                raise InputError([Diagnostic(entry.torches_span or entry.span, "E503",
                                              f"{name} is listed in `torches` of room entry "
                                              f"{k + 1} but holds no item with the peek "
                                              "ability")])
-        for name, play in room.plays.items():
+        for name, play in entry.plays.items():
             if name not in living:
                 raise InputError([Diagnostic(play.spans[0], "E503",
                                              f"{name} is out of the game and plays no more")])
             used = self.step.get((k, name), 0)
             if used < len(play.cards):
-                raise InputError([Diagnostic(play.spans[used], "E503",
-                                             f"{name}: only a second-card item may be followed "
-                                             "by another card")])
+                last = play.cards[used - 1] if used else None
+                why = f"{name}: only a second-card item may be followed by another card"
+                if isinstance(last, str) and (last in room.escapes or last in room.playable):
+                    what = "an escape card" if last in room.escapes else "played as a card"
+                    why = (f"{name}: in {room.name} a {last} is {what}: it is the player's "
+                           "card, with no second card after it")
+                raise InputError([Diagnostic(play.spans[used], "E503", why)])
 
 
 class _LogSeat:
@@ -186,7 +191,8 @@ def replay(spec: LogSpec, check: bool = False,
 
     def after_room(rec: RoomRecord) -> None:
         k = len(game.records) - 1
-        driver.finish_room(k, list(rec.plays))  # who played: the living at the room's start
+        # who played: the living at the room's start
+        driver.finish_room(k, list(rec.plays), spec.rules.rooms[rec.card])
         room = spec.rooms[k]
         if room.monster is not None and rec.monster is None:
             raise InputError([Diagnostic(room.monster_span or room.span, "E503",

@@ -294,6 +294,10 @@ def check_play(room: CompiledRoom, player: Player, cards: Sequence[Card],
         if chained and last:
             return f"{player.name} played a {card} but no second card after it"
         if not chained and not last:
+            if isinstance(card, str) and (card in room.escapes or card in room.playable):
+                what = "an escape card" if card in room.escapes else "played as a card"
+                return (f"{player.name}: in {room.name} a {card} is {what}: it is the "
+                        "player's card, with no second card after it")
             return f"{player.name}: only a second-card item may be followed by another card"
         if isinstance(card, str):
             held_items.remove(card)
