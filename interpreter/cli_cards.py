@@ -1,0 +1,214 @@
+"""Commands about card text: `validate`, `test` (scenarios) and `show`."""
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import click
+
+from raiders.dsl.diagnostics import Diagnostic, render
+from raiders.dsl.library import display_path
+
+from .cli_common import load_rules_or_exit, print_diagnostics, source_lines
+
+
+def _split_yaml_documents(paths: tuple[str, ...]) -> tuple[list[str], list[tuple[str, str]]]:
+    """Logs and scenario files named on the command line are checked by their own readers;
+    everything else goes to the card checker."""
+    import re
+    from pathlib import Path
+
+    cards, other = [], []
+    for p in paths:
+        kind = None
+        if Path(p).name == "mod.yaml":
+            cards.append(str(Path(p).parent))  # a mod's manifest: check the whole mod
+            continue
+        if Path(p).is_file() and Path(p).suffix in (".yaml", ".yml"):
+            try:
+                head = Path(p).read_text(encoding="utf-8", errors="replace")[:4000]
+            except OSError:
+                head = ""
+            m = re.search(r"^format:\s*[\"']?raiders-(log|scenario)/", head, re.M)
+            kind = m.group(1) if m else None
+        if kind:
+            other.append((p, kind))
+        else:
+            cards.append(p)
+    return cards, other
+
+
+def _check_document(path: str, kind: str) -> list[Diagnostic]:
+    """A log's or a scenario file's own checks (a scenario's expectations are not run)."""
+    from raiders.interpreter.yamlcheck import InputError
+
+    if kind == "log":
+        from raiders.interpreter.logs import read_log
+
+        from raiders.interpreter.replay import replay
+
+        try:
+            replay(read_log(path))  # every play legal, in the room it is in
+        except InputError as err:
+            return err.diagnostics
+        return []
+    from raiders.interpreter.scenarios import run_file
+
+    return [d for outcome in run_file(path) for d in outcome.diagnostics]
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="`json`: one object per diagnostic, for editors and CI.")
+@click.option("--base", default="deluxe", show_default=True, metavar="RULESET",
+              help="Ruleset whose kinds and items loose card files (a mod) build on.")
+def validate(paths: tuple[str, ...], fmt: str, base: str) -> None:
+    """Parse and check card files, folders and rulesets.
+
+    PATHS may be card files (*.dsl), folders (searched for *.dsl, ruleset.yaml and
+    mod.yaml), ruleset files, and also game logs and scenario files (*.yaml with
+    `format: raiders-log/1` or `raiders-scenario/1`). A ruleset is checked with every
+    card it names; card files no ruleset covers are checked as one mod on top of
+    --base.
+
+    Every problem is printed as `path:line:col: error[CODE]: message`, with the
+    source line, a caret under the problem and a hint. Exit status: 0 when all is
+    clean, 1 when there are problems, 2 on usage errors.
+
+    \b
+    Examples:
+      raiders validate cards/
+      raiders validate examples/mods/gorgon --format json
+    """
+    from raiders.dsl.rulesets import builtin_ids, resolve_ruleset_path
+    from raiders.dsl.validate import validate_paths
+
+    if resolve_ruleset_path(base) is None:
+        raise click.BadParameter(f"no ruleset `{base}` (built in: {', '.join(builtin_ids())}, "
+                                 "or a path to a ruleset.yaml)", param_hint="--base")
+    card_paths, other = _split_yaml_documents(paths)
+    report = validate_paths(card_paths, base) if card_paths else None
+    if report is None:
+        from raiders.dsl.validate import Report
+
+        report = Report()
+    for path, kind in other:
+        report.rulesets += 1
+        report.add(_check_document(path, kind))
+    diags = report.diagnostics
+    if fmt == "json":
+        print_diagnostics(diags, report.sources, "json")
+    else:
+        for d in sorted(diags, key=lambda d: (d.span.path, d.span.line, d.span.col)):
+            d = d.with_path(display_path(d.span.path))
+            click.echo(render(d, source_lines(report.sources, d.span.path)) + "\n")
+        errors = sum(d.severity == "error" for d in diags)
+        if report.files == 0:
+            click.echo("nothing to check: no card files (*.dsl), ruleset.yaml, mod.yaml, logs "
+                       "or scenario files in " + ", ".join(paths), err=True)
+            sys.exit(1)
+        summary = f"checked {report.files} file(s): " + (
+            f"{errors} error(s)" if errors else "no problems found")
+        click.echo(summary, err=bool(errors))
+    sys.exit(1 if diags or report.files == 0 else 0)
+
+
+@click.command(name="test")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("-q", "--quiet", is_flag=True, help="Print failures and the summary only.")
+def test_cmd(paths: tuple[str, ...], quiet: bool) -> None:
+    """Run scenario files (raiders-scenario/1): one room each, checked.
+
+    PATHS are scenario files or folders (searched for *.yaml). One line per
+    scenario; a failing one lists what differed. Exit status 1 if any fails.
+    Format: docs/scenarios.md.
+    """
+    from pathlib import Path
+
+    from raiders.interpreter.scenarios import run_file
+
+    files: list[str] = []
+    for p in paths:
+        pp = Path(p)
+        files.extend(sorted(str(f) for f in pp.rglob("*.y*ml")) if pp.is_dir() else [p])
+    if not files:
+        click.echo("no scenario files (*.yaml) in " + ", ".join(paths), err=True)
+        sys.exit(1)
+    passed = failed = 0
+    for f in files:
+        for o in run_file(f):
+            where = f"{display_path(o.path)}:{o.line}"
+            if o.ok:
+                passed += 1
+                if not quiet:
+                    click.echo(f"ok    {where}  {o.name}")
+                continue
+            failed += 1
+            click.echo(f"FAIL  {where}  {o.name}")
+            for d in o.differences:
+                click.echo(f"        {d}")
+            if o.diagnostics:
+                print_diagnostics(o.diagnostics, {})
+    click.echo(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed or not passed else 0)
+
+
+
+@click.command()
+@click.argument("card", required=False)
+@click.option("--ruleset", default="deluxe", show_default=True,
+              help="A built-in ruleset (deluxe, classic) or a path to a ruleset.yaml.")
+@click.option("--variant", default=None,
+              help="Show the card as this variant plays it (e.g. classic solo's monsters).")
+@click.option("--cards", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="A mod folder to look in too (repeatable).")
+def show(card: Optional[str], ruleset: str, variant: Optional[str], cards: tuple[str, ...]) -> None:
+    """Print a card's (or a kind's) text and what it does in plain words.
+
+    The words are generated from the compiled card, so they say what the engine
+    will do. CARD is a card id or a kind name; without CARD, every card id of the
+    ruleset is listed, by kind.
+
+    \b
+    Examples:
+      raiders show                      (every card id, by kind)
+      raiders show CARD-ID
+      raiders show CARD-ID --ruleset classic --variant solo
+      raiders show monster              (a kind)
+    """
+    from raiders.dsl.diagnostics import did_you_mean
+    from raiders.interpreter.describe import describe
+
+    rules = load_rules_or_exit(ruleset, variant, cards)
+    lib = rules.library
+    if card is None:
+        by_kind: dict[str, list[str]] = {}
+        for cid, decl in lib.cards.items():
+            by_kind.setdefault(decl.kind, []).append(cid)
+        click.echo(f"{rules.ruleset.name}, {rules.variant.name}:")
+        for kind in sorted(by_kind):
+            click.echo(f"  {kind}: {', '.join(by_kind[kind])}")
+        return
+    decl = lib.cards.get(card)
+    kind = lib.kinds.get(card)
+    if decl is None and kind is None:
+        hint = did_you_mean(card, [*lib.cards, *lib.kinds])
+        raise click.UsageError(f"no card or kind `{card}` in {rules.ruleset.id}"
+                               + (f"; {hint}" if hint else "") + " (`raiders show` lists them)")
+    node = decl if decl is not None else kind.decl
+    text = lib.sources[node.span.path].splitlines()
+    click.echo(f"# {display_path(node.span.path)}:{node.span.line}")
+    for line in text[node.span.line - 1: node.span.end_line]:
+        click.echo(line)
+    click.echo("")
+    if decl is None:
+        chain = " → ".join(k.name for k in reversed(kind.chain))
+        click.echo(f"kind {chain}; parameters:")
+        for name, p in kind.params.items():
+            click.echo(f"  {name}: {p.type}" + ("" if p.default is None else " (has a default)"))
+        users = [cid for cid, d in lib.cards.items() if d.kind == card]
+        click.echo(f"cards of this kind: {', '.join(users) or 'none'}")
+        return
+    for line in describe(rules, card):
+        click.echo(line)

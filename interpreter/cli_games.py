@@ -1,0 +1,320 @@
+"""Commands about games: `play`, `replay` and `simulate`."""
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import click
+
+from raiders.dsl.library import display_path
+
+from .cli_common import load_rules_or_exit, print_diagnostics
+
+
+def _relative_to(path_or_id: str, log_file) -> str:
+    """A path as a log must hold it: relative to the log's folder (a log is read from
+    anywhere); a built-in ruleset id stays an id."""
+    import os
+    from pathlib import Path
+
+    from raiders.dsl.rulesets import builtin_ids
+
+    if path_or_id in builtin_ids() or not Path(path_or_id).exists():
+        return path_or_id
+    return os.path.relpath(Path(path_or_id).resolve(), Path(log_file).parent.resolve())
+
+
+def _bot_kinds(bots: str, n_players: int) -> list[str]:
+    from raiders.interpreter.players import BOTS
+
+    kinds = bots.split(",")
+    if len(kinds) == 1:
+        kinds = kinds * n_players
+    if len(kinds) != n_players or any(k not in BOTS for k in kinds):
+        raise click.UsageError(f"--bots takes one of {', '.join(BOTS)} or one per seat "
+                               f"({n_players} seats)")
+    return kinds
+
+
+@click.command()
+@click.option("--ruleset", default="deluxe", show_default=True,
+              help="A built-in ruleset (deluxe, classic) or a path to a ruleset.yaml.")
+@click.option("--variant", default=None,
+              help="deluxe: standard, tactical; classic: standard, quick, duel, solo "
+                   "(default: the ruleset's first).")
+@click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
+              help="Number of players (default: 4, or what the variant allows).")
+@click.option("--bots", default="greedy", show_default=True,
+              help="Bot for every seat (random, greedy), or one per seat: greedy,random,greedy.")
+@click.option("--seed", type=int, default=None, help="Seed for the deal and the bots.")
+@click.option("--cards", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="A mod folder whose cards join the pool (repeatable).")
+@click.option("--names", default=None, help="Player names, comma separated.")
+@click.option("--difficulty", type=click.IntRange(2, 5), default=None,
+              help="Solo: the hero's starting wounds, 2..5 (default 3).")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False), default=None,
+              help="Write the game's log (raiders-log/1) to this file.")
+@click.option("--games", type=click.IntRange(1), default=1, show_default=True,
+              help="Play this many games (seeds SEED, SEED+1, …); with --log-dir, one log each.")
+@click.option("--log-dir", type=click.Path(file_okay=False), default=None,
+              help="Folder for one log per game (game-SEED.yaml).")
+@click.option("--human", "human_seats", multiple=True, type=click.IntRange(1),
+              help="A person plays this seat (1-based) at the terminal (repeatable).")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the result.")
+def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: str,
+         seed: Optional[int], cards: tuple[str, ...], names: Optional[str],
+         difficulty: Optional[int], log_file: Optional[str], games: int,
+         log_dir: Optional[str], human_seats: tuple[int, ...], quiet: bool) -> None:
+    """Play a game with bots and narrate it floor by floor, room by room.
+
+    With --games N, plays N games (quietly, one result line each); --log-dir keeps
+    a log of each, and --log the log of a single game. Logs replay with
+    `raiders replay`.
+
+    \b
+    Examples:
+      raiders play --ruleset deluxe --players 4 --bots greedy --seed 7
+      raiders play --ruleset classic --variant duel --players 2 --seed 3
+      raiders play --ruleset classic --variant solo --players 1 --difficulty 4
+      raiders play --games 100 --seed 1 --log-dir logs/
+    """
+    from pathlib import Path
+
+    from raiders.interpreter.engine import Game
+    from raiders.interpreter.logs import LogMeta, render_log, write_atomic
+    from raiders.interpreter.narrate import floor_header, result_lines, room_lines, standings
+    from raiders.interpreter.players import BOTS
+    from raiders.interpreter.room import RulesError
+
+    rules = load_rules_or_exit(ruleset, variant, cards)
+    var = rules.variant
+    if n_players is None:
+        n_players = min(max(4, var.min_players), var.max_players)
+    if log_file and games > 1:
+        raise click.UsageError("--log is for one game; use --log-dir with --games")
+    solo = var.scoring == "solo"
+    if difficulty is not None and not solo:
+        raise click.UsageError("--difficulty is for solo play")
+    kinds = _bot_kinds(bots, n_players)
+    seat_names = names.split(",") if names else [f"P{i + 1}" for i in range(n_players)]
+    if len(seat_names) != n_players or len(set(seat_names)) != n_players:
+        raise click.UsageError(f"--names takes {n_players} distinct names")
+    if seed is None and (log_file or log_dir or games > 1):
+        seed = 1
+    narrate = games == 1 and not quiet
+    if any(h > n_players for h in human_seats):
+        raise click.UsageError(f"--human takes a seat 1..{n_players}")
+    if human_seats and games > 1:
+        raise click.UsageError("--human is for one game")
+    from raiders.interpreter.human import HumanSeat
+
+    for g in range(games):
+        game_seed = None if seed is None else seed + g
+        seats = [HumanSeat() if i + 1 in human_seats else BOTS[k]() for i, k in enumerate(kinds)]
+        try:
+            game = Game(rules, seat_names, seats, seed=game_seed,
+                        trace=narrate, difficulty=(difficulty or 3) if solo else None)
+        except ValueError as err:
+            raise click.UsageError(str(err))
+        except RulesError as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(1)
+        if narrate:
+            click.echo(f"{rules.ruleset.name}, {var.name} play, {n_players} player(s), "
+                       f"seed {game_seed}")
+            for p in game.players:
+                click.echo(f"  {p.name}: {rules.characters[p.character].name} "
+                           f"({p.coins} coins, {p.wounds} wounds"
+                           + (f", {', '.join(p.items)}" if p.items else "") + ")")
+
+        def on_room(rec, game=game) -> None:
+            if not narrate:
+                return
+            if rec.index == 0:
+                click.echo(floor_header(rec.floor, game.deal.floors[rec.floor].floor_card))
+            for line in room_lines(rules, rec):
+                click.echo(line)
+            click.echo(standings(game.players))
+
+        try:
+            result = game.run(on_room)
+        except RulesError as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(1)
+        if narrate or (games == 1 and quiet):
+            for line in result_lines(result, solo):
+                click.echo(line)
+        else:
+            click.echo(f"game {g + 1} (seed {game_seed}): winners "
+                       + (", ".join(result.winners) or "none"))
+        if log_file or log_dir:
+            target = Path(log_file) if log_file else Path(log_dir) / f"game-{game_seed}.yaml"
+            meta = LogMeta(_relative_to(ruleset, target), var.name, game_seed,
+                           tuple(_relative_to(c, target) for c in cards),
+                           (difficulty or 3) if solo else None)
+            text = render_log(meta, rules, result)
+            try:
+                write_atomic(target, text)
+            except OSError as err:
+                click.echo(f"error: cannot write {target}: {err}", err=True)
+                sys.exit(1)
+
+
+@click.command()
+@click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--check", is_flag=True,
+              help="Compare every checkpoint and the result; report the first divergence.")
+@click.option("-q", "--quiet", is_flag=True, help="No narration (with --check: failures only).")
+def replay(logs: tuple[str, ...], check: bool, quiet: bool) -> None:
+    """Re-run logged games (raiders-log/1) and narrate them room by room.
+
+    A log may give a seed instead of a deal, leave out checkpoints, or stop early
+    (a game in progress: the state reached is shown). With --check, every
+    checkpoint (`after`) and the result are compared; the first divergence names
+    the floor, room, card, player and field. LOGS may be files or folders of
+    *.yaml. Exit status 1 if any log is bad or diverges. Format: docs/logs.md.
+    """
+    from pathlib import Path
+
+    from raiders.interpreter.logs import read_log
+    from raiders.interpreter.narrate import floor_header, result_lines, room_lines, standings
+    from raiders.interpreter.replay import replay as run_replay
+    from raiders.interpreter.yamlcheck import InputError
+
+    files: list[str] = []
+    for p in logs:
+        pp = Path(p)
+        files.extend(sorted(str(f) for f in pp.rglob("*.y*ml")) if pp.is_dir() else [p])
+    narrate = not check and not quiet
+    if not files:
+        click.echo("no logs (*.yaml) in " + ", ".join(logs), err=True)
+        sys.exit(1)
+    ok = bad = 0
+    for f in files:
+        shown = display_path(f)
+        try:
+            spec = read_log(f)
+            rules = spec.rules
+
+            def on_room(rec, game, rules=rules) -> None:
+                if not narrate:
+                    return
+                if rec.index == 0:
+                    click.echo(floor_header(rec.floor, None))
+                for line in room_lines(rules, rec):
+                    click.echo(line)
+                click.echo(standings(game.players))
+
+            if narrate:
+                click.echo(f"{shown}: {rules.ruleset.name}, {rules.variant.name} play, "
+                           f"{len(spec.names)} player(s)")
+            outcome = run_replay(spec, check, on_room)
+        except InputError as err:
+            bad += 1
+            click.echo(f"FAIL  {shown}: bad log", err=True)
+            print_diagnostics(err.diagnostics, {})
+            continue
+        if outcome.divergence is not None:
+            bad += 1
+            click.echo(f"FAIL  {shown}: {outcome.divergence}")
+            continue
+        ok += 1
+        if outcome.result is None:
+            msg = f"stopped after {outcome.rooms_played} room(s): a game in progress"
+            if narrate or not quiet:
+                click.echo(f"{'ok    ' if check else ''}{shown}: {msg}")
+                click.echo(standings(outcome.game.players))
+        elif narrate:
+            for line in result_lines(outcome.result, rules.variant.scoring == "solo"):
+                click.echo(line)
+        elif check and not quiet:
+            compared = (f"{outcome.checkpoints} checkpoint(s) equal" if outcome.checkpoints
+                        else "no checkpoints to compare")
+            click.echo(f"ok    {shown}: {outcome.rooms_played} rooms, {compared}")
+    if check or len(files) > 1:
+        click.echo(f"{len(files)} log(s): {ok} ok, {bad} failed")
+    sys.exit(1 if bad else 0)
+
+
+@click.command()
+@click.option("--ruleset", default="deluxe", show_default=True,
+              help="A built-in ruleset (deluxe, classic) or a path to a ruleset.yaml.")
+@click.option("--variant", default=None, help="The variant (default: the ruleset's first).")
+@click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
+              help="Number of players (default: 4, or what the variant allows).")
+@click.option("--bots", default="random", show_default=True,
+              help="Bot for every seat (random, greedy), or one per seat.")
+@click.option("--games", type=click.IntRange(1), default=1000, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Games use seeds SEED, SEED+1, …: the same run gives the same figures.")
+@click.option("--cards", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="A mod folder whose cards join the pool (repeatable).")
+@click.option("--compare", "compare_mod", type=click.Path(exists=True, file_okay=False),
+              default=None, help="A/B: also play the same seeds with this mod added.")
+@click.option("--difficulty", type=click.IntRange(2, 5), default=None,
+              help="Solo: the hero's starting wounds.")
+@click.option("--jobs", type=click.IntRange(1), default=None,
+              help="Processes (default: every core).")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--log-dir", type=click.Path(file_okay=False), default=None,
+              help="Also write one log per game (game-SEED.yaml) into this folder.")
+def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: str,
+             games: int, seed: int, cards: tuple[str, ...], compare_mod: Optional[str],
+             difficulty: Optional[int], jobs: Optional[int], as_json: bool,
+             log_dir: Optional[str]) -> None:
+    """Play many games with bots on every core and summarise them, to balance cards.
+
+    The summary gives wins by seat and by character, coins and wounds at the end,
+    how often players go out and why, and for every room card the coins and wounds
+    it gives a player on average. --compare MOD plays the same seeds with the mod
+    added and shows both columns side by side.
+
+    \b
+    Examples:
+      raiders simulate --games 2000
+      raiders simulate --players 3 --bots greedy --games 200 --compare examples/mods/shrine
+      raiders simulate --ruleset classic --variant solo --players 1 --json
+    """
+    import json
+    import os
+
+    from raiders.interpreter.simulate import Setup, SimulationError, simulate as run, table
+
+    rules = load_rules_or_exit(ruleset, variant, cards)
+    var = rules.variant
+    if n_players is None:
+        n_players = min(max(4, var.min_players), var.max_players)
+    if not var.min_players <= n_players <= var.max_players:
+        raise click.UsageError(f"{rules.ruleset.id} {var.name} is for {var.min_players}"
+                               f"–{var.max_players} players, not {n_players}")
+    if difficulty is not None and var.scoring != "solo":
+        raise click.UsageError("--difficulty is for solo play")
+    kinds = tuple(_bot_kinds(bots, n_players))
+    if log_dir and compare_mod:
+        raise click.UsageError("--log-dir logs one run; leave out --compare")
+    log_at = os.path.join(log_dir, "x.yaml") if log_dir else "x.yaml"
+    setups = [Setup(ruleset, var.name, n_players, kinds, tuple(cards), difficulty, log_dir,
+                    _relative_to(ruleset, log_at), tuple(_relative_to(c, log_at) for c in cards))]
+    if compare_mod:
+        load_rules_or_exit(ruleset, variant, (*cards, compare_mod))
+        setups.append(Setup(ruleset, var.name, n_players, kinds, (*cards, compare_mod), difficulty))
+    results = []
+    for setup in setups:
+        label = "with " + display_path(setup.cards[-1]) if setup is not setups[0] else "games"
+        with click.progressbar(length=games, label=label, file=sys.stderr, show_eta=False,
+                               hidden=not sys.stderr.isatty()) as bar:
+            try:
+                results.append(run(setup, games, seed, jobs, bar.update))
+            except SimulationError as err:
+                click.echo(f"\nerror: {err}", err=True)
+                sys.exit(1)
+    if as_json:
+        out = results[0].to_json()
+        if compare_mod:
+            out = {"base": out, "mod": results[1].to_json(), "mod_path": compare_mod}
+        click.echo(json.dumps(out, indent=2, sort_keys=True))
+        return
+    for line in table(results[0], results[1] if compare_mod else None,
+                      ("base", display_path(compare_mod) if compare_mod else "")):
+        click.echo(line)
+
