@@ -396,7 +396,7 @@ def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic
     if expected == ["a name"] and re.search(r"\b(gain|lose)\s+\S+(\s+\S+)*?\s*$", before.split("\n")[-1]):
         return Diagnostic(_tok_span(path, tok), "E001",
                           f"unexpected {_describe(tok)}; expected `coins` after the amount",
-                          "e.g. `lose 1 coins`")
+                          "e.g. `lose 2 coins` (or `lose 1 coin`)")
     if hint is None and "a name" in expected and str(tok) in _keywords():
         guess = did_you_mean(str(tok), _FIELD_WORDS)
         hint = f"`{tok}` is a keyword; a name was expected here" + (
