@@ -19,9 +19,9 @@ from raiders.dsl.diagnostics import Diagnostic, did_you_mean
 from raiders.dsl.spans import Span
 
 from .engine import GameResult, RoomRecord
-from .rules import LoadError, Rules, load_rules
+from .rules import Rules
 from .state import Card, Floor, RoomSlot
-from .yamlcheck import InputError, Reader
+from .yamlcheck import InputError, Reader, rules_from
 
 FORMAT = "raiders-log/1"
 FIELDS = ("format", "ruleset", "variant", "seed", "difficulty", "cards", "players",
@@ -189,7 +189,6 @@ def read_log(path: str) -> LogSpec:
 
 
 def _read(r: Reader, path: str) -> LogSpec:
-    base = Path(path).parent
     ruleset = r.get("ruleset", "str", required=True)
     variant = r.get("variant", "str")
     seed = r.get("seed", "int")
@@ -197,23 +196,7 @@ def _read(r: Reader, path: str) -> LogSpec:
     cards = [str(c) for c in (r.get("cards", "list", default=[]) or [])]
     if r.diags:
         raise InputError(r.diags)
-    rs_arg = ruleset
-    if ruleset not in ("deluxe", "classic") and not Path(ruleset).is_absolute():
-        rs_arg = str(base / ruleset) if (base / ruleset).exists() else ruleset
-    mods = tuple(c if Path(c).is_absolute() else str(base / c) for c in cards)
-    for i, folder in enumerate(mods):
-        if not Path(folder).is_dir():
-            r.fail(Y.value_span(path, r.node["cards"], i), f"card folder `{cards[i]}` not found",
-                   "mod folders are read relative to the log's own folder", code="E505")
-    if r.diags:
-        raise InputError(r.diags)
-    try:
-        rules = load_rules(rs_arg, variant, mods)
-    except ValueError as err:
-        r.fail(r.span("variant" if variant and "variant" in str(err) else "ruleset"), str(err))
-        raise InputError(r.diags)
-    except LoadError as err:
-        raise InputError(err.diagnostics)
+    rules = rules_from(r, ruleset, variant, cards, "log")
     meta = LogMeta(ruleset, rules.variant.name, seed, tuple(cards), difficulty)
     if difficulty is not None and rules.variant.scoring != "solo":
         r.fail(r.span("difficulty"), "`difficulty` is for solo play only")

@@ -20,9 +20,9 @@ from raiders.dsl.spans import Span
 
 from .compiler import CompiledRoom, compile_card
 from .room import RulesError, apply_death, check_play, resolve_room
-from .rules import LoadError, Rules, load_rules
+from .rules import Rules
 from .state import Card, Play, Player
-from .yamlcheck import InputError, Reader
+from .yamlcheck import InputError, Reader, rules_from
 
 FORMAT = "raiders-scenario/1"
 FIELDS = ("format", "name", "ruleset", "variant", "cards", "players", "start", "supply", "room",
@@ -71,25 +71,10 @@ def run_scenario(doc: Any, path: str, lines: list[str], number: int) -> Outcome:
 def _rules(r: Reader, path: str) -> Rules:
     ruleset = r.get("ruleset", "str", default="deluxe")
     variant = r.get("variant", "str")
-    cards = r.get("cards", "list", default=[])
-    base = Path(path).parent
-    if ruleset not in ("deluxe", "classic") and not Path(ruleset).is_absolute():
-        candidate = base / ruleset
-        ruleset = str(candidate) if candidate.exists() else ruleset
-    mods = tuple(str(base / c) if not Path(str(c)).is_absolute() else str(c) for c in cards)
-    for i, folder in enumerate(mods):
-        if not Path(folder).is_dir():
-            r.fail(Y.value_span(path, r.node["cards"], i), f"card folder `{cards[i]}` not found",
-                   "mod folders are read relative to the scenario file's folder", code="E505")
+    cards = r.get("cards", "list", default=[]) or []
     if r.diags:
         raise InputError(r.diags)
-    try:
-        return load_rules(ruleset, variant, mods)
-    except ValueError as err:
-        raise InputError([Diagnostic(r.span("ruleset") if r.has("ruleset") else r.span(),
-                                     "E503", str(err))])
-    except LoadError as err:
-        raise InputError(err.diagnostics)
+    return rules_from(r, ruleset, variant, list(cards), "scenario file")
 
 
 def _inline_room(r: Reader, rules: Rules, text: str, lines: list[str]) -> CompiledRoom:

@@ -86,3 +86,32 @@ class Reader:
             self.fail(Y.value_span(self.path, node, key), f"`{key}` takes {words}")
             return default
         return v
+
+
+def rules_from(r: Reader, ruleset: str, variant: Optional[str], cards: list[str], what: str):
+    """The rules a scenario file or a log names: a built-in id or a path, and mod folders,
+    both read relative to the file's own folder. Problems point at the file's fields."""
+    from pathlib import Path
+
+    from raiders.dsl.rulesets import builtin_ids
+
+    from .rules import LoadError, load_rules
+
+    base = Path(r.path).parent
+    if ruleset not in builtin_ids() and not Path(ruleset).is_absolute() and (base / ruleset).exists():
+        ruleset = str(base / ruleset)
+    mods = tuple(c if Path(c).is_absolute() else str(base / c) for c in map(str, cards))
+    for i, folder in enumerate(mods):
+        if not Path(folder).is_dir():
+            r.fail(Y.value_span(r.path, r.node["cards"], i), f"card folder `{cards[i]}` not found",
+                   f"mod folders are read relative to the {what}'s own folder", code="E505")
+    if r.diags:
+        raise InputError(r.diags)
+    try:
+        return load_rules(ruleset, variant, mods)
+    except ValueError as err:
+        field = "variant" if variant and "variant" in str(err) else "ruleset"
+        r.fail(r.span(field) if r.has(field) else r.span(), str(err))
+        raise InputError(r.diags)
+    except LoadError as err:
+        raise InputError(err.diagnostics)
