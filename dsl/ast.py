@@ -75,8 +75,14 @@ class ValueList:
 
 @attrs.frozen
 class Selector:
+    """`lowest`, a selector parameter, or a word with an argument: `holds(key)`."""
+
     name: str
     span: Span
+    arg: Optional[str] = None
+
+    def __str__(self) -> str:
+        return self.name if self.arg is None else f"{self.name}({self.arg})"
 
 
 @attrs.frozen
@@ -89,10 +95,14 @@ class Word:
 
 @attrs.frozen
 class Effect:
-    verb: str  # wound heal gain lose give eliminate
-    arg: Optional[Expr]  # amount, or a Name for `give`
+    verb: str  # wound heal gain lose give take steal steal_item mark unmark eliminate
+    arg: Optional[Expr]  # amount; a Name for give, take, steal_item (the item), mark (status)
     span: Span
-    unit: Optional[Word] = None  # `coins` after gain/lose
+    unit: Optional[Word] = None  # `coins` after gain/lose/steal
+    source: tuple["Selector", ...] = ()  # steal … from SOURCE
+    count: Optional[Expr] = None  # mark NAME by COUNT
+    lasting: Optional[Expr] = None  # mark … lasting N rooms
+    lasting_floor: bool = False  # mark … lasting floor
 
 
 @attrs.frozen
@@ -169,25 +179,38 @@ class Do:
 
 
 @attrs.frozen
+class May:
+    """`may "question" { … }` — each player it is about chooses whether it happens to them."""
+
+    prompt: Optional[str]
+    body: "Block"
+    span: Span
+
+
+@attrs.frozen
 class Block:
     stmts: tuple["Stmt", ...]
     span: Span
 
 
-Stmt = Union[Apply, Each, Attack, Share, If, TableLookup, ForEachValue, Row, Do, Effect, Block]
+Stmt = Union[Apply, Each, Attack, Share, If, TableLookup, ForEachValue, Row, Do, May, Effect,
+             Block]
 
 # ---- members of kinds and cards -----------------------------------------------------
 
 
 @attrs.frozen
 class CardRef:
-    """`power 5` or an item id."""
+    """`power 5`, an item id, or `any` (every item)."""
 
     power: Optional[int]
     item: Optional[str]
     span: Span
+    any_item: bool = False
 
     def __str__(self) -> str:
+        if self.any_item:
+            return "any item"
         return f"power {self.power}" if self.power is not None else str(self.item)
 
 
@@ -226,6 +249,7 @@ class Modify:
     expr: Expr
     span: Span
     target_span: Optional[Span] = None
+    tag: Optional[Selector] = None  # `on you`: only for the players the selector picks
 
 
 @attrs.frozen
@@ -234,7 +258,7 @@ class Handler:
 
     sort: str  # "replace" | "react"
     event: str
-    tag: Optional[str]
+    tag: Optional[Selector]  # `on attacked`: only when the event happens to these players
     body: Block
     span: Span
     event_span: Optional[Span] = None
@@ -274,6 +298,17 @@ class KindDecl:
 
 
 @attrs.frozen
+class ExtendDecl:
+    """`extend monster { … }` — rules added to a kind declared elsewhere (a mod's way to
+    change every card of a built-in kind without copying it)."""
+
+    kind: str
+    members: tuple[Member, ...]
+    span: Span
+    kind_span: Span
+
+
+@attrs.frozen
 class CardDecl:
     kind: str
     id: str
@@ -283,7 +318,7 @@ class CardDecl:
     id_span: Span
 
 
-Decl = Union[KindDecl, CardDecl]
+Decl = Union[KindDecl, CardDecl, ExtendDecl]
 
 
 @attrs.frozen

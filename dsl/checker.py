@@ -9,8 +9,8 @@ from . import ast as A
 from .diagnostics import Diagnostic, did_you_mean
 from .library import KindInfo, Library, ParamInfo, display_path
 from .vocabulary import (
-    ABILITIES, ATOMS, COMMON_FIELDS, EVENTS, FUNCTIONS, MODIFIABLE, MODIFY_ONLY_ATOMS,
-    PARAM_TYPES, SELECTORS, TABLE_KEYS, TAGS,
+    ABILITIES, ATOMS, COMMON_FIELDS, EVENTS, FUNCTIONS, HELD_ROLES, MODIFIABLE, MODIFY_ONLY_ATOMS,
+    OWNER_SELECTORS, PARAM_TYPES, ROLE_KINDS, ROOM_SHAPE, SELECTORS, SELECTORS_OF, TABLE_KEYS,
 )
 
 # ---- symbol tables -----------------------------------------------------------------------
@@ -19,9 +19,12 @@ from .vocabulary import (
 def index_declarations(lib: Library) -> None:
     """Build lib.kinds and lib.cards; report duplicate ids/kinds and bad parents."""
     decls: dict[str, A.KindDecl] = {}
+    extensions: list[A.ExtendDecl] = []
     for module in lib.modules:
         for decl in module.decls:
-            if isinstance(decl, A.KindDecl):
+            if isinstance(decl, A.ExtendDecl):
+                extensions.append(decl)
+            elif isinstance(decl, A.KindDecl):
                 if decl.name in decls:
                     first = decls[decl.name]
                     lib.diagnostics.append(Diagnostic(
@@ -55,7 +58,29 @@ def index_declarations(lib: Library) -> None:
                     params[p.name] = attrs.evolve(inherited, default=p.default, decl=p)
                 else:
                     params[p.name] = ParamInfo(p.name, p.type, p.default, p)
+        if chain[0].name not in ROLE_KINDS:
+            # Every room kind says how it is played (cards each, rounds), by default 1 and 1.
+            for shape, (typ, default, _) in ROOM_SHAPE.items():
+                if shape not in params:
+                    value = A.Num(default, decl.name_span)
+                    params[shape] = ParamInfo(shape, typ, value,
+                                              A.Param(shape, typ, value, decl.name_span))
         lib.kinds[name] = KindInfo(decl, chain, params)
+    for ext in extensions:
+        info = lib.kinds.get(ext.kind)
+        if info is None:
+            lib.diagnostics.append(Diagnostic(
+                ext.kind_span, "E101", f"`extend` names unknown kind `{ext.kind}`",
+                did_you_mean(ext.kind, lib.kinds)))
+            continue
+        info.extensions.append(ext)
+    # A kind's children inherit what extends it.
+    for info in lib.kinds.values():
+        for ancestor in info.chain[:-1]:
+            parent = lib.kinds.get(ancestor.name)
+            if parent is not None:
+                info.inherited_extensions.extend(
+                    e for e in parent.extensions if e not in info.inherited_extensions)
 
 
 def _chain(decl: A.KindDecl, decls: dict[str, A.KindDecl],
@@ -89,10 +114,16 @@ class Scope:
     params: dict[str, ParamInfo]
     subject: bool  # statements here have implicit players (a handler, a row of a group)
     in_modify: bool = False
+    role: str = "room"  # the role of the card (or kind) the rule is written on
+    amount: bool = False  # `amount` has a meaning here (modify, or a numeric event's handler)
 
 
 # The words that start a rule in a kind or card body (for "did you mean" on a misspelt one).
 RULE_WORDS = ("resolve", "playable", "unplayable", "escape", "modify", "instead", "after")
+
+# Rules that only a room can carry: they say how the room's cards are played and resolved.
+ROOM_ONLY = {A.Resolve: "resolve", A.Playable: "playable", A.Unplayable: "unplayable",
+             A.Escape: "escape"}
 
 
 def const_value(e) -> Optional[int]:
@@ -112,6 +143,12 @@ class Checker:
         self.lib = lib
         self.diags = lib.diagnostics
         self.items = {cid for cid in lib.cards if lib.role_of(cid) == "item"}
+        self.statuses = {cid for cid in lib.cards if lib.role_of(cid) == "status"}
+        # Numeric parameters of room kinds: a held card, a floor or a rule may modify them in
+        # whatever room has them (`modify strength to amount + 3` on a status).
+        self.room_numbers = {name for info in lib.kinds.values() if info.role == "room"
+                             for name, p in info.params.items()
+                             if p.type in ("int", "number", "per_players")}
         self._kind_tables: dict[str, dict[str, bool]] = {}
 
     def err(self, span, code: str, message: str, hint: Optional[str] = None) -> None:
@@ -121,6 +158,8 @@ class Checker:
     def run(self) -> list[Diagnostic]:
         for info in self.lib.kinds.values():
             self.check_kind(info)
+            for ext in info.extensions:
+                self.check_members(ext.members, info.params, allow_fields=False, role=info.role)
         for card in self.lib.cards.values():
             self.check_card(card)
         return self.diags
@@ -140,7 +179,7 @@ class Checker:
             elif p.default is not None and p.name in info.params:
                 self.check_value(info.params[p.name].type, p.default, Scope(info.params, False),
                                  p.name)
-        self.check_members(decl.members, info.params, allow_fields=False)
+        self.check_members(decl.members, info.params, allow_fields=False, role=info.role)
 
     def check_card(self, card: A.CardDecl) -> None:
         info = self.lib.kinds.get(card.kind)
@@ -161,17 +200,27 @@ class Checker:
                 self.err(card.id_span, "E201",
                          f"{card.kind} `{card.id}` is missing required field `{name}`",
                          f"add `{name} …` ({PARAM_TYPES.get(p.type, p.type)})")
-        if info.role != "room":
-            for name, f in given.items():
-                p = info.params.get(name)
-                if p is not None and p.type == "int" and self.is_expr(f.value) \
-                        and const_value(f.value) is None:
-                    self.err(f.value.span, "E302",
-                             f"`{name}` of a {info.role} must be a plain number",
-                             "a setup value cannot depend on the game")
+        for name, f in given.items():
+            p = info.params.get(name)
+            if p is None or p.type != "int" or not self.is_expr(f.value) \
+                    or const_value(f.value) is not None:
+                continue
+            if info.role != "room":
+                self.err(f.value.span, "E302",
+                         f"`{name}` of a {info.role} must be a plain number",
+                         "a setup value cannot depend on the game")
+            elif name in ROOM_SHAPE:
+                self.err(f.value.span, "E302", f"`{name}` must be a plain number",
+                         "how a room is played is known before anyone plays")
+        for name in ("cards", "rounds"):
+            f = given.get(name)
+            if f is not None and const_value(f.value) is not None and not \
+                    1 <= const_value(f.value) <= 5:
+                self.err(f.value.span, "E301", f"`{name}` is 1..5, not {const_value(f.value)}",
+                         "a player holds five power cards")
         self.table_subject = self._table_usage(info, card) if any(
             p.type == "table" for p in info.params.values()) else {}
-        self.check_members(card.members, info.params, allow_fields=True)
+        self.check_members(card.members, info.params, allow_fields=True, role=info.role)
         self.table_subject = {}
 
     def _table_usage(self, info: KindInfo, card: A.CardDecl) -> dict[str, bool]:
@@ -208,8 +257,9 @@ class Checker:
             walk(own, False)
         return usage
 
-    def check_members(self, members, params: dict[str, ParamInfo], allow_fields: bool) -> None:
-        scope = Scope(params, subject=False)
+    def check_members(self, members, params: dict[str, ParamInfo], allow_fields: bool,
+                      role: str = "room") -> None:
+        scope = Scope(params, subject=False, role=role)
         resolves = 0
         bad_lines: set[int] = set()  # a misspelt rule word makes the rest of its line look
         for m in members:              # like more fields: report the first only
@@ -231,6 +281,10 @@ class Checker:
                     self.err(m.span, "E105", f"unknown field `{m.name}`",
                              did_you_mean(m.name, [*params, *COMMON_FIELDS, *RULE_WORDS]) or
                              ("fields here: " + ", ".join(sorted([*params, *COMMON_FIELDS]))))
+            elif role != "room" and type(m) in ROOM_ONLY:
+                self.err(m.span, "E406",
+                         f"`{ROOM_ONLY[type(m)]}` on a {role} card never takes effect",
+                         "it says how a room is played; a room card (or kind) can carry it")
             elif isinstance(m, A.Resolve):
                 resolves += 1
                 if resolves > 1:
@@ -238,6 +292,10 @@ class Checker:
                 self.check_block(m.body, scope)
             elif isinstance(m, (A.Playable, A.Unplayable, A.Escape)):
                 self.check_card_ref(m.card)
+                if m.card.any_item and not isinstance(m, A.Playable):
+                    word = type(m).__name__.lower()
+                    self.err(m.card.span, "E302", f"`{word}` takes one item, not `any`",
+                             "`playable any as 0` lets every item be played")
                 if m.card.power is not None:
                     word = type(m).__name__.lower()
                     self.err(m.card.span, "E302", f"`{word}` takes an item, not a power card",
@@ -252,6 +310,8 @@ class Checker:
 
     # ---- rules
     def check_card_ref(self, ref: A.CardRef) -> None:
+        if ref.any_item:
+            return
         if ref.power is not None:
             if ref.power not in TABLE_KEYS:
                 self.err(ref.span, "E301", f"there is no power card {ref.power}",
@@ -266,11 +326,13 @@ class Checker:
 
     def check_modify(self, m: A.Modify, params: dict[str, ParamInfo], scope: Scope) -> None:
         targets = [*MODIFIABLE, *params]
+        if scope.role != "room":
+            targets += sorted(self.room_numbers - set(targets))
+        if m.tag is not None:
+            self.check_selector(m.tag, scope)
         if m.target not in targets:
             self.err(m.target_span or m.span, "E107", f"`{m.target}` cannot be modified",
                      did_you_mean(m.target, targets) or "modifiable: " + ", ".join(targets))
-        elif m.target == "value" and m.card is None:
-            self.err(m.span, "E302", "`modify value` needs the card: `modify value of power 5 to 1`")
         elif m.target in params and params[m.target].type not in ("int", "number", "per_players"):
             self.err(m.target_span or m.span, "E302",
                      f"`{m.target}` is a {params[m.target].type}: only numbers can be modified",
@@ -280,20 +342,28 @@ class Checker:
                      "only `value` is per card")
         if m.card is not None:
             self.check_card_ref(m.card)
-        self.check_expr(m.expr, attrs.evolve(scope, in_modify=True))
+        self.check_expr(m.expr, attrs.evolve(scope, in_modify=True, amount=True))
 
     def check_handler(self, h: A.Handler, scope: Scope) -> None:
         word = "instead of" if h.sort == "replace" else "after"
-        if h.event not in EVENTS:
+        event = EVENTS.get(h.event)
+        if event is None:
             self.err(h.event_span or h.span, "E107", f"unknown event `{h.event}` in `{word}`",
                      did_you_mean(h.event, EVENTS) or "events: " + ", ".join(EVENTS))
-        elif h.event == "room" and h.sort == "replace":
-            self.err(h.event_span or h.span, "E107", "`room` can only be reacted to (`after room`)")
-        if h.tag is not None and h.tag not in TAGS:
-            self.err(h.tag_span or h.span, "E109", f"unknown tag `{h.tag}`",
-                     did_you_mean(h.tag, TAGS) or "tags: " + ", ".join(TAGS))
+        elif h.sort == "replace" and not event.replaceable:
+            self.err(h.event_span or h.span, "E107",
+                     f"`{h.event}` can only be reacted to (`after {h.event}`)")
+        elif (scope.role == "room" and not event.in_room) or \
+                (scope.role == "floor" and not event.on_floor):
+            self.err(h.event_span or h.span, "E406",
+                     f"`{h.event}` never happens while a {scope.role} card is in play",
+                     "a room is in play from `reveal` to `room`, a floor from `floor_start` to "
+                     "`floor_end`; a character, item, status or rule card hears every event")
+        if h.tag is not None:
+            self.check_selector(h.tag, scope)
         # A handler is about the event's players (`after room`: every player in the room).
-        self.check_block(h.body, attrs.evolve(scope, subject=True))
+        self.check_block(h.body, attrs.evolve(
+            scope, subject=True, amount=event is not None and event.numeric))
 
     # ---- values of fields and parameters
     def check_value(self, typ: str, value, scope: Scope, field: str) -> None:
@@ -419,6 +489,11 @@ class Checker:
             self.check_table_ref(stmt.table, scope)
         elif isinstance(stmt, A.ForEachValue):
             self.check_table_ref(stmt.table, attrs.evolve(scope, subject=True))
+        elif isinstance(stmt, A.May):
+            if not scope.subject:
+                self.err(stmt.span, "E404", "`may` has no players to ask",
+                         "say who: `highest { may { … } }`")
+            self.check_block(stmt.body, scope)
         elif isinstance(stmt, A.Do):
             p = scope.params.get(stmt.name.name)
             if p is None:
@@ -446,18 +521,51 @@ class Checker:
         if e.unit is not None and e.unit.text not in ("coins", "coin"):
             self.err(e.unit.span, "E302", f"`{e.verb}` takes an amount of coins",
                      f"`{e.verb} 2 coins`" + (f"; `{e.unit.text}` is not `coins`"))
-        if e.verb == "give":
+        if e.verb in ("give", "take", "steal_item"):
             assert isinstance(e.arg, A.Name)
             if e.arg.name not in self.items:
                 self.unknown_item(e.arg.name, e.arg.span)
+        elif e.verb in ("mark", "unmark"):
+            assert isinstance(e.arg, A.Name)
+            self.check_status(e.arg.name, e.arg.span)
         elif e.arg is not None:
             self.check_expr(e.arg, scope)
+        for sel in e.source:
+            self.check_selector(sel, scope)
+        for extra in (e.count, e.lasting):
+            if extra is not None:
+                self.check_expr(extra, scope)
+
+    def check_status(self, name: str, span) -> None:
+        if name not in self.statuses:
+            self.err(span, "E103", f"unknown status `{name}`",
+                     did_you_mean(name, self.statuses) or
+                     f"declare it: `status {name} {{ name \"…\" }}` (its rules, if any, run "
+                     "for whoever has it)")
 
     def check_selectors(self, sels, scope: Scope) -> None:
         for s in sels:
             self.check_selector(s, scope)
 
     def check_selector(self, s: A.Selector, scope: Scope) -> None:
+        if s.arg is not None:
+            spec = SELECTORS_OF.get(s.name)
+            if spec is None:
+                self.err(s.span, "E102", f"unknown selector `{s.name}(…)`",
+                         did_you_mean(s.name, SELECTORS_OF) or
+                         "selectors with an argument: " + ", ".join(SELECTORS_OF))
+            elif spec[0] == "item" and s.arg not in self.items:
+                self.unknown_item(s.arg, s.span)
+            elif spec[0] == "status":
+                self.check_status(s.arg, s.span)
+            return
+        if s.name in SELECTORS_OF:
+            self.err(s.span, "E302", f"`{s.name}` takes an argument: `{s.name}(…)`")
+            return
+        if s.name in OWNER_SELECTORS and scope.role not in HELD_ROLES:
+            self.err(s.span, "E406", f"`{s.name}` has no meaning on a {scope.role} card",
+                     "`you` is the player holding a character, an item or a status")
+            return
         if s.name in SELECTORS:
             return
         p = scope.params.get(s.name)
@@ -476,10 +584,11 @@ class Checker:
                 if p.type in PARAM_TYPES and p.type not in ("int", "number", "per_players"):
                     self.err(e.span, "E302", f"`{e.name}` is a {p.type}, not a number")
                 return
-            if e.name in ATOMS and (e.name not in MODIFY_ONLY_ATOMS or scope.in_modify):
+            if e.name in ATOMS and (e.name not in MODIFY_ONLY_ATOMS or scope.amount):
                 return
             if e.name in MODIFY_ONLY_ATOMS:
-                self.err(e.span, "E104", f"`{e.name}` only has a meaning inside `modify`")
+                self.err(e.span, "E104", f"`{e.name}` only has a meaning inside `modify` and in "
+                         "a handler of an event with an amount (wound, heal, gain, lose, …)")
                 return
             known = [*ATOMS, *scope.params]
             parts = e.name.split("-")
@@ -498,7 +607,14 @@ class Checker:
                 self.err(e.span, "E303",
                          f"`{e.func}` takes {len(fn.params)} argument(s), got {len(e.args)}")
             for arg, kind in zip(e.args, fn.params):
-                if kind == "selector":
+                if kind in ("item", "status"):
+                    if not isinstance(arg, A.Name):
+                        self.err(arg.span, "E302", f"`{e.func}` takes an {kind} id")
+                    elif kind == "item" and arg.name not in self.items:
+                        self.unknown_item(arg.name, arg.span)
+                    elif kind == "status":
+                        self.check_status(arg.name, arg.span)
+                elif kind == "selector":
                     if isinstance(arg, A.Name) and arg.name == "them":
                         self.err(arg.span, "E302", "`count(them)` is not supported",
                                  "count a selector: `count(highest)`")

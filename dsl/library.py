@@ -30,6 +30,20 @@ class KindInfo:
     decl: A.KindDecl
     chain: tuple[A.KindDecl, ...]  # root … self
     params: dict[str, ParamInfo]
+    extensions: list[A.ExtendDecl] = attrs.Factory(list)  # `extend KIND { … }` of this kind
+    inherited_extensions: list[A.ExtendDecl] = attrs.Factory(list)  # … of its ancestors
+
+    def members(self):
+        """Every rule of the kind, root first, each kind's extensions after its own rules."""
+        for kind in self.chain:
+            yield from kind.members
+            if kind is self.decl:
+                for ext in self.extensions:
+                    yield from ext.members
+            else:
+                for ext in self.inherited_extensions:
+                    if ext.kind == kind.name:
+                        yield from ext.members
 
     @property
     def role(self) -> str:

@@ -71,7 +71,8 @@ def _tok_span(path: str, tok: Token) -> Span:
 _KEYWORD_TOKENS = frozenset({
     "KIND", "RESOLVE", "PLAYABLE", "UNPLAYABLE", "ESCAPE", "MODIFY", "INSTEAD", "AFTER",
     "POWER", "ATTACK", "SHARE", "IF", "UNLESS", "TABLE", "FOR", "DO", "WOUND", "HEAL", "GAIN",
-    "LOSE", "GIVE", "ELIMINATE", "NOT", "LBRACE", "RBRACE"})
+    "LOSE", "GIVE", "ELIMINATE", "NOT", "LBRACE", "RBRACE", "EXTEND", "MAY", "TAKE", "STEAL",
+    "MARK", "UNMARK", "ROOMS", "ROOM"})
 
 
 def _pos(node) -> Optional[tuple[int, int, int, int]]:
@@ -149,6 +150,10 @@ class _ToAst:
         return A.Param(str(name), typ.text if typ else None, default, self._s(meta),
                        typ.span if typ else None)
 
+    def extend_decl(self, meta, ch):
+        kind, *members = ch
+        return A.ExtendDecl(str(kind), tuple(members), self._s(meta), _tok_span(self.path, kind))
+
     def card_decl(self, meta, ch):
         kind, ident, *members = ch
         return A.CardDecl(str(kind), str(ident), tuple(members), self._s(meta),
@@ -178,13 +183,13 @@ class _ToAst:
         return A.Escape(ch[0], self._s(meta))
 
     def modify(self, meta, ch):
-        target, card, expr = ch
-        return A.Modify(target.text, card, expr, self._s(meta), target.span)
+        target, card, tag, expr = ch
+        return A.Modify(target.text, card, expr, self._s(meta), target.span, tag)
 
     def _handler(sort):  # noqa: N805 - a factory used in the class body
         def build(self, meta, ch):
             event, tag, body = ch
-            return A.Handler(sort, event.text, tag.text if tag else None, body, self._s(meta),
+            return A.Handler(sort, event.text, tag, body, self._s(meta),
                              event.span, tag.span if tag else None)
 
         return build
@@ -194,6 +199,9 @@ class _ToAst:
 
     def power_ref(self, meta, ch):
         return A.CardRef(int(ch[0]), None, self._s(meta))
+
+    def any_ref(self, meta, ch):
+        return A.CardRef(None, None, _tok_span(self.path, ch[0]), any_item=True)
 
     def item_ref(self, meta, ch):
         return A.CardRef(None, str(ch[0]), self._s(meta))
@@ -238,6 +246,13 @@ class _ToAst:
     def selector(self, meta, ch):
         return A.Selector(str(ch[0]), self._s(meta))
 
+    def selector_of(self, meta, ch):
+        return A.Selector(str(ch[0]), self._s(meta), str(ch[1]))
+
+    def may(self, meta, ch):
+        prompt, body = ch
+        return A.May(prompt.value if prompt is not None else None, body, self._s(meta))
+
     def _effect(verb, has_arg=True):  # noqa: N805 - a factory used in the class body
         def build(self, meta, ch):
             arg = ch[0] if has_arg else None
@@ -249,6 +264,36 @@ class _ToAst:
             return A.Effect(verb, arg, self._s(meta), unit)
 
         return build
+
+    def take(self, meta, ch):
+        return A.Effect("take", A.Name(str(ch[0]), _tok_span(self.path, ch[0])), self._s(meta))
+
+    def steal_coins(self, meta, ch):
+        amount, unit, source = ch
+        return A.Effect("steal", amount, self._s(meta),
+                        A.Word(str(unit), _tok_span(self.path, unit)), source=(source,))
+
+    def steal_item(self, meta, ch):
+        item, source = ch
+        return A.Effect("steal_item", A.Name(str(item), _tok_span(self.path, item)),
+                        self._s(meta), source=(source,))
+
+    def mark(self, meta, ch):
+        status, count, lasting = ch
+        rooms, floor = (None, False) if lasting is None else lasting
+        return A.Effect("mark", A.Name(str(status), _tok_span(self.path, status)),
+                        self._s(meta), count=count, lasting=rooms, lasting_floor=floor)
+
+    def unmark(self, meta, ch):
+        status, count = ch
+        return A.Effect("unmark", A.Name(str(status), _tok_span(self.path, status)),
+                        self._s(meta), count=count)
+
+    def for_rooms(self, meta, ch):
+        return (ch[0], False)
+
+    def for_floor(self, meta, ch):
+        return (None, True)
 
     wound = _effect("wound")
     heal = _effect("heal")

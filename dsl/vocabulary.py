@@ -33,6 +33,7 @@ SELECTORS: dict[str, str] = {
     "second": "the player(s) who played the second-highest distinct value",
     "lowest": "the player(s) who played the lowest value",
     "second_lowest": "the player(s) who played the second-lowest distinct value",
+    "tied": "the player(s) whose value equals another player's value",
     "richest": "the player(s) with the most coins",
     "poorest": "the player(s) with the fewest coins",
     "least_wounded": "the player(s) with the fewest wounds",
@@ -40,31 +41,53 @@ SELECTORS: dict[str, str] = {
     "attacked": "the player(s) the current attack hits",
     "escaped": "the player(s) who escaped with an escape card",
     "them": "the players the current block or handler is about",
+    "you": "the player who holds this card (a character, an item or a status)",
+    "others": "every living player but the one who holds this card",
+    "first": "the first player (variants with a first player)",
 }
+
+# Selectors with an argument: `holds(key)`, `played(torch)`, `marked(poisoned)`.
+SELECTORS_OF: dict[str, tuple[str, str]] = {
+    "holds": ("item", "the player(s) holding at least one ITEM"),
+    "played": ("item", "the player(s) who played ITEM as one of their cards in this room"),
+    "marked": ("status", "the player(s) with the status STATUS"),
+}
+
+# Selectors that only make sense on a card someone holds.
+OWNER_SELECTORS = frozenset({"you", "others"})
 
 # Number atoms usable in expressions.
 ATOMS: dict[str, str] = {
     "total": "the sum of the values played (escaped players' cards do not count)",
     "highest_value": "the highest value played",
     "lowest_value": "the lowest value played",
+    "highest_card": "the highest single card value put down in the room (not a sum)",
     "players": "the number of living players in the room",
     "your_coins": "the coins of the player being affected",
     "your_wounds": "the wounds of the player being affected",
+    "your_value": "the value the player being affected played (the sum of their cards)",
+    "your_items": "how many item cards the player being affected holds",
     "death": "the wounds at which a player dies (the ruleset's `death`)",
     "never": "a number no sum reaches (`strength never`: cannot be defeated)",
     "all_same": "true when every counted card has the same value",
-    "amount": "inside `modify`: the value being modified",
+    "amount": "inside `modify`, and in a handler of a numeric event: the amount",
     "threat": "the monster card revealed for this room from the variant's threat deck (solo)",
+    "round": "which round of the room is being fought: 1, 2, … (rooms with `rounds`)",
+    "floor_number": "which floor the game is on: 1..5",
 }
 
 # Atoms that only make sense somewhere specific.
 MODIFY_ONLY_ATOMS = frozenset({"amount"})
 
+# Atoms read per player: a condition using one is asked of each player a block is about.
+PER_PLAYER_ATOMS = frozenset({"your_coins", "your_wounds", "your_value", "your_items"})
+
 
 @attrs.frozen
 class Function:
-    params: tuple[str, ...]  # "number" or "selector" per argument
+    params: tuple[str, ...]  # "number", "selector", "item" or "status" per argument
     doc: str
+    per_player: bool = False  # reads the player being affected, like `your_coins`
 
 
 FUNCTIONS: dict[str, Function] = {
@@ -73,6 +96,19 @@ FUNCTIONS: dict[str, Function] = {
     "max": Function(("number", "number"), "the larger of two numbers"),
     "div": Function(("number", "number"), "whole division, rounded down (by 0 gives 0)"),
     "count": Function(("selector",), "how many players a selector picks"),
+    "coins": Function(("selector",), "the most coins among the players a selector picks (0: none)"),
+    "wounds": Function(("selector",), "the most wounds among the players a selector picks"),
+    "value": Function(("selector",), "the highest value played by the players a selector picks"),
+    "roll": Function(("number",), "a die of N faces rolled once per room for the whole table "
+                     "(the same number however often it is read in the room)"),
+    "your_roll": Function(("number",), "a die of N faces rolled once per room for the player "
+                          "being affected", per_player=True),
+    "holds": Function(("item",), "how many ITEM the player being affected holds",
+                      per_player=True),
+    "played": Function(("item",), "1 if the player being affected played ITEM in this room",
+                       per_player=True),
+    "marked": Function(("status",), "the count of STATUS on the player being affected (0: none)",
+                       per_player=True),
 }
 
 # Effects (statement verbs) and what their argument is.
@@ -82,31 +118,78 @@ EFFECTS: dict[str, str] = {
     "gain": "number",
     "lose": "number",
     "give": "item",
+    "take": "item",
+    "steal": "number",
+    "steal_item": "item",
+    "mark": "status",
+    "unmark": "status",
     "eliminate": "none",
 }
 
-# Events handlers may hook: `instead of EVENT` (replace) and `after EVENT` (react).
-EVENTS: dict[str, str] = {
-    "attack": "a monster attacks a set of players",
-    "wound": "a player takes wounds",
-    "heal": "a player heals wounds",
-    "gain": "a player gains coins",
-    "lose": "a player loses coins",
-    "give": "players receive an item from the supply",
-    "eliminate": "a player is eliminated",
-    "room": "the room has resolved (react only)",
-}
 
-# Tags narrowing a handler: `instead of wound on attacked`.
-TAGS: dict[str, str] = {"attacked": "the event happens to a player hit by an attack"}
+@attrs.frozen
+class Event:
+    doc: str
+    about: str  # who a handler's block is about (`them`)
+    replaceable: bool = True  # `instead of` allowed
+    numeric: bool = False  # has an amount (`amount` in handlers, `modify` of it)
+    in_room: bool = True  # happens while a room card is in play
+    on_floor: bool = True  # happens while a floor card is in play
+
+
+# Events handlers may hook: `instead of EVENT` (replace) and `after EVENT` (react); the
+# engine emits every one of them on the game's one bus (docs/dsl.md, "Events").
+EVENTS: dict[str, Event] = {
+    "game_start": Event("the game begins (characters dealt)", "every player", False,
+                        in_room=False, on_floor=False),
+    "floor_start": Event("a floor is laid out", "every living player", False, in_room=False),
+    "reveal": Event("a room is entered, before anyone plays a card", "every living player",
+                    False),
+    "room_start": Event("every card of the room is played and valued; the room is about to "
+                        "resolve", "every living player", False),
+    "play": Event("a player's cards for the room are revealed and valued", "that player",
+                  False),
+    "attack": Event("a monster attacks a set of players", "the attacked players"),
+    "wound": Event("a player takes wounds", "that player", numeric=True),
+    "heal": Event("a player heals wounds", "that player", numeric=True),
+    "gain": Event("a player gains coins", "that player", numeric=True),
+    "lose": Event("a player loses coins", "that player", numeric=True),
+    "steal": Event("a player takes coins or an item from another player", "the taker",
+                   numeric=True),
+    "give": Event("a player receives an item from the supply", "that player"),
+    "take": Event("an item goes from a player back to the supply", "that player"),
+    "mark": Event("a player receives a status", "that player"),
+    "eliminate": Event("a player is eliminated", "that player"),
+    "room": Event("the room has resolved (its last round)", "every living player", False),
+    "death": Event("a player reaches the wounds that kill (rulesets with `death`)",
+                   "that player"),
+    "first_player": Event("the first player changes hands after a room", "the new first player",
+                          False, in_room=False),
+    "floor_end": Event("the last room of a floor is done", "every living player", False,
+                       in_room=False),
+    "scoring": Event("final scoring begins", "every player still in the game", False,
+                     in_room=False, on_floor=False),
+    "score": Event("a player's score is read at final scoring (coins, unless modified)",
+                   "that player", False, numeric=True, in_room=False, on_floor=False),
+}
 
 # Quantities `modify` can change, besides the kind's own parameters.
 MODIFIABLE: dict[str, str] = {
-    "value": "the value a card counts for (`modify value of power 5 to 1`)",
+    "value": "the value a card counts for (`modify value of power 5 to 1`; without `of`, "
+             "every card)",
     "wound": "the wounds a player is about to take",
     "heal": "the wounds a player is about to heal",
     "gain": "the coins a player is about to gain",
     "lose": "the coins a player is about to lose",
+    "steal": "the coins a player is about to take from another",
+    "score": "a player's score at final scoring (their coins to begin with)",
+}
+
+# How a room is played: parameters every room kind has, whatever it declares.
+ROOM_SHAPE: dict[str, tuple[str, int, str]] = {
+    "cards": ("int", 1, "how many cards each player plays in the room; their values are summed"),
+    "rounds": ("int", 1, "how many times in a row the room is fought, one play each time"),
+    "missing": ("int", 0, "what a card counts for when a player has none left to play"),
 }
 
 ABILITIES: dict[str, str] = {
@@ -115,6 +198,10 @@ ABILITIES: dict[str, str] = {
 }
 
 # Kinds the engine gives a role to (a card of such a kind, or of a kind derived from it).
-ROLE_KINDS = ("character", "item", "floor")
+# character, item, status: held by a player (their rules run for that player, `you`);
+# floor: in play during its floor; rule: in play the whole game (a ruleset's or a mod's
+# house rules). Every other kind is a room, in play while it is entered and resolved.
+ROLE_KINDS = ("character", "item", "floor", "status", "rule")
+HELD_ROLES = frozenset({"character", "item", "status"})
 
 TABLE_KEYS = range(1, 6)

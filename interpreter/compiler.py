@@ -18,6 +18,7 @@ import attrs
 from raiders.dsl import ast as A
 from raiders.dsl.checker import const_value
 from raiders.dsl.library import KindInfo, Library
+from raiders.dsl.vocabulary import FUNCTIONS, PER_PLAYER_ATOMS, ROOM_SHAPE
 
 from .state import Card, Player
 
@@ -32,6 +33,10 @@ class CompileError(Exception):
     """A card that checked clean but cannot be compiled (should not happen: report it)."""
 
 
+# A tag's test: does the event's player count (ctx, player, owner of the handler's card)?
+Pred = Callable[[Any, Player, Optional[Player]], bool]
+
+
 @attrs.define(eq=False)
 class Handler:
     sort: str  # replace | react
@@ -40,6 +45,25 @@ class Handler:
     body: Stmt
     words: str
     card: str
+    pred: Optional[Pred] = None  # from the tag; None: every player
+
+
+@attrs.define(eq=False)
+class CardRules:
+    """What a card adds to the game's bus while it is in play (docs/dsl.md, "Events").
+
+    Each list keeps declaration order, the kind's rules before the card's."""
+
+    value_mods: list[tuple[Optional[Card], Expr, Optional[Pred]]] = attrs.Factory(list)
+    effect_mods: dict[str, list[tuple[Expr, Optional[Pred]]]] = attrs.Factory(dict)
+    param_mods: dict[str, list[tuple[Expr, Optional[Pred]]]] = attrs.Factory(dict)
+    replacers: dict[str, list[Handler]] = attrs.Factory(dict)
+    reactors: dict[str, list[Handler]] = attrs.Factory(dict)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.value_mods or self.effect_mods or self.param_mods or self.replacers
+                    or self.reactors)
 
 
 @attrs.define(eq=False)
@@ -51,14 +75,19 @@ class CompiledRoom:
     playable: dict[str, Expr]  # item -> the value it counts for here
     escapes: frozenset[str]
     unplayable: frozenset[str]
-    value_mods: list[tuple[Card, Expr]]
-    effect_mods: dict[str, list[Expr]]
-    replacers: dict[str, list[Handler]]
-    reactors: dict[str, list[Handler]]
+    rules: CardRules
     resolve: Stmt
     params: dict[str, Expr]
     words: list[str]  # the card in plain words, one line per rule
+    any_item: Optional[Expr] = None  # `playable any as N`: what other items count for
+    cards_each: int = 1  # how a room is played (ROOM_SHAPE): cards per player per round
+    rounds: int = 1
+    missing: int = 0  # what a card counts for when a player has none left
     source: str = ""
+
+    @property
+    def value_mods(self):
+        return self.rules.value_mods
 
 
 @attrs.define(eq=False)
@@ -68,6 +97,8 @@ class CompiledCharacter:
     coins: int
     wounds: int
     items: tuple[str, ...]
+    rules: CardRules = attrs.Factory(CardRules)
+    words: list[str] = attrs.Factory(list)
 
 
 @attrs.define(eq=False)
@@ -75,6 +106,8 @@ class CompiledItem:
     id: str
     name: str
     ability: Optional[str]
+    rules: CardRules = attrs.Factory(CardRules)
+    words: list[str] = attrs.Factory(list)
 
 
 @attrs.define(eq=False)
@@ -82,6 +115,28 @@ class CompiledFloor:
     id: str
     name: str
     layout: str
+    rules: CardRules = attrs.Factory(CardRules)
+    words: list[str] = attrs.Factory(list)
+
+
+@attrs.define(eq=False)
+class CompiledStatus:
+    """A status a player can have (`mark NAME`): its rules run for whoever has it."""
+
+    id: str
+    name: str
+    rules: CardRules = attrs.Factory(CardRules)
+    words: list[str] = attrs.Factory(list)
+
+
+@attrs.define(eq=False)
+class CompiledRule:
+    """A house rule: in play the whole game."""
+
+    id: str
+    name: str
+    rules: CardRules = attrs.Factory(CardRules)
+    words: list[str] = attrs.Factory(list)
 
 
 def _join(words: list[str]) -> str:
@@ -147,6 +202,9 @@ class CardCompiler:
         if mods and typ in ("per_players", "int", "number"):
             base = self._modified(base, mods)
             words = f"{words} (modified)"
+        if typ in ("per_players", "int", "number") and name not in ROOM_SHAPE \
+                and self.kind.role == "room":
+            base = _open_to_mods(name, base)
         self._compiling.discard(name)
         self._param_cache[name] = (base, words)
         return base, words
@@ -213,6 +271,12 @@ class CardCompiler:
             "players": (lambda ctx, p: ctx.n_players, "the number of players"),
             "your_coins": (lambda ctx, p: p.coins if p else 0, "their coins"),
             "your_wounds": (lambda ctx, p: p.wounds if p else 0, "their wounds"),
+            "your_value": (lambda ctx, p: ctx.values_by_player.get(p.seat, 0) if p else 0,
+                           "the value they played"),
+            "your_items": (lambda ctx, p: len(p.items) if p else 0, "the items they hold"),
+            "highest_card": (lambda ctx, p: ctx.highest_card, "the highest single card played"),
+            "round": (lambda ctx, p: ctx.round, "the round being fought"),
+            "floor_number": (lambda ctx, p: ctx.table.floor_index + 1, "the floor's number"),
             "death": (lambda ctx, p: ctx.death, "the wounds that kill"),
             "never": (lambda ctx, p: NEVER, "never"),
             "all_same": (lambda ctx, p: ctx.all_same, "everyone played the same value"),
@@ -224,15 +288,34 @@ class CardCompiler:
         return atoms[name]
 
     def call(self, e: A.Call) -> tuple[Expr, str]:
-        if e.func == "count":
+        spec = FUNCTIONS[e.func]
+        if spec.params == ("selector",):
             sel, w = self.selector(A.Selector(e.args[0].name, e.args[0].span))
-            return (lambda ctx, p: len(sel(ctx, None))), f"the number of {w}"
+            if e.func == "count":
+                return (lambda ctx, p: len(sel(ctx, None))), f"the number of {w}"
+            return _read_of(e.func, sel), f"the {e.func} of {w}"
+        if spec.params in (("item",), ("status",)):
+            what = e.args[0].name
+            if e.func == "holds":
+                return (lambda ctx, p: p.items.count(what) if p else 0), f"the {what}s they hold"
+            if e.func == "played":
+                return ((lambda ctx, p: 1 if p is not None and what in ctx.cards_of(p) else 0),
+                        f"they played a {what}")
+            return ((lambda ctx, p: p.mark_count(what) if p else 0),
+                    f"their `{what}` count")
         args = [self.expr(a) for a in e.args]
         fs = [f for f, _ in args]
         ws = [w for _, w in args]
         if e.func == "half":
             f = fs[0]
             return (lambda ctx, p: f(ctx, p) // 2), f"half of {ws[0]}, rounded down"
+        if e.func == "roll":
+            f = fs[0]
+            return (lambda ctx, p: ctx.roll(f(ctx, p), None)), f"a {ws[0]}-sided die (the table's)"
+        if e.func == "your_roll":
+            f = fs[0]
+            return ((lambda ctx, p: ctx.roll(f(ctx, p), p) if p else 0),
+                    f"their own {ws[0]}-sided die")
         a, b = fs
         if e.func == "min":
             return (lambda ctx, p: min(a(ctx, p), b(ctx, p))), f"the smaller of {ws[0]} and {ws[1]}"
@@ -271,6 +354,8 @@ class CardCompiler:
     # ---- selectors
     def selector(self, s: A.Selector) -> tuple[Select, str]:
         name = s.name
+        if s.arg is not None:
+            return _selector_of(name, s.arg)
         if name in self.types and self.types[name] == "selector":
             return self.param(name)
         builtin = _SELECTOR_FUNCS.get(name)
@@ -339,7 +424,7 @@ class CardCompiler:
             then, wt = self.block(s.then)
             other, wo = self.block(s.otherwise) if s.otherwise else (None, "")
             negate = s.negate
-            if _mentions(s.cond, ("your_coins", "your_wounds")):
+            if _per_player(s.cond):
                 # A condition about "your" coins is asked of each player the block is about
                 # (outside such a block, "your" coins read 0).
                 def if_each(ctx, subject):
@@ -391,6 +476,17 @@ class CardCompiler:
         if isinstance(s, A.Do):
             body, wb = self.param(s.name.name)
             return body, wb
+        if isinstance(s, A.May):
+            body, wb = self.block(s.body)
+            question = s.prompt or wb
+            card = self.card.id
+
+            def may(ctx, subject):
+                for p in list(subject or ()):
+                    if ctx.ask(p, question, card):
+                        body(ctx, [p])
+
+            return may, f"each of them may choose: {wb}"
         if isinstance(s, A.Row):
             raise CompileError(f"{self.card.id}: a row outside a table")
         raise CompileError(f"{self.card.id}: cannot compile {type(s).__name__}")
@@ -424,6 +520,54 @@ class CardCompiler:
         if verb == "give":
             item = e.arg.name
             return (lambda ctx, players: ctx.give(item, players)), f"get a {item} (none if the supply is short)"
+        if verb == "take":
+            item = e.arg.name
+
+            def take(ctx, players):
+                for p in players:
+                    if item in p.items:
+                        ctx.emit("take", p, 0, item)
+
+            return take, f"return a {item} to the supply (if they hold one)"
+        if verb in ("steal", "steal_item"):
+            source, wsrc = self.selectors(e.source)
+            if verb == "steal":
+                amount, wa = self.expr(e.arg)
+                item, words = None, f"take {wa} coin(s) from {wsrc} (no more than they have)"
+            else:
+                amount, item = None, e.arg.name
+                words = f"take a {item} from {wsrc} (if they hold one)"
+
+            def steal(ctx, players):
+                givers = source(ctx, players)
+                for p in players:
+                    for giver in givers:
+                        if giver is not p:
+                            n = amount(ctx, p) if amount is not None else 0
+                            ctx.emit("steal", p, n, item, giver)
+
+            return steal, words
+        if verb in ("mark", "unmark"):
+            status = e.arg.name
+            count, wc = self.expr(e.count) if e.count is not None else ((lambda ctx, p: 1), "1")
+            if verb == "unmark":
+                def unmark(ctx, players):
+                    for p in players:
+                        ctx.unmark(p, status, count(ctx, p) if e.count is not None else None)
+
+                return unmark, (f"lose {wc} `{status}`" if e.count is not None
+                                else f"lose the status `{status}`")
+            lasting, wl = self.expr(e.lasting) if e.lasting is not None else (None, "")
+            floor = e.lasting_floor
+            how_long = (f" for {wl} room(s)" if lasting is not None else
+                        " until the end of the floor" if floor else "")
+
+            def mark(ctx, players):
+                for p in players:
+                    rooms = lasting(ctx, p) if lasting is not None else None
+                    ctx.emit("mark", p, count(ctx, p), status, (rooms, floor))
+
+            return mark, f"get `{status}` ×{wc}{how_long}"
         if verb == "eliminate":
             def eliminate(ctx, players):
                 for p in players:
@@ -441,33 +585,47 @@ class CardCompiler:
         return numeric, words
 
     # ---- the whole card
-    def rules(self):
-        """Rules from the kind chain (root first) then the card: later ones win or add."""
-        for kind in self.kind.chain:
-            yield from kind.members
+    def members(self):
+        """Rules from the kind chain (root first, extensions after each kind's own) then the
+        card: later ones win or add."""
+        yield from self.kind.members()
         yield from self.card.members
 
-    def compile_room(self) -> CompiledRoom:
-        playable: dict[str, Expr] = {}
-        escapes: set[str] = set()
-        unplayable: set[str] = set()
-        value_mods: list[tuple[Card, Expr]] = []
-        effect_mods: dict[str, list[Expr]] = {}
-        replacers: dict[str, list[Handler]] = {}
-        reactors: dict[str, list[Handler]] = {}
-        resolve: Optional[Stmt] = None
-        resolve_words = "nothing happens"
+    def tag(self, sel: Optional[A.Selector]) -> tuple[Optional[Pred], str]:
+        """A handler's or modifier's `on SELECTOR`: which players the event must be about."""
+        if sel is None:
+            return None, ""
+        if sel.arg is None and sel.name == "attacked":
+            return (lambda ctx, p, owner: p.seat in ctx.attacked_seats), " on attacked"
+        if sel.arg is None and sel.name == "you":
+            return (lambda ctx, p, owner: p is owner), " on you"
+        if sel.arg is None and sel.name == "others":
+            return (lambda ctx, p, owner: owner is not None and p is not owner), " on others"
+        pick, words = self.selector(sel)
+        return (lambda ctx, p, owner: p in pick(ctx, [p])), f" on {words}"
+
+    def compile_rules(self) -> tuple[CardRules, dict[str, Any]]:
+        """Every rule of the card: what it adds to the bus, and (rooms) how it is played."""
+        rules = CardRules()
+        room: dict[str, Any] = {"playable": {}, "escapes": set(), "unplayable": set(),
+                                "any_item": None, "resolve": None, "resolve_words": None}
         words: list[str] = []
-        members = list(self.rules())
-        # Modifiers of parameters must be known before any parameter is compiled.
+        members = list(self.members())
+        # Modifiers of the card's own parameters must be known before any is compiled.
         for m in members:
             if isinstance(m, A.Modify) and m.target in self.types:
                 f, _ = self.expr(m.expr)
                 self.param_mods.setdefault(m.target, []).append(f)
+        playable, escapes, unplayable = room["playable"], room["escapes"], room["unplayable"]
         for m in members:
             if isinstance(m, A.Playable):
-                item = m.card.item
                 f, w = self.expr(m.value) if m.value is not None else ((lambda ctx, p: 0), "0")
+                if m.card.any_item:
+                    room["any_item"] = f
+                    words.append(f"Any item may be played here; it counts as {w} unless "
+                                 "said otherwise.")
+                    continue
+                item = m.card.item
                 playable[item] = f
                 unplayable.discard(item)
                 words.append(f"A {item} may be played here; it counts as {w}.")
@@ -480,47 +638,70 @@ class CardCompiler:
                 escapes.add(m.card.item)
                 unplayable.discard(m.card.item)
                 words.append(f"A player who plays a {m.card.item} escapes: their card does not "
-                              "count and they cannot be attacked.")
+                             "count and they cannot be attacked.")
             elif isinstance(m, A.Modify):
                 f, w = self.expr(m.expr)
+                pred, wt = self.tag(m.tag)
                 if m.target == "value":
                     ref = m.card
-                    key: Card = ref.power if ref.power is not None else ref.item
-                    value_mods.append((key, f))
-                    words.append(f"Every {m.card} played counts as {w}.")
+                    key: Optional[Card] = None if ref is None else (
+                        ref.power if ref.power is not None else ref.item)
+                    rules.value_mods.append((key, f, pred))
+                    what = "card" if ref is None else str(ref)
+                    words.append(f"Every {what} played{wt} counts as {w}.")
                 elif m.target in self.types:
                     words.append(f"Its {m.target} becomes {w}.")
+                elif m.target in _EFFECT_MODS:
+                    rules.effect_mods.setdefault(m.target, []).append((f, pred))
+                    words.append(f"Every {m.target}{wt} becomes {w}.")
                 else:
-                    effect_mods.setdefault(m.target, []).append(f)
-                    words.append(f"Every {m.target} becomes {w}.")
+                    rules.param_mods.setdefault(m.target, []).append((f, pred))
+                    words.append(f"A room's {m.target} becomes {w}.")
             elif isinstance(m, A.Handler):
                 body, w = self.block(m.body)
-                tag = f" on {m.tag}" if m.tag else ""
-                h = Handler(m.sort, m.event, m.tag, body, w, self.card.id)
+                pred, wt = self.tag(m.tag)
+                h = Handler(m.sort, m.event, str(m.tag) if m.tag else None, body, w,
+                            self.card.id, pred)
                 if m.sort == "replace":
-                    replacers.setdefault(m.event, []).append(h)
-                    words.append(f"Instead of {m.event}{tag}: {w}.")
+                    rules.replacers.setdefault(m.event, []).append(h)
+                    words.append(f"Instead of {m.event}{wt}: {w}.")
                 else:
-                    reactors.setdefault(m.event, []).append(h)
-                    words.append(f"After {m.event}{tag}: {w}.")
+                    rules.reactors.setdefault(m.event, []).append(h)
+                    words.append(f"After {m.event}{wt}: {w}.")
             elif isinstance(m, A.Resolve):
-                resolve, resolve_words = self.block(m.body)
+                room["resolve"], room["resolve_words"] = self.block(m.body)
+        room["words"] = words
+        return rules, room
+
+    def compile_room(self) -> CompiledRoom:
+        rules, r = self.compile_rules()
+        words = r["words"]
         params = {}
         for name, typ in self.types.items():
-            if typ in ("int", "number", "per_players") and self.values[name] is not None:
+            if typ in ("int", "number", "per_players") and self.values[name] is not None \
+                    and name not in ROOM_SHAPE:
                 params[name] = self.param(name)[0]
+        resolve = r["resolve"]
         if resolve is None:
             resolve = lambda ctx, subject: None  # noqa: E731 - a room with no procedure
-        words.insert(0, f"When the room resolves: {resolve_words}.")
+        words.insert(0, f"When the room resolves: {r['resolve_words'] or 'nothing happens'}.")
+        shape = {name: self.constant(name, default) for name, (_, default, _) in ROOM_SHAPE.items()}
+        if shape["cards"] != 1 or shape["rounds"] != 1:
+            words.insert(0, f"Each player plays {shape['cards']} card(s), values summed"
+                         + (f", in {shape['rounds']} rounds (the room is fought once per round)"
+                            if shape["rounds"] != 1 else "")
+                         + f"; a card a player lacks counts {shape['missing']}.")
         for name in self.types:
-            if self.values[name] is not None and self.types[name] not in ("table", "effects"):
+            if self.values[name] is not None and self.types[name] not in ("table", "effects") \
+                    and name not in ROOM_SHAPE:
                 words.append(f"{name}: {self.param(name)[1]}.")
         return CompiledRoom(
             id=self.card.id, name=self.display, kind=self.card.kind,
             kinds=tuple(k.name for k in reversed(self.kind.chain)),
-            playable=playable, escapes=frozenset(escapes), unplayable=frozenset(unplayable),
-            value_mods=value_mods, effect_mods=effect_mods, replacers=replacers,
-            reactors=reactors, resolve=resolve, params=params, words=words)
+            playable=r["playable"], escapes=frozenset(r["escapes"]),
+            unplayable=frozenset(r["unplayable"]), rules=rules, resolve=resolve, params=params,
+            words=words, any_item=r["any_item"], cards_each=shape["cards"],
+            rounds=shape["rounds"], missing=shape["missing"])
 
     def constant(self, name: str, default: Any = None) -> Any:
         v = self.values.get(name)
@@ -548,14 +729,59 @@ def _plain_words(value) -> str:
     return "?"
 
 
-def _mentions(node, names: tuple[str, ...]) -> bool:
+_EFFECT_MODS = frozenset({"wound", "heal", "gain", "lose", "steal", "score"})
+
+
+def _per_player(node) -> bool:
+    """Whether an expression reads the player being affected (`your_coins`, `holds(key)`)."""
     if isinstance(node, A.Name):
-        return node.name in names
+        return node.name in PER_PLAYER_ATOMS
+    if isinstance(node, A.Call) and FUNCTIONS.get(node.func) and FUNCTIONS[node.func].per_player:
+        return True
     if attrs.has(type(node)):
-        return any(_mentions(getattr(node, f.name), names) for f in attrs.fields(type(node)))
+        return any(_per_player(getattr(node, f.name)) for f in attrs.fields(type(node)))
     if isinstance(node, tuple):
-        return any(_mentions(x, names) for x in node)
+        return any(_per_player(x) for x in node)
     return False
+
+
+def _open_to_mods(name: str, base: Expr) -> Expr:
+    """A room's number that cards in play elsewhere (a status, a floor, a house rule) may
+    modify: `modify strength to amount + 3`. Costs one lookup when nothing does."""
+    def param(ctx, p):
+        v = base(ctx, p)
+        mods = ctx.param_mods.get(name) if ctx.param_mods else None
+        if mods:
+            v = ctx.modified(mods, v, p)
+        return v
+
+    return param
+
+
+def _read_of(what: str, sel: Select) -> Expr:
+    """`coins(richest)`: one number of the players a selector picks (the largest; 0: none)."""
+    if what == "value":
+        def value_of(ctx, p):
+            vb = ctx.values_by_player
+            return max((vb.get(q.seat, 0) for q in sel(ctx, None)), default=0)
+
+        return value_of
+
+    def read(ctx, p):
+        return max((getattr(q, what) for q in sel(ctx, None)), default=0)
+
+    return read
+
+
+def _selector_of(name: str, arg: str) -> tuple[Select, str]:
+    if name == "holds":
+        return ((lambda ctx, subject: [p for p in ctx.participants if arg in p.items]),
+                f"whoever holds a {arg}")
+    if name == "played":
+        return ((lambda ctx, subject: [p for p in ctx.participants if arg in ctx.cards_of(p)]),
+                f"whoever played a {arg}")
+    return ((lambda ctx, subject: [p for p in ctx.participants if p.mark_count(arg)]),
+            f"whoever has `{arg}`")
 
 
 def _values_selector(pick: Callable[[list[int]], Optional[int]]) -> Select:
@@ -589,6 +815,8 @@ _SELECTOR_WORDS = {
     "richest": "the richest player(s)", "poorest": "the poorest player(s)",
     "least_wounded": "the least wounded player(s)", "most_wounded": "the most wounded player(s)",
     "attacked": "the attacked player(s)", "escaped": "whoever escaped", "them": "them",
+    "tied": "whoever played the same value as someone else", "you": "you",
+    "others": "everyone else", "first": "the first player",
 }
 
 _SELECTOR_FUNCS: dict[str, Select] = {
@@ -605,7 +833,20 @@ _SELECTOR_FUNCS: dict[str, Select] = {
     "attacked": lambda ctx, subject: list(ctx.attack_targets),
     "escaped": lambda ctx, subject: [p for p in ctx.participants if p.seat in ctx.escaped_seats],
     "them": lambda ctx, subject: list(subject or ()),
+    "tied": lambda ctx, subject: _tied(ctx),
+    "you": lambda ctx, subject: [p for p in ctx.participants if p is ctx.owner],
+    "others": lambda ctx, subject: [p for p in ctx.participants
+                                    if ctx.owner is not None and p is not ctx.owner],
+    "first": lambda ctx, subject: [p for p in ctx.participants if p.seat == ctx.table.first],
 }
+
+
+def _tied(ctx) -> list:
+    vb = ctx.values_by_player
+    counts: dict[int, int] = {}
+    for v in vb.values():
+        counts[v] = counts.get(v, 0) + 1
+    return [p for p in ctx.participants if counts.get(vb.get(p.seat, -1), 0) > 1]
 
 
 def _as_tuple(v) -> tuple:
@@ -619,12 +860,18 @@ def compile_card(lib: Library, card_id: str, strength_players: int = 3):
     card = lib.cards[card_id]
     cc = CardCompiler(lib, card, strength_players)
     role = cc.kind.role
+    if role == "room":
+        return cc.compile_room()
+    rules, r = cc.compile_rules()
+    words = r["words"]
     if role == "character":
         return CompiledCharacter(card_id, cc.display, cc.constant("coins", 0),
-                                 cc.constant("wounds", 0), _as_tuple(cc.constant("items")))
+                                 cc.constant("wounds", 0), _as_tuple(cc.constant("items")),
+                                 rules, words)
     if role == "item":
-        return CompiledItem(card_id, cc.display, cc.constant("ability"))
+        return CompiledItem(card_id, cc.display, cc.constant("ability"), rules, words)
     if role == "floor":
-        return CompiledFloor(card_id, cc.display, cc.constant("layout"))
-    room = cc.compile_room()
-    return room
+        return CompiledFloor(card_id, cc.display, cc.constant("layout"), rules, words)
+    if role == "status":
+        return CompiledStatus(card_id, cc.display, rules, words)
+    return CompiledRule(card_id, cc.display, rules, words)

@@ -13,7 +13,8 @@ import attrs
 
 from .compiler import CompiledRoom
 from .players import Seat, SeatView
-from .room import RulesError, apply_death, check_play, is_second_card, legal_cards, resolve_room
+from .room import (Context, RulesError, Table, check_deaths, check_play, is_second_card,
+                   legal_cards, resolve_round)
 from .rules import Rules
 from .state import POWER_CARDS, Card, Floor, Play, Player, RoomSlot
 
@@ -41,6 +42,8 @@ class RoomRecord:
     after_state: list[tuple[str, int, int, tuple[str, ...]]]  # name, coins, wounds, items
     first_player: Optional[str] = None
     monster: Optional[int] = None  # the threat card revealed in this room (solo)
+    rolls: list[int] = attrs.Factory(list)  # dice rolled by the rules, in order
+    choices: dict[str, list[bool]] = attrs.Factory(dict)  # `may` answers, per player in order
 
     @property
     def after(self) -> dict[str, dict]:
@@ -95,16 +98,39 @@ class Game:
                 self.supply[item] -= 1
                 p.give_item(item)
             self.players.append(p)
-        self.first = self.deal.first_player
         self.sequential = var.play == "sequential"
         self.coin_cap = rules.ruleset.coin_cap if var.coin_cap == -1 else var.coin_cap
         self.scoring = var.scoring
         self.threats_drawn = 0
         self.scripted_threats: dict[int, int] = {}  # room number -> card, from a log
+        # Dice and choices a log or scenario gives, consumed in order (None: roll / ask).
+        self.scripted_rolls: Optional[Callable[[int], Optional[int]]] = None
         self.death = rules.ruleset.death
         self.records: list[RoomRecord] = []
         self.peeked: dict[int, set[int]] = {}  # seat -> room indexes seen on this floor
-        self.floor_index = 0
+        self._rolls: list[int] = []
+        self._choices: dict[str, list[bool]] = {}
+        self._room_index = 0
+        self.table = Table(self.players, self.supply, self.coin_cap, self.death,
+                           rules.held_rules, rules.house_rules, self.deal.first_player,
+                           [] if trace else None, self._roll, self._ask, self.draw_threat)
+
+    # The first player and the floor live on the table, where the rules read them.
+    @property
+    def first(self) -> Optional[int]:
+        return self.table.first
+
+    @first.setter
+    def first(self, seat: Optional[int]) -> None:
+        self.table.first = seat
+
+    @property
+    def floor_index(self) -> int:
+        return self.table.floor_index
+
+    @floor_index.setter
+    def floor_index(self, f: int) -> None:
+        self.table.floor_index = f
 
     # ---- setup (D-2, D-3, C-2)
     def random_deal(self, n_players: int) -> Deal:
@@ -141,11 +167,9 @@ class Game:
         return [p for p in self.players if not p.dead]
 
     def run(self, on_room: Optional[Callable[[RoomRecord], None]] = None) -> GameResult:
+        self.phase("game_start", None)
         for f, floor in enumerate(self.deal.floors):
-            self.floor_index = f
-            self.peeked = {}
-            for p in self.players:
-                p.hand = list(POWER_CARDS)
+            self.start_floor(f, floor)
             for r, slot in enumerate(floor.rooms):
                 record = self.play_room(f, r, floor, slot)
                 self.records.append(record)
@@ -155,7 +179,52 @@ class Game:
                     break
             if self.game_over():
                 break
+            self.end_floor()
         return self.finish()
+
+    def phase(self, event: str, room: Optional[CompiledRoom]) -> Optional[Context]:
+        """A moment of the game on the bus (`after floor_start { … }`); cheap when no card in
+        play hears it."""
+        table = self.table
+        if not (table.house or table.held or table.floor_rules is not None
+                or (room is not None and room.rules.reactors)):
+            return None
+        ctx = Context(table, room)
+        ctx.phase(event, list(ctx.participants))
+        return ctx
+
+    def start_floor(self, f: int, floor: Floor) -> None:
+        """D-3/C-2: the floor is laid out; everyone takes their power cards back."""
+        self.floor_index = f
+        self.peeked = {}
+        for p in self.players:
+            p.hand = list(POWER_CARDS)
+        card = self.rules.floors.get(floor.floor_card) if floor.floor_card else None
+        self.table.floor_rules = card.rules if card is not None and not card.rules.empty else None
+        self.phase("floor_start", None)
+
+    def end_floor(self) -> None:
+        self.phase("floor_end", None)
+        self.table.expire_marks(floor_over=True)
+        self.table.floor_rules = None
+
+    # ---- dice and choices: from the game's generator and the seats, recorded for the log
+    def _roll(self, faces: int) -> int:
+        value = self.scripted_rolls(faces) if self.scripted_rolls is not None else None
+        if value is None:
+            value = self.rng.randint(1, faces)
+        elif not 1 <= value <= faces:
+            raise RulesError(f"a roll of {value} on a {faces}-sided die")
+        self._rolls.append(value)
+        return value
+
+    def _ask(self, p: Player, question: str, card: str) -> bool:
+        seat = self.seats[p.seat]
+        decide = getattr(seat, "decide", None)
+        view = SeatView(self, p, self._room_index, (), True)
+        answer = bool(decide(view, question, card)) if decide is not None else False
+        self._choices.setdefault(p.name, []).append(answer)
+        return answer
 
     def game_over(self) -> bool:
         if self.scoring == "duel":  # C-9: reaching the death threshold ends the duel at once
@@ -199,8 +268,7 @@ class Game:
         return used
 
     def use_torch(self, p: Player, item: str, floor: Floor) -> None:
-        p.take_item(item)
-        self.supply[item] = self.supply.get(item, 0) + 1
+        self.table.return_item(p, item)
         self.peeked.setdefault(p.seat, set()).update(range(len(floor.rooms)))
 
     def play_order(self) -> list[Player]:
@@ -212,23 +280,34 @@ class Game:
         return [p for p in order if not p.dead]
 
     def choose(self, p: Player, room: CompiledRoom, r: int, revealed: Sequence[Play],
-               second: bool, chosen: Sequence[Card] = ()) -> Card:
-        legal = legal_cards(room, p, self.abilities)
-        card = self.seats[p.seat].choose_card(SeatView(self, p, r, revealed, True), legal, second)
+               second: bool, chosen: Sequence[Card] = (), taken: Sequence[Card] = (),
+               legal: Optional[list[Card]] = None) -> Card:
+        if legal is None:
+            legal = legal_cards(room, p, self.abilities, taken)
+        view = SeatView(self, p, r, revealed, True, taken)
+        card = self.seats[p.seat].choose_card(view, legal, second)
         if card not in legal:
             raise RulesError(check_play(room, p, [*chosen, card], self.abilities)
                              or f"{p.name} made an illegal play: {card}")
         return card
 
     def card_play(self, room: CompiledRoom, r: int) -> list[Play]:
-        """D-4/C-10 (simultaneous) or C-3/D-10 (in turn); second-card items play again after."""
+        """D-4/C-10 (simultaneous) or C-3/D-10 (in turn); second-card items play again after.
+        In a room of several cards (`cards 2`) each player puts down that many, one at a time;
+        a player with no card left for one counts the room's `missing` value for it."""
+        if room.cards_each != 1:
+            return self._card_play_several(room, r)
         sequential = self.sequential
         abilities = self.abilities
         plays: list[Play] = []
         revealed: list[Play] = []
         pending: list[Play] = []
         for p in self.play_order():
-            card = self.choose(p, room, r, revealed if sequential else (), False)
+            legal = legal_cards(room, p, abilities)
+            if not legal:  # nothing left to play (a room fought in rounds)
+                plays.append(Play(p, None, cards=(None,), sequence=()))
+                continue
+            card = self.choose(p, room, r, revealed if sequential else (), False, legal=legal)
             pl = Play(p, card)
             plays.append(pl)
             if card.__class__ is str and is_second_card(room, card, abilities):
@@ -240,6 +319,40 @@ class Game:
             if not sequential:
                 revealed = [pl for pl in plays if pl not in pending]
             self._second_cards(room, r, pending, revealed)
+        if self.first is not None:
+            plays.sort(key=lambda pl: pl.player.seat)
+        return plays
+
+    def _card_play_several(self, room: CompiledRoom, r: int) -> list[Play]:
+        sequential, abilities, n = self.sequential, self.abilities, room.cards_each
+        plays: list[Play] = []
+        revealed: list[Play] = []
+        for p in self.play_order():
+            cards: list[Optional[Card]] = []
+            sequence: list[Card] = []
+            chain: list[str] = []
+            for _ in range(n):
+                taken = [c for c in cards if c is not None]
+                card: Optional[Card] = None
+                while True:
+                    legal = legal_cards(room, p, abilities, taken)
+                    if not legal:
+                        card = None
+                        break
+                    card = self.choose(p, room, r, revealed if sequential else (),
+                                       bool(chain) and sequence[-1] in chain, chain, taken,
+                                       legal)
+                    sequence.append(card)
+                    if not is_second_card(room, card, abilities):
+                        break
+                    # X-3: a second-card item goes back at once; the next card replaces it.
+                    self.table.return_item(p, card)
+                    chain.append(card)
+                cards.append(card)
+            pl = Play(p, cards[0], tuple(chain), cards=tuple(cards), sequence=tuple(sequence))
+            plays.append(pl)
+            if sequential:
+                revealed.append(pl)
         if self.first is not None:
             plays.sort(key=lambda pl: pl.player.seat)
         return plays
@@ -269,39 +382,63 @@ class Game:
     def _return_at_once(self, pl: Play) -> None:
         """X-3: a second-card item goes back to the supply as soon as it is played."""
         item = pl.card
-        pl.player.take_item(item)
-        self.supply[item] = self.supply.get(item, 0) + 1
+        self.table.return_item(pl.player, item)
         pl.chain = (*pl.chain, item)
 
     def play_room(self, f: int, r: int, floor: Floor, slot: RoomSlot) -> RoomRecord:
+        self._room_index = r
         first_name = self.players[self.first].name if self.first is not None else None
         torches = self.torches(floor, r)
-        plays = self.card_play(self.rules.rooms[slot.card], r)
-        return self.resolve(f, r, slot.card, plays, torches, first_name)
+        room = self.rules.rooms[slot.card]
+        self.phase("reveal", room)
+        played: dict[str, list[Card]] = {}
+        plays: list[Play] = []
+        ctx: Optional[Context] = None
+        for round_no in range(1, room.rounds + 1):
+            plays = self.card_play(room, r)
+            for pl in plays:
+                played.setdefault(pl.player.name, []).extend(pl.played)
+            ctx = resolve_round(self.table, room, plays, round_no)
+        return self.finish_room(f, r, room, ctx, plays, played, torches, first_name)
+
+    def finish_room(self, f: int, r: int, room: CompiledRoom, ctx: Context, plays: list[Play],
+                    played: dict[str, list[Card]], torches: list[str],
+                    first_name: Optional[str]) -> RoomRecord:
+        """After the room's last round: `after room`, deaths, statuses that run out, the
+        first player's hand-over; then the room's record."""
+        table = self.table
+        ctx.phase("room", list(ctx.participants))
+        check_deaths(ctx)
+        table.rooms_done += 1
+        table.expire_marks()
+        if self.first is not None:
+            before = self.first
+            self.pass_first_player(plays)
+            if self.first != before:
+                new = self.players[self.first]
+                if table.house or table.held:
+                    Context(table, None).phase("first_player", [new])
+        rolls, choices = self._rolls, self._choices
+        self._rolls, self._choices = [], {}
+        return RoomRecord(
+            f, r, room.id, torches, played,
+            table.trace or [], [(p.name, p.coins, p.wounds, tuple(p.items)) for p in self.players],
+            first_name, ctx.threat_value, rolls, choices)
 
     def resolve(self, f: int, r: int, card: str, plays: list[Play], torches: list[str],
                 first_name: Optional[str]) -> RoomRecord:
-        living = [p for p in self.players if not p.dead]
-        trace: Optional[list] = [] if self.trace else None
-        ctx = resolve_room(self.rules.rooms[card], living, plays, self.supply, self.coin_cap,
-                           self.death, len(living), trace, self.draw_threat)
-        self.after_room(plays)
-        return RoomRecord(
-            f, r, card, torches, {pl.player.name: [*pl.chain, pl.card] for pl in plays},
-            trace or [], [(p.name, p.coins, p.wounds, tuple(p.items)) for p in self.players],
-            first_name, ctx.threat_value)
-
-    def after_room(self, plays: list[Play]) -> None:
-        apply_death(self.players, self.supply, self.rules.ruleset.death)
-        if self.first is not None:
-            self.pass_first_player(plays)
+        """Resolve one round of a room from plays already made (a scenario's)."""
+        room = self.rules.rooms[card]
+        ctx = resolve_round(self.table, room, plays)
+        played = {pl.player.name: list(pl.played) for pl in plays}
+        return self.finish_room(f, r, room, ctx, plays, played, torches, first_name)
 
     def pass_first_player(self, plays: list[Play]) -> None:
         self.first = next_first_player(self.first, plays, len(self.players))
 
     # ---- end of game
     def finish(self) -> GameResult:
-        winners = final_scoring(self.players, self.rules.ruleset, self.scoring)
+        winners = final_scoring(self.players, self.rules.ruleset, self.scoring, self.table)
         return GameResult(winners, [p.name for p in self.players if p.out],
                           self.players, self.records, self.deal)
 
@@ -323,7 +460,8 @@ def next_first_player(first: int, plays: Sequence[Play], n_seats: int) -> int:
     return first
 
 
-def final_scoring(players: list[Player], ruleset, scoring: str = "standard") -> list[str]:
+def final_scoring(players: list[Player], ruleset, scoring: str = "standard",
+                  table: Optional[Table] = None) -> list[str]:
     """The end of the game; returns the winners' names.
 
     standard (D-9, C-8): the most wounded of those still in fall (ties: all of them, but only
@@ -333,6 +471,16 @@ def final_scoring(players: list[Player], ruleset, scoring: str = "standard") -> 
     solo (C-12): the hero wins by surviving; the coins are the score.
     """
     contenders = [p for p in players if p.out is None]
+    score = _coins
+    if table is not None and (table.house or table.held):
+        # The cards in play hear `scoring` and may change each player's `score`.
+        ctx = Context(table, None, participants=contenders)
+        ctx.phase("scoring", list(contenders))
+        contenders = [p for p in players if p.out is None]
+        mods = ctx.mods.get("score")
+        if mods:
+            def score(p: Player) -> int:
+                return ctx.modified(mods, p.coins, p)
     if scoring == "standard":
         wounds = {p.wounds for p in contenders}
         if len(wounds) > 1:
@@ -346,5 +494,10 @@ def final_scoring(players: list[Player], ruleset, scoring: str = "standard") -> 
     remaining = [p for p in contenders if p.out is None]
     if not remaining:
         return []
-    best = max((p.coins, -p.wounds) for p in remaining)
-    return [p.name for p in remaining if (p.coins, -p.wounds) == best]
+    ranks = {p.seat: (score(p), -p.wounds) for p in remaining}
+    best = max(ranks.values())
+    return [p.name for p in remaining if ranks[p.seat] == best]
+
+
+def _coins(p: Player) -> int:
+    return p.coins

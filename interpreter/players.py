@@ -29,6 +29,8 @@ class PublicPlayer:
     item_count: int
     dead: bool
     out: Optional[str]
+    character: str = ""
+    marks: tuple[tuple[str, int], ...] = ()  # statuses are public: (name, count)
 
 
 class SeatView:
@@ -36,11 +38,12 @@ class SeatView:
     look at is computed only when it looks."""
 
     def __init__(self, game, me: Player, room_index: int, revealed: Sequence[Play],
-                 entered: bool):
+                 entered: bool, taken: Sequence[Card] = ()):
         self._game = game
         self.me = me
         self.room_index = room_index
         self.revealed = revealed
+        self.taken = taken  # cards this player already put down in this round of the room
         self._entered = entered
         self.rng: random.Random = game.seat_rngs[me.seat]  # the seat's own generator
 
@@ -49,7 +52,8 @@ class SeatView:
         """Everyone in seat order: this seat as itself, the others as the table sees them."""
         return [p if p is self.me else
                 PublicPlayer(p.seat, p.name, p.coins, p.wounds, tuple(p.hand), len(p.items),
-                             p.dead, p.out)
+                             p.dead, p.out, p.character,
+                             tuple((n, m.count) for n, m in sorted(p.marks.items())))
                 for p in self._game.players]
 
     @property
@@ -63,6 +67,11 @@ class SeatView:
     @property
     def abilities(self) -> dict[str, Optional[str]]:
         return self._game.abilities
+
+    @property
+    def held_rules(self):
+        """The rules of the cards players hold (public card texts), for a look-ahead."""
+        return self._game.rules.held_rules
 
     @functools.cached_property
     def floor_rooms(self) -> list[Optional[str]]:
@@ -80,6 +89,24 @@ class SeatView:
             return None
         g = self._game
         return g.rules.rooms[g.deal.floors[g.floor_index].rooms[self.room_index].card]
+
+    @property
+    def how_played(self) -> str:
+        """How the current room is played, in words (cards each, rounds)."""
+        room = self.room
+        if room is None or (room.cards_each == 1 and room.rounds == 1):
+            return "one card each"
+        text = f"{room.cards_each} card(s) each, summed"
+        if room.rounds > 1:
+            text += f", {room.rounds} rounds (one play per round)"
+        if self.taken:
+            text += f"; you have put down {', '.join(map(str, self.taken))}"
+        return text
+
+    @property
+    def marks(self) -> dict[str, int]:
+        """This seat's statuses and their counts."""
+        return {name: m.count for name, m in sorted(self.me.marks.items())}
 
     @property
     def threats_left(self) -> list[int]:
@@ -102,6 +129,9 @@ class Seat(Protocol):
     def use_torch(self, view: SeatView) -> bool:
         """Whether to play a peek item now (before the current room's cards)."""
 
+    def decide(self, view: SeatView, question: str, card: str) -> bool:
+        """A choice a card offers (`may { … }`): yes or no."""
+
 
 class RandomBot:
     """Uniform over legal plays; peeks now and then when rooms are hidden."""
@@ -113,6 +143,9 @@ class RandomBot:
 
     def use_torch(self, view: SeatView) -> bool:
         return None in view.floor_rooms[view.room_index:] and view.rng.random() < 0.25
+
+    def decide(self, view: SeatView, question: str, card: str) -> bool:
+        return view.rng.random() < 0.5
 
 
 class GreedyBot:
@@ -156,6 +189,11 @@ class GreedyBot:
     def use_torch(self, view: SeatView) -> bool:
         return view.floor_rooms[view.room_index:].count(None) >= 2
 
+    def decide(self, view: SeatView, question: str, card: str) -> bool:
+        """An offer is taken: a card that asks usually offers something worth having
+        (the greedy bot cannot look past the room it is in)."""
+        return True
+
     def _guesses(self, view: SeatView) -> list[dict]:
         """A few guesses of everyone else's card: revealed cards as they are; the rest the
         middle of what they hold, then random draws from it (the seat's own generator).
@@ -178,28 +216,36 @@ class GreedyBot:
 
     def evaluate(self, view: SeatView, card: Card, guesses: list[dict]) -> float:
         """The average outcome of playing `card`, resolving a copy of the room per guess."""
-        from .room import RulesError, resolve_room
+        from .room import RulesError, Table, resolve_round
 
         me = view.me
+        room = view.room
+        several = room.cards_each > 1
         total = 0.0
         for guess in guesses:
             # Others' item cards are secret: the copy gives them only what they revealed.
             clones = {p.seat: Player(p.seat, p.name, coins=p.coins, wounds=p.wounds,
-                                     hand=list(p.hand), out=p.out,
+                                     hand=list(p.hand), out=p.out, character=p.character,
                                      items=list(p.items) if p is me else [])
                       for p in view.players if not p.dead}
             plays = []
             for seat, clone in clones.items():
                 c = card if seat == me.seat else guess[seat]
-                if isinstance(c, str) and c not in clone.items:
-                    clone.items.append(c)
-                if isinstance(c, int) and c not in clone.hand:
-                    clone.hand.append(c)
-                plays.append(Play(clone, c))
+                mine = [*view.taken, c] if seat == me.seat and several else [c]
+                for x in mine:
+                    if isinstance(x, str) and x not in clone.items:
+                        clone.items.append(x)
+                    if isinstance(x, int) and x not in clone.hand:
+                        clone.hand.append(x)
+                if several:
+                    plays.append(Play(clone, mine[0], cards=tuple(mine)))
+                else:
+                    plays.append(Play(clone, c))
             try:
                 threat = guess["threat"]
-                resolve_room(view.room, list(clones.values()), plays, view.supply, 20, None,
-                             len(clones), None, lambda: threat)
+                table = Table(list(clones.values()), view.supply, 20, None, view.held_rules,
+                              dice=lambda faces: (faces + 1) // 2, threat_source=lambda: threat)
+                resolve_round(table, room, plays)
             except (RulesError, KeyError, ValueError):
                 return -1e9
             after = clones[me.seat]

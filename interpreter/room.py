@@ -1,19 +1,28 @@
-"""One room's resolution: values of the cards played, then the compiled procedure, with the
-event bus that runs the room's handlers (modify, replace, react) on every effect.
+"""The game's one event bus, and a room's resolution on it.
 
-Handler order (documented in docs/dsl.md): for one event, first every `modify` in declaration
-order (kind rules before card rules), then the first `instead of` that applies (a replacement
-never applies twice within its own chain, so two replacements cannot loop), then the effect,
-then every `after` in declaration order. A chain deeper than MAX_DEPTH is a RulesError.
+Every card in play adds its compiled rules to the bus (`CardRules`): the room being played,
+the floor card, the house rules, and for each player (seat order) their character, the items
+they hold and their statuses. For one event, in that order of cards (docs/dsl.md, "Events"):
+every `modify` that applies, then the first `instead of` that applies (a replacement never
+applies twice within its own chain, so two replacements cannot loop), then the effect, then
+every `after`. A chain deeper than MAX_DEPTH, or a room that sets off more than MAX_EVENTS
+events, is a RulesError naming the card.
+
+`Table` is the game as the rules see it (players, supply, where dice and choices come from);
+`Context` is one room's round (or one phase of the game) being played on it.
 """
 from __future__ import annotations
 
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
-from .compiler import CompiledRoom, Handler, Stmt
-from .state import Card, Play, Player
+import attrs
+
+from .compiler import CardRules, CompiledRoom, Handler
+from .state import Card, Mark, Play, Player
 
 MAX_DEPTH = 32
+MAX_EVENTS = 20_000  # per room: enough for any real card, a clear stop for runaway ones
+MAX_NUMBER = 10**6  # amounts beyond this are a runaway card, not a game
 SECOND_CARD = "second_card"
 
 
@@ -21,120 +30,335 @@ class RulesError(Exception):
     """A play or a card that breaks the rules at run time (an illegal play, a runaway chain)."""
 
 
-class RoomContext:
-    """What a room's compiled procedure reads and changes while it resolves."""
+@attrs.define(eq=False, slots=True)
+class Bus:
+    """The handlers of every card in play, merged per event, in the documented order."""
 
-    __slots__ = (
-        "room", "participants", "plays", "supply", "coin_cap", "death", "n_players",
-        "values_by_player", "distinct_values", "total", "highest_value", "lowest_value",
-        "all_same", "escaped_seats", "attack_targets", "attacked_seats", "amount", "applied",
-        "depth", "trace", "threat_source", "threat_value",
-    )
+    mods: dict[str, list] = attrs.Factory(dict)  # event -> [(fn, pred, owner)]
+    reps: dict[str, list] = attrs.Factory(dict)  # event -> [(Handler, owner)]
+    reacts: dict[str, list] = attrs.Factory(dict)  # event -> [(Handler, owner)]
+    value_mods: list = attrs.Factory(list)  # [(key, fn, pred, owner)]
+    param_mods: dict[str, list] = attrs.Factory(dict)  # room parameter -> [(fn, pred, owner)]
 
-    def __init__(self, room: CompiledRoom, participants: list[Player], plays: list[Play],
-                 supply: dict[str, int], coin_cap: Optional[int], death: Optional[int],
-                 n_players: int, trace: Optional[list] = None,
+    def add(self, rules: CardRules, owner: Optional[Player]) -> None:
+        for event, mods in rules.effect_mods.items():
+            self.mods.setdefault(event, []).extend((f, pred, owner) for f, pred in mods)
+        for event, hs in rules.replacers.items():
+            self.reps.setdefault(event, []).extend((h, owner) for h in hs)
+        for event, hs in rules.reactors.items():
+            self.reacts.setdefault(event, []).extend((h, owner) for h in hs)
+        self.value_mods.extend((k, f, pred, owner) for k, f, pred in rules.value_mods)
+        for name, mods in rules.param_mods.items():
+            self.param_mods.setdefault(name, []).extend((f, pred, owner) for f, pred in mods)
+
+
+class Table:
+    """The game as its rules see it: players, supply, the cards in play besides the room,
+    the round of the game, and where dice and choices come from (the engine's seeded
+    generator and seats; a log or a scenario when replaying)."""
+
+    def __init__(self, players: list[Player], supply: dict[str, int], coin_cap: Optional[int],
+                 death: Optional[int], held: Optional[Mapping[str, CardRules]] = None,
+                 house: Sequence[CardRules] = (), first: Optional[int] = None,
+                 trace: Optional[list] = None,
+                 dice: Optional[Callable[[int], int]] = None,
+                 ask: Optional[Callable[[Player, str, str], bool]] = None,
                  threat_source: Optional[Callable[[], int]] = None):
-        self.room = room
-        self.threat_source = threat_source
-        self.threat_value: Optional[int] = None
-        self.participants = participants
-        self.plays = plays
+        self.players = players
         self.supply = supply
         self.coin_cap = coin_cap
-        self.death = death if death is not None else 0
-        self.n_players = n_players
+        self.death = death
+        # Rules of cards a player holds (characters, items, statuses), by card id: only
+        # those with rules, so a game whose held cards have none pays nothing for them.
+        self.held = {cid: r for cid, r in (held or {}).items() if not r.empty}
+        self.house = [r for r in house if not r.empty]
+        self.floor_rules: Optional[CardRules] = None
+        self.first = first
+        self.trace = trace
+        self.dice = dice
+        self.ask = ask
+        self.threat_source = threat_source
+        self.floor_index = 0
+        self.rooms_done = 0
+        self._buses: dict = {}
+
+    def living(self) -> list[Player]:
+        return [p for p in self.players if not p.dead]
+
+    # ---- the bus
+    def bus(self, room: Optional[CompiledRoom]) -> Bus:
+        """The merged handlers for the cards in play now (cached by what is in play)."""
+        key = (id(room), id(self.floor_rules), self._held_key() if self.held else None)
+        bus = self._buses.get(key)
+        if bus is None:
+            if len(self._buses) > 512:
+                self._buses.clear()
+            bus = Bus()
+            if room is not None:
+                bus.add(room.rules, None)
+            if self.floor_rules is not None:
+                bus.add(self.floor_rules, None)
+            for rules in self.house:
+                bus.add(rules, None)
+            if self.held:
+                held = self.held
+                for p in self.players:
+                    if p.dead:
+                        continue
+                    for cid in (p.character, *p.items, *sorted(p.marks)):
+                        rules = held.get(cid)
+                        if rules is not None:
+                            bus.add(rules, p)
+            self._buses[key] = bus
+        return bus
+
+    def _held_key(self) -> tuple:
+        return tuple((p.character, tuple(p.items), tuple(sorted(p.marks)), p.dead)
+                     for p in self.players)
+
+    # ---- what the rules share
+    def return_item(self, p: Player, item: str) -> None:
+        """An item card goes from a player back to the supply."""
+        p.take_item(item)
+        self.supply[item] = self.supply.get(item, 0) + 1
+
+    def roll(self, faces: int) -> int:
+        if self.dice is None:
+            raise RulesError("a card rolls a die, but this game has no dice (give `rolls:`)")
+        value = self.dice(faces)
+        if self.trace is not None:
+            self.trace.append(("roll", "", value))
+        return value
+
+    def choose(self, p: Player, question: str, card: str) -> bool:
+        if self.ask is None:
+            return False
+        answer = bool(self.ask(p, question, card))
+        if self.trace is not None:
+            self.trace.append(("choice", p.name, "yes" if answer else "no"))
+        return answer
+
+    def expire_marks(self, floor_over: bool = False) -> None:
+        """Statuses whose time is up go (after each room, and at the end of a floor)."""
+        done, floor = self.rooms_done, self.floor_index
+        for p in self.players:
+            if p.marks:
+                for name in [n for n, m in p.marks.items()
+                             if (m.until_room is not None and m.until_room <= done)
+                             or (floor_over and m.until_floor is not None
+                                 and m.until_floor <= floor)]:
+                    del p.marks[name]
+
+
+class Context:
+    """One room's round (or one phase of the game) as the compiled cards see it."""
+
+    __slots__ = (
+        "table", "room", "participants", "plays", "supply", "coin_cap", "death", "n_players",
+        "values_by_player", "distinct_values", "total", "highest_value", "lowest_value",
+        "highest_card", "all_same", "escaped_seats", "attack_targets", "attacked_seats",
+        "amount", "applied", "depth", "trace", "threat_value", "owner", "mods", "reps",
+        "reacts", "param_mods", "value_mods", "round", "events", "rolls", "play_of",
+    )
+
+    def __init__(self, table: Table, room: Optional[CompiledRoom], plays: Sequence[Play] = (),
+                 participants: Optional[list[Player]] = None, round_no: int = 1):
+        self.table = table
+        self.room = room
+        self.participants = participants if participants is not None else table.living()
+        self.plays = plays
+        self.supply = table.supply
+        self.coin_cap = table.coin_cap
+        self.death = table.death if table.death is not None else 0
+        self.n_players = len(self.participants)
+        self.trace = table.trace
+        bus = table.bus(room)
+        self.mods, self.reps, self.reacts = bus.mods, bus.reps, bus.reacts
+        self.param_mods, self.value_mods = bus.param_mods, bus.value_mods
+        self.threat_value: Optional[int] = None
+        self.owner: Optional[Player] = None
+        self.round = round_no
+        self.events = 0
+        self.rolls: Optional[dict] = None
+        self.attack_targets: list[Player] = []
+        self.attacked_seats: frozenset[int] = frozenset()
+        self.amount = 0
+        self.applied: tuple = ()
+        self.depth = 0
+        self.values_by_player: dict[int, int] = {}
+        self.escaped_seats: set[int] = set()
+        self.distinct_values: list[int] = []
+        self.total = self.highest_value = self.lowest_value = self.highest_card = 0
+        self.all_same = 1
+        self.play_of: dict[int, Play] = {}
+
+    # ---- the plays
+    def value_plays(self) -> None:
+        """What every play counts for here (the room's rules and every `modify value`),
+        then the numbers the room reads: total, highest, lowest, …"""
+        room = self.room
+        plain = not self.value_mods and room.any_item is None
         vb: dict[int, int] = {}
-        escaped = set()
-        for pl in plays:
+        escaped = self.escaped_seats
+        top_card = 0
+        for pl in self.plays:
+            self.play_of[pl.player.seat] = pl
+            if pl.cards is None and plain and pl.card.__class__ is int:
+                pl.value = pl.card  # a power card counts its value: the common case
+            else:
+                self._value(pl)
             if pl.escaped:
                 escaped.add(pl.player.seat)
             elif pl.value is not None:
                 vb[pl.player.seat] = pl.value
+            best = max(pl.card_values) if pl.card_values else pl.value
+            if best is not None and best > top_card:
+                top_card = best
         self.values_by_player = vb
-        self.escaped_seats = escaped
         values = sorted(set(vb.values()))
         self.distinct_values = values
         self.total = sum(vb.values())
         self.highest_value = values[-1] if values else 0
         self.lowest_value = values[0] if values else 0
         self.all_same = 1 if len(values) <= 1 else 0
-        self.attack_targets: list[Player] = []
-        self.attacked_seats: frozenset[int] = frozenset()
-        self.amount = 0
-        self.applied: tuple[Handler, ...] = ()
-        self.depth = 0
-        self.trace = trace
+        self.highest_card = top_card
+
+    def _value(self, pl: Play) -> None:
+        room = self.room
+        values = []
+        for card in pl.counted:
+            if card is None:
+                values.append(room.missing)
+                continue
+            if card.__class__ is str and card in room.escapes:
+                pl.escaped, pl.value = True, None
+                return
+            values.append(self.card_value(card, pl.player))
+        pl.value = sum(values)
+        if pl.cards is not None:
+            pl.card_values = tuple(values)
+
+    def card_value(self, card: Card, p: Player) -> int:
+        room = self.room
+        if card.__class__ is int:
+            value = card
+        elif card in room.playable:
+            value = room.playable[card](self, p)
+        elif room.any_item is not None:
+            value = room.any_item(self, p)
+        else:
+            value = 0
+        for key, fn, pred, owner in self.value_mods:
+            if (key is None or key == card) and (pred is None or pred(self, p, owner)):
+                self.owner = owner
+                self.amount = value
+                value = fn(self, p)
+        return value
+
+    def cards_of(self, p: Player) -> tuple:
+        pl = self.play_of.get(p.seat)
+        return pl.played if pl is not None else ()
 
     def threat(self) -> int:
         """The room's monster card from the threat deck (C-12), revealed once per room."""
         if self.threat_value is None:
-            if self.threat_source is None:
-                raise RulesError(f"room `{self.room.id}` reads `threat`, but this game has no "
+            source = self.table.threat_source
+            if source is None:
+                name = self.room.id if self.room is not None else "a card"
+                raise RulesError(f"room `{name}` reads `threat`, but this game has no "
                                  "threat deck (a variant's `threat_deck`)")
-            self.threat_value = self.threat_source()
+            self.threat_value = source()
             if self.trace is not None:
                 self.trace.append(("threat", "", self.threat_value))
         return self.threat_value
 
-    # ---- the event bus
-    def emit(self, event: str, p: Player, amount: int, item: Optional[str] = None) -> None:
-        room = self.room
-        mods = room.effect_mods.get(event)
+    def roll(self, faces: int, p: Optional[Player]) -> int:
+        """A die rolled once per room: the table's (p None) or a player's own."""
+        if faces < 1:
+            return 0
+        key = (p.seat if p is not None else None, faces)
+        if self.rolls is None:
+            self.rolls = {}
+        value = self.rolls.get(key)
+        if value is None:
+            value = self.rolls[key] = self.table.roll(faces)
+        return value
+
+    def ask(self, p: Player, question: str, card: str) -> bool:
+        return self.table.choose(p, question, card)
+
+    def modified(self, mods: list, value: int, p: Optional[Player]) -> int:
+        for fn, pred, owner in mods:
+            if pred is None or (p is not None and pred(self, p, owner)):
+                self.owner = owner
+                self.amount = value
+                value = fn(self, p)
+        return value
+
+    # ---- the bus
+    def emit(self, event: str, p: Player, amount: int, item: Optional[str] = None,
+             extra=None) -> None:
+        """One effect on one player: modify, replace, apply, react."""
+        self.events += 1
+        if self.events > MAX_EVENTS:
+            self._runaway(event)
+        mods = self.mods.get(event)
         if mods:
-            for m in mods:
-                self.amount = amount
-                amount = m(self, p)
-        reps = room.replacers.get(event)
+            for fn, pred, owner in mods:
+                if pred is None or pred(self, p, owner):
+                    self.owner = owner
+                    self.amount = amount
+                    amount = fn(self, p)
+            if amount > MAX_NUMBER:
+                self._runaway(event)
+        if amount < 0:
+            amount = 0
+        reps = self.reps.get(event)
         if reps:
-            for h in reps:
-                if h not in self.applied and self._tag_ok(h, p):
-                    self._run(h, [p])
+            for h, owner in reps:
+                if (h, owner) not in self.applied and (h.pred is None or h.pred(self, p, owner)):
+                    self._run(h, owner, [p], amount)
                     return
-        self._apply(event, p, amount, item)
-        reacts = room.reactors.get(event)
+        _APPLY[event](self, p, amount, item, extra)
+        reacts = self.reacts.get(event)
         if reacts:
-            for h in reacts:
-                if h not in self.applied and self._tag_ok(h, p):
-                    self._run(h, [p])
+            for h, owner in reacts:
+                if (h, owner) not in self.applied and (h.pred is None or h.pred(self, p, owner)):
+                    self._run(h, owner, [p], amount)
 
-    def _tag_ok(self, h: Handler, p: Player) -> bool:
-        return h.tag is None or p.seat in self.attacked_seats
+    def phase(self, event: str, subject: list[Player]) -> None:
+        """A moment of the game (game_start, reveal, room, …): only `after` handlers."""
+        reacts = self.reacts.get(event)
+        if reacts:
+            for h, owner in reacts:
+                if (h, owner) in self.applied:
+                    continue
+                about = subject if h.pred is None else \
+                    [p for p in subject if h.pred(self, p, owner)]
+                if about or h.pred is None:
+                    self._run(h, owner, list(about), 0)
 
-    def _run(self, h: Handler, subject: list[Player]) -> None:
+    def _runaway(self, event: str) -> None:
+        cards = {h.card for h, _ in self.applied}
+        who = ", ".join(sorted(cards)) or (self.room.id if self.room is not None else "?")
+        raise RulesError(f"a runaway chain of `{event}` events (more than {MAX_EVENTS} in one "
+                         f"room, or amounts beyond {MAX_NUMBER}) set off by {who}")
+
+    def _run(self, h: Handler, owner: Optional[Player], subject: list[Player],
+             amount: int) -> None:
         if self.depth >= MAX_DEPTH:
-            raise RulesError(f"room `{self.room.id}`: handlers trigger each other more than "
-                             f"{MAX_DEPTH} deep (a runaway chain from `{h.card}`)")
-        saved = self.applied
-        self.applied = saved + (h,)
+            raise RulesError(f"handlers trigger each other more than {MAX_DEPTH} deep "
+                             f"(a runaway chain from `{h.card}`)")
+        saved, saved_owner, saved_amount = self.applied, self.owner, self.amount
+        self.applied = saved + ((h, owner),)
+        self.owner = owner
+        self.amount = amount
         self.depth += 1
         try:
             h.body(self, subject)
         finally:
             self.depth -= 1
-            self.applied = saved
-
-    def _apply(self, event: str, p: Player, amount: int, item: Optional[str]) -> None:
-        if amount < 0:
-            amount = 0
-        if event == "wound":
-            p.wounds += amount
-        elif event == "heal":
-            p.wounds = p.wounds - amount if p.wounds > amount else 0
-        elif event == "gain":
-            coins = p.coins + amount
-            cap = self.coin_cap
-            p.coins = cap if cap is not None and coins > cap else coins
-        elif event == "lose":
-            p.coins = p.coins - amount if p.coins > amount else 0
-        elif event == "eliminate":
-            if p.out is None:
-                p.out = "eliminated"
-        elif event == "give":
-            self.supply[item] -= 1
-            p.give_item(item)
-        if self.trace is not None:
-            self.trace.append((event, p.name, item if event == "give" else amount))
+            self.applied, self.owner, self.amount = saved, saved_owner, saved_amount
 
     def give(self, item: str, players: list[Player]) -> None:
         """X-6: players claiming the same item get one each, or none if the supply is short."""
@@ -147,7 +371,17 @@ class RoomContext:
         for p in players:
             self.emit("give", p, 0, item)
 
-    def attack(self, targets: list[Player], body: Stmt) -> None:
+    def unmark(self, p: Player, status: str, count: Optional[int]) -> None:
+        m = p.marks.get(status)
+        if m is None:
+            return
+        m.count -= m.count if count is None else max(count, 0)
+        if m.count <= 0:
+            del p.marks[status]
+        if self.trace is not None:
+            self.trace.append(("unmark", p.name, status))
+
+    def attack(self, targets: list[Player], body) -> None:
         """An attack on its targets: `instead of attack` replaces it (and then no `after
         attack` runs, as for every event); with no target (all escaped) nothing happens."""
         if not targets:
@@ -160,36 +394,153 @@ class RoomContext:
         if self.trace is not None:
             self.trace.append(("attack", ",".join(p.name for p in targets), 0))
         try:
-            room = self.room
-            reps = room.replacers.get("attack")
-            replaced = False
+            reps = self.reps.get("attack")
             if reps:
-                for h in reps:
-                    if h not in self.applied:
-                        self._run(h, targets)
-                        replaced = True
-                        break
-            if replaced:
-                return
+                for h, owner in reps:
+                    if (h, owner) not in self.applied and (
+                            h.pred is None or any(h.pred(self, p, owner) for p in targets)):
+                        self._run(h, owner, targets, 0)
+                        return
             body(self, targets)
-            reacts = room.reactors.get("attack")
+            reacts = self.reacts.get("attack")
             if reacts:
-                for h in reacts:
-                    if h not in self.applied:
-                        self._run(h, targets)
+                for h, owner in reacts:
+                    if (h, owner) not in self.applied and (
+                            h.pred is None or any(h.pred(self, p, owner) for p in targets)):
+                        self._run(h, owner, targets, 0)
         finally:
             self.attack_targets, self.attacked_seats = saved_targets, saved_seats
 
 
-def legal_cards(room: CompiledRoom, player: Player, abilities: Mapping[str, Optional[str]]) -> list[Card]:
-    """The cards a player may put down as their card for this room (X-3, the room's rules)."""
-    cards: list[Card] = list(player.hand)
+# ---- what each effect does (the only place tokens, items and statuses change)
+
+def _wound(ctx: Context, p: Player, amount: int, item, extra) -> None:
+    if amount > 0:
+        p.wounds += amount
+    _traced(ctx, "wound", p, amount)
+
+
+def _heal(ctx: Context, p: Player, amount: int, item, extra) -> None:
+    if amount > 0:
+        p.wounds = p.wounds - amount if p.wounds > amount else 0
+    _traced(ctx, "heal", p, amount)
+
+
+def _gain(ctx: Context, p: Player, amount: int, item, extra) -> None:
+    if amount > 0:
+        coins = p.coins + amount
+        cap = ctx.coin_cap
+        p.coins = cap if cap is not None and coins > cap else coins
+    _traced(ctx, "gain", p, amount)
+
+
+def _lose(ctx: Context, p: Player, amount: int, item, extra) -> None:
+    if amount > 0:
+        p.coins = p.coins - amount if p.coins > amount else 0
+    _traced(ctx, "lose", p, amount)
+
+
+def _give(ctx: Context, p: Player, amount: int, item, extra) -> None:
+    ctx.supply[item] -= 1
+    p.give_item(item)
+    _traced(ctx, "give", p, item)
+
+
+def _take(ctx: Context, p: Player, amount: int, item, extra) -> None:
+    if item in p.items:
+        ctx.table.return_item(p, item)
+        _traced(ctx, "take", p, item)
+
+
+def _steal(ctx: Context, taker: Player, amount: int, item, giver: Player) -> None:
+    """Coins or an item move from one player to another: nothing is made or lost (a taker
+    at the coin cap takes only what fits)."""
+    if item is not None:
+        if item in giver.items:
+            giver.take_item(item)
+            taker.give_item(item)
+            _traced(ctx, "steal", taker, f"{item} from {giver.name}")
+        return
+    room = taker.coins
+    cap = ctx.coin_cap
+    moved = min(max(amount, 0), giver.coins,
+                (cap - taker.coins) if cap is not None else giver.coins)
+    if moved > 0:
+        giver.coins -= moved
+        taker.coins += moved
+    _traced(ctx, "steal", taker, f"{max(moved, 0)} from {giver.name}")
+    del room
+
+
+def _mark(ctx: Context, p: Player, amount: int, status, lasting) -> None:
+    rooms, floor = lasting
+    table = ctx.table
+    until_room = None
+    if rooms is not None:
+        # "for N rooms": the N rooms after the current one (or from the next, between rooms).
+        until_room = table.rooms_done + max(rooms, 0) + (1 if ctx.room is not None else 0)
+    until_floor = table.floor_index if floor else None
+    m = p.marks.get(status)
+    if m is None:
+        p.marks[status] = Mark(max(amount, 0), until_room, until_floor)
+    else:
+        m.count += max(amount, 0)
+        m.until_room = until_room if until_room is None or m.until_room is None \
+            else max(m.until_room, until_room)
+        m.until_floor = until_floor if until_floor is None or m.until_floor is None \
+            else max(m.until_floor, until_floor)
+    _traced(ctx, "mark", p, status)
+
+
+def _eliminate(ctx: Context, p: Player, amount: int, item, extra) -> None:
+    if p.out is None:
+        p.out = "eliminated"
+    _traced(ctx, "eliminate", p, 0)
+
+
+def _death(ctx: Context, p: Player, amount: int, item, extra) -> None:
+    """C-7: the player dies; their items go back to the supply."""
+    p.dead = True
+    p.out = p.out or "dead"
+    for it in list(p.items):
+        ctx.table.return_item(p, it)
+    _traced(ctx, "death", p, 0)
+
+
+def _traced(ctx: Context, event: str, p: Player, what) -> None:
+    if ctx.trace is not None:
+        ctx.trace.append((event, p.name, what))
+
+
+_APPLY = {"wound": _wound, "heal": _heal, "gain": _gain, "lose": _lose, "give": _give,
+          "take": _take, "steal": _steal, "mark": _mark, "eliminate": _eliminate,
+          "death": _death}
+
+
+# ---- playing cards
+
+def legal_cards(room: CompiledRoom, player: Player, abilities: Mapping[str, Optional[str]],
+                taken: Sequence[Card] = ()) -> list[Card]:
+    """The cards a player may put down as a card for this room (X-3, the room's rules);
+    `taken`: cards the player already put down in this round."""
+    hand = player.hand
+    if taken:
+        hand = [c for c in hand if c not in taken]
+    cards: list[Card] = list(hand)
     if not player.items:
         return cards
-    for item in dict.fromkeys(player.items):
+    items = player.items
+    if taken:
+        items = list(items)
+        for c in taken:
+            if c.__class__ is str and c in items:
+                items.remove(c)
+    any_item = room.any_item is not None
+    for item in dict.fromkeys(items):
         if item in room.unplayable:
             continue
-        if item in room.playable or item in room.escapes or abilities.get(item) == SECOND_CARD:
+        if any_item or item in room.playable or item in room.escapes \
+                or abilities.get(item) == SECOND_CARD:
             cards.append(item)
     return cards
 
@@ -197,83 +548,8 @@ def legal_cards(room: CompiledRoom, player: Player, abilities: Mapping[str, Opti
 def is_second_card(room: CompiledRoom, card: Card, abilities: Mapping[str, Optional[str]]) -> bool:
     """Whether playing this card means playing another after the reveal."""
     return (isinstance(card, str) and abilities.get(card) == SECOND_CARD
-            and card not in room.playable and card not in room.escapes)
-
-
-def card_value(room: CompiledRoom, ctx_like, play: Play) -> None:
-    """Set a play's value and escape flag for this room (modifiers included)."""
-    card = play.card
-    if isinstance(card, int):
-        value = card
-    elif card in room.escapes:
-        play.escaped, play.value = True, None
-        return
-    else:
-        value = room.playable[card](ctx_like, play.player)
-    for key, fn in room.value_mods:
-        if key == card:
-            ctx_like.amount = value
-            value = fn(ctx_like, play.player)
-    play.value = value
-
-
-class _ValueContext:
-    """Enough of a context for value expressions, before the plays' values exist."""
-
-    __slots__ = ("n_players", "amount", "total", "highest_value", "lowest_value", "all_same",
-                 "death", "participants", "values_by_player", "distinct_values",
-                 "attack_targets", "attacked_seats", "escaped_seats")
-
-    def __init__(self, n_players: int, death: int, participants: list[Player]):
-        self.values_by_player: dict[int, int] = {}
-        self.distinct_values: list[int] = []
-        self.attack_targets: list[Player] = []
-        self.attacked_seats: frozenset[int] = frozenset()
-        self.escaped_seats: set[int] = set()
-        self.n_players = n_players
-        self.amount = 0
-        self.total = self.highest_value = self.lowest_value = 0
-        self.all_same = 1
-        self.death = death
-        self.participants = participants
-
-
-def resolve_room(room: CompiledRoom, participants: list[Player], plays: list[Play],
-                 supply: dict[str, int], coin_cap: Optional[int], death: Optional[int],
-                 n_players: int, trace: Optional[list] = None,
-                 threat_source: Optional[Callable[[], int]] = None) -> RoomContext:
-    """Value the plays, run the room, then hand back item cards played as the room card.
-
-    Second-card items in a chain are expected back in the supply already (X-3: at once).
-    Power cards leave the hand here; they come back at the end of the floor (the engine).
-    """
-    if room.value_mods:
-        vctx = _ValueContext(n_players, death or 0, participants)
-        for play in plays:
-            card_value(room, vctx, play)
-    else:
-        vctx = None
-        for play in plays:
-            if play.card.__class__ is int:
-                play.value = play.card  # a power card counts its value: the common case
-            else:
-                vctx = vctx or _ValueContext(n_players, death or 0, participants)
-                card_value(room, vctx, play)
-    ctx = RoomContext(room, participants, plays, supply, coin_cap, death, n_players, trace,
-                      threat_source)
-    room.resolve(ctx, None)
-    reacts = room.reactors.get("room")
-    if reacts:
-        for h in reacts:
-            ctx._run(h, list(participants))
-    for play in plays:
-        card = play.card
-        if isinstance(card, int):
-            play.player.hand.remove(card)
-        else:
-            play.player.take_item(card)
-            supply[card] = supply.get(card, 0) + 1
-    return ctx
+            and card not in room.playable and card not in room.escapes
+            and room.any_item is None)
 
 
 def check_play(room: CompiledRoom, player: Player, cards: Sequence[Card],
@@ -322,18 +598,41 @@ def _why_illegal(room: CompiledRoom, player: Player, card: Card, hand: Iterable[
             "outside card play")
 
 
-def apply_death(players: Iterable[Player], supply: dict[str, int], death: Optional[int]) -> list[Player]:
-    """C-7: a player with `death` or more wounds dies at once; their items go back to the
-    supply. Returns who died now."""
+# ---- one round of a room
+
+def resolve_round(table: Table, room: CompiledRoom, plays: list[Play], round_no: int = 1,
+                  participants: Optional[list[Player]] = None) -> Context:
+    """Value the plays, run the room's procedure, then take back the cards played: power
+    cards leave the hand (they come back at the end of the floor), item cards played as the
+    room card go back to the supply. Second-card items in a chain are back already (X-3)."""
+    ctx = Context(table, room, plays, participants, round_no)
+    ctx.value_plays()
+    if ctx.reacts:
+        for pl in plays:
+            ctx.phase("play", [pl.player])
+        ctx.phase("room_start", list(ctx.participants))
+    room.resolve(ctx, None)
+    for play in plays:
+        for card in play.counted:
+            if card is None:
+                continue
+            if card.__class__ is int:
+                play.player.hand.remove(card)
+            else:
+                table.return_item(play.player, card)
+    return ctx
+
+
+def check_deaths(ctx: Context) -> list[Player]:
+    """C-7: a player with `death` or more wounds dies at once (`instead of death` may save
+    them). Returns who died now."""
+    death = ctx.table.death
     died = []
     if death is None:
         return died
-    for p in players:
+    for p in ctx.table.players:
         if not p.dead and p.wounds >= death:
-            p.dead = True
-            p.out = p.out or "dead"
-            for item in p.items:
-                supply[item] = supply.get(item, 0) + 1
-            p.items = []
-            died.append(p)
+            ctx.emit("death", p, 0)
+            if p.dead:
+                died.append(p)
     return died

@@ -14,8 +14,8 @@ from raiders.dsl.library import Library
 from raiders.dsl.rulesets import (Ruleset, Variant, load_ruleset, resolve_ruleset_path,
                                   ruleset_library)
 
-from .compiler import CompiledCharacter, CompiledFloor, CompiledItem, CompiledRoom, compile_card
-
+from .compiler import (CardRules, CompiledCharacter, CompiledFloor, CompiledItem, CompiledRoom,
+                       CompiledRule, CompiledStatus, compile_card)
 
 
 class LoadError(Exception):
@@ -27,7 +27,7 @@ class LoadError(Exception):
         self.sources = sources or {}
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class Rules:
     ruleset: Ruleset
     variant: Variant
@@ -38,10 +38,25 @@ class Rules:
     deck: dict[str, int]  # room id -> copies, mods included
     bosses: tuple[str, ...]
     library: Library
+    statuses: dict[str, CompiledStatus] = attrs.Factory(dict)
+    house: dict[str, CompiledRule] = attrs.Factory(dict)  # rule cards: in play all game
 
     @property
     def abilities(self) -> dict[str, Optional[str]]:
         return {i: c.ability for i, c in self.items.items()}
+
+    @functools.cached_property
+    def held_rules(self) -> dict[str, CardRules]:
+        """The rules of every card a player can hold (characters, items, statuses), by id."""
+        held: dict[str, CardRules] = {}
+        for group in (self.characters, self.items, self.statuses):
+            for cid, card in group.items():
+                held[cid] = card.rules
+        return held
+
+    @property
+    def house_rules(self) -> list[CardRules]:
+        return [c.rules for c in self.house.values()]
 
     def room(self, card_id: str) -> CompiledRoom:
         return self.rooms[card_id]
@@ -49,9 +64,11 @@ class Rules:
 
 @functools.lru_cache(maxsize=32)
 def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
-               cards: tuple[str, ...] = ()) -> Rules:
+               cards: tuple[str, ...] = (), roots: Optional[tuple[str, ...]] = None) -> Rules:
     """Load, check and compile a ruleset (a built-in id or a path) with mod folders.
 
+    `roots`: for a ruleset named inside a log or scenario file, the folders its own card
+    folders must stay inside (dsl/safeio.py); None for a ruleset the user named.
     Raises LoadError with diagnostics when anything does not check clean, and ValueError
     for an unknown ruleset or variant.
     """
@@ -61,7 +78,7 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
 
         raise ValueError(f"unknown ruleset `{ruleset}` (built in: {', '.join(builtin_ids())}; "
                          "or give a path to a ruleset.yaml)")
-    rs, diags = load_ruleset(path)
+    rs, diags = load_ruleset(path, roots=roots)
     if rs is None or diags:
         raise LoadError(diags, rs.library.sources if rs else {})
     variant_name = variant or next(iter(rs.variants))
@@ -87,7 +104,8 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
     if not var.items:
         deck = {k: n for k, n in deck.items() if not _gives_items(lib, k)}
     return Rules(rs, var, pick(CompiledRoom), pick(CompiledCharacter), items,
-                 pick(CompiledFloor), deck, tuple(bosses), lib)
+                 pick(CompiledFloor), deck, tuple(bosses), lib, pick(CompiledStatus),
+                 pick(CompiledRule))
 
 
 def _gives_items(lib: Library, card_id: str) -> bool:

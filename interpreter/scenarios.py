@@ -5,8 +5,7 @@ Format: DESIGN.md and docs/scenarios.md. A file may hold several scenarios (YAML
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 import attrs
 
@@ -16,19 +15,18 @@ from raiders.dsl.checker import check
 from raiders.dsl.diagnostics import Diagnostic, did_you_mean
 from raiders.dsl.library import Library, add_module, build_tables
 from raiders.dsl.parser import parse
-from raiders.dsl.spans import Span
 
 from .compiler import CompiledRoom, compile_card
-from .room import RulesError, apply_death, check_play, resolve_room
+from .room import Context, RulesError, Table, check_deaths, check_play, resolve_round
 from .rules import Rules
 from .state import Card, Play, Player
-from .yamlcheck import InputError, Reader, rules_from
+from .yamlcheck import InputError, Reader, allowing, rules_from
 
 FORMAT = "raiders-scenario/1"
 FIELDS = ("format", "name", "ruleset", "variant", "cards", "players", "start", "supply", "room",
-          "plays", "expect", "first_player", "monster", "end", "difficulty")
-PLAYER_FIELDS = ("coins", "wounds", "items", "hand", "character")
-EXPECT_PLAYER = ("coins", "wounds", "items", "hand", "out")
+          "plays", "expect", "first_player", "monster", "end", "difficulty", "rolls", "choices")
+PLAYER_FIELDS = ("coins", "wounds", "items", "hand", "character", "marks")
+EXPECT_PLAYER = ("coins", "wounds", "items", "hand", "out", "marks")
 
 
 @attrs.define
@@ -41,21 +39,19 @@ class Outcome:
     diagnostics: list[Diagnostic] = attrs.Factory(list)
 
 
-def run_file(path: str) -> list[Outcome]:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        d = Diagnostic(Span(path, 1, 1, 1, 2), "E004", f"cannot read file: {err}")
-        return [Outcome(path, path, 1, False, diagnostics=[d])]
-    docs, diags = Y.load_documents(text, path)
-    if diags:
+def run_file(path: str, allow: Sequence[str] = ()) -> list[Outcome]:
+    """Run every scenario of a file. The paths a scenario names (`ruleset`, `cards`) must
+    lead inside the file's own folder or into one of the folders `allow`s (dsl/safeio.py)."""
+    text, docs, diags = Y.load_file(path)
+    if diags or text is None:
         return [Outcome(path, path, diags[0].span.line, False, diagnostics=diags)]
     lines = text.splitlines()
     outcomes = []
-    for i, doc in enumerate(docs):
-        if doc is None:
-            continue
-        outcomes.append(run_scenario(doc, path, lines, i + 1))
+    with allowing(allow):
+        for i, doc in enumerate(docs):
+            if doc is None:
+                continue
+            outcomes.append(run_scenario(doc, path, lines, i + 1))
     return outcomes
 
 
@@ -230,14 +226,32 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
     error = None
     winners = None
     first_seat = by_name[first].seat if first is not None else None
+    rolls = r.get("rolls", "list", default=[]) or []
+    if not all(Y.is_int(x) and x >= 1 for x in rolls):
+        r.fail(r.span("rolls"), "`rolls` takes the dice rolled, in order: [3, 6]")
+    choices_node = r.get("choices", "map", default={}) or {}
+    choices: dict[str, list[bool]] = {}
+    for pname, answers in choices_node.items():
+        if pname not in by_name:
+            r.fail(Y.key_span(path, choices_node, pname), f"`choices` names unknown player `{pname}`")
+        elif not Y.is_seq(answers) or not all(isinstance(a, bool) for a in answers):
+            r.fail(Y.value_span(path, choices_node, pname),
+                   "a player's choices are a list of yes / no, in the order asked")
+        else:
+            choices[str(pname)] = [bool(a) for a in answers]
+    if r.diags:
+        raise InputError(r.diags)
     try:
-        error, first_seat = _play(rules, room, players, chosen, supply, monster, first_seat)
+        error, first_seat = _play(rules, room, players, chosen, supply, monster, first_seat,
+                                  [int(x) for x in rolls], choices)
     except RulesError as err:
         error = str(err)
     if end is True and error is None:
         from .engine import final_scoring
 
-        winners = final_scoring(players, rules.ruleset, rules.variant.scoring)
+        winners = final_scoring(players, rules.ruleset, rules.variant.scoring,
+                                Table(players, supply, None, rules.ruleset.death,
+                                      rules.held_rules, rules.house_rules))
     first_after = players[first_seat].name if first_seat is not None else None
     return _compare(r, name, line, expect, players, supply, error, winners, first_after)
 
@@ -334,6 +348,17 @@ def _start_player(r: Reader, p: Player, spec: Any, rules: Rules,
             if item not in rules.items:
                 r.fail(Y.value_span(r.path, items, i), f"unknown item `{item}`")
         p.items = sorted(str(i) for i in items)
+    marks = sub.get("marks", "map")
+    for status, n in (marks or {}).items():
+        if status not in rules.statuses:
+            r.fail(Y.key_span(r.path, marks, status), f"unknown status `{status}`",
+                   did_you_mean(str(status), rules.statuses))
+        elif not Y.is_int(n) or n < 1:
+            r.fail(Y.value_span(r.path, marks, status), "a status count is a whole number ≥ 1")
+        else:
+            from .state import Mark
+
+            p.marks[str(status)] = Mark(int(n))
     hand = sub.get("hand", "list")
     if hand is not None:
         if not all(Y.is_int(v) and 1 <= v <= 5 for v in hand) or len(set(hand)) != len(hand):
@@ -343,37 +368,114 @@ def _start_player(r: Reader, p: Player, spec: Any, rules: Rules,
 
 
 def _play(rules: Rules, room: CompiledRoom, players: list[Player], chosen: dict[str, list[Card]],
-          supply: dict[str, int], monster: Optional[int],
-          first: Optional[int]) -> tuple[Optional[str], Optional[int]]:
+          supply: dict[str, int], monster: Optional[int], first: Optional[int],
+          rolls: Optional[list[int]] = None,
+          choices: Optional[dict[str, list[bool]]] = None) -> tuple[Optional[str], Optional[int]]:
     """Play the room like the engine does; returns an illegal play's message (or None) and
     the first player after the room."""
     abilities = rules.abilities
-    plays = []
-    for p in players:
-        cards = chosen[p.name]
-        why = check_play(room, p, cards, abilities)
-        if why:
-            return why, first
-        for ball in cards[:-1]:  # X-3: a second-card item goes back to the supply at once
-            p.take_item(ball)
-            supply[ball] = supply.get(ball, 0) + 1
-        plays.append(Play(p, cards[-1], tuple(cards[:-1])))
     rs, var = rules.ruleset, rules.variant
     cap = rs.coin_cap if var.coin_cap == -1 else var.coin_cap
+    rolls = list(rolls or [])
+    answers = {name: list(a) for name, a in (choices or {}).items()}
 
     def threat() -> int:
         if monster is None:
             raise RulesError("this room reveals a monster card: give it with `monster: N`")
         return monster
 
-    living = [p for p in players if not p.dead]
-    resolve_room(room, living, plays, supply, cap, rs.death, len(living), None, threat)
-    apply_death(players, supply, rs.death)
+    def dice(faces: int) -> int:
+        if not rolls:
+            raise RulesError("the room rolls a die: give the rolls with `rolls: [N, …]`")
+        value = rolls.pop(0)
+        if not 1 <= value <= faces:
+            raise RulesError(f"a roll of {value} on a {faces}-sided die")
+        return value
+
+    def ask(p: Player, question: str, card: str) -> bool:
+        mine = answers.get(p.name)
+        if not mine:
+            raise RulesError(f"{p.name} is asked \"{question}\": give the answer with "
+                             f"`choices: {{{p.name}: [yes]}}`")
+        return bool(mine.pop(0))
+
+    table = Table(players, supply, cap, rs.death, rules.held_rules, rules.house_rules, first,
+                  None, dice, ask, threat)
+    if room.cards_each == 1 and room.rounds == 1:
+        for p in players:
+            if not p.dead and p.name in chosen:
+                why = check_play(room, p, chosen[p.name], abilities)
+                if why:
+                    return why, first
+    feeds = {p.name: list(chosen[p.name]) for p in players if p.name in chosen}
+    ctx = None
+    plays: list[Play] = []
+    for round_no in range(1, room.rounds + 1):
+        plays = []
+        for p in players:
+            if p.dead:
+                continue
+            play, why = _take_play(room, p, feeds.get(p.name, []), abilities, table)
+            if why:
+                return why, first
+            plays.append(play)
+        ctx = resolve_round(table, room, plays, round_no)
+    for name, left in feeds.items():
+        if left:
+            return (f"{name} has {len(left)} card(s) left over ({left}); the room takes "
+                    f"{room.cards_each * room.rounds} in all"), first
+    ctx.phase("room", list(ctx.participants))
+    check_deaths(ctx)
+    table.rooms_done += 1
+    table.expire_marks()
     if first is not None:
         from .engine import next_first_player
 
         first = next_first_player(first, plays, len(players))
     return None, first
+
+
+def _take_play(room: CompiledRoom, p: Player, feed: list[Card], abilities,
+               table: Table) -> tuple[Optional[Play], Optional[str]]:
+    """One round's play for a player from the scenario's list: `cards` slots, each an
+    optional chain of second-card items then a card; a slot with nothing legal counts
+    `missing`."""
+    from .room import is_second_card, legal_cards
+
+    cards: list[Optional[Card]] = []
+    chain: list[str] = []
+    sequence: list[Card] = []
+    for _ in range(room.cards_each):
+        taken = [c for c in cards if c is not None]
+        card: Optional[Card] = None
+        while True:
+            legal = legal_cards(room, p, abilities, taken)
+            if not legal:
+                break
+            if not feed:
+                if room.cards_each == 1 and room.rounds == 1 and not chain:
+                    return None, f"{p.name} played no card (every player plays exactly one, X-3)"
+                return None, (f"{p.name} played a {sequence[-1]} but no second card after it"
+                              if chain and sequence and sequence[-1] in chain else
+                              f"{p.name} has no card given for every card the room asks for "
+                              f"({room.cards_each} each, {room.rounds} round(s))")
+            card = feed.pop(0)
+            if card not in legal:
+                why = check_play(room, p, [*chain, card] if chain else [card], abilities)
+                return None, why or f"{p.name} cannot play {card} here"
+            sequence.append(card)
+            if not is_second_card(room, card, abilities):
+                break
+            if room.cards_each == 1 and not feed:
+                return None, f"{p.name} played a {card} but no second card after it"
+            table.return_item(p, card)  # X-3: at once
+            chain.append(card)
+            card = None
+        cards.append(card)
+    if room.cards_each == 1:
+        return Play(p, cards[0], tuple(chain), cards=None if cards[0] is not None else (None,),
+                    sequence=None if cards[0] is not None else ()), None
+    return Play(p, cards[0], tuple(chain), cards=tuple(cards), sequence=tuple(sequence)), None
 
 
 def _compare(r: Reader, name: str, line: int, expect: Any, players: list[Player],
@@ -415,6 +517,12 @@ def _compare(r: Reader, name: str, line: int, expect: Any, players: list[Player]
             if sub.diags:
                 raise InputError(sub.diags)
             for field, value in want.items():
+                if field == "marks":
+                    got = {n: m.count for n, m in p.marks.items()}
+                    value = dict(value or {})
+                    if got != value:
+                        diffs.append(f"{key}.marks: expected {value}, got {got}")
+                    continue
                 got = getattr(p, field) if field != "out" else bool(p.out)
                 if field in ("items", "hand"):
                     got, value = sorted(got), sorted(value)

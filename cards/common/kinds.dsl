@@ -47,3 +47,10 @@ kind vault(rewards: table) {
 kind trap(hits: table, key: number = highest_value) {
   resolve { table key hits }
 }
+
+# A status on a player (`mark poisoned`): a name and rules that run for whoever has it, for as
+# long as it lasts. A status card with no rules is a plain counter (`marked(poisoned)`).
+kind status() { }
+
+# A house rule: in play the whole game, for every player (a ruleset's or a mod's `rules:`).
+kind rule() { }
