@@ -45,6 +45,13 @@ def index_declarations(lib: Library) -> None:
         if chain is None:
             continue
         params: dict[str, ParamInfo] = {}
+        if chain[0].name not in ROLE_KINDS:
+            # Every room kind says how it is played (cards each, rounds), by default 1 and 1;
+            # a kind or card may change that like any parameter: `kind k : monster(cards = 2)`.
+            for shape, (typ, default, _) in ROOM_SHAPE.items():
+                value = A.Num(default, chain[0].name_span)
+                params[shape] = ParamInfo(shape, typ, value,
+                                          A.Param(shape, typ, value, chain[0].name_span))
         for kind in chain:
             for p in kind.params:
                 if p.type is None:
@@ -58,13 +65,6 @@ def index_declarations(lib: Library) -> None:
                     params[p.name] = attrs.evolve(inherited, default=p.default, decl=p)
                 else:
                     params[p.name] = ParamInfo(p.name, p.type, p.default, p)
-        if chain[0].name not in ROLE_KINDS:
-            # Every room kind says how it is played (cards each, rounds), by default 1 and 1.
-            for shape, (typ, default, _) in ROOM_SHAPE.items():
-                if shape not in params:
-                    value = A.Num(default, decl.name_span)
-                    params[shape] = ParamInfo(shape, typ, value,
-                                              A.Param(shape, typ, value, decl.name_span))
         lib.kinds[name] = KindInfo(decl, chain, params)
     for ext in extensions:
         info = lib.kinds.get(ext.kind)

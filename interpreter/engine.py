@@ -152,6 +152,9 @@ class Game:
             layouts = [(None, "".join("U" if f * rs.rooms_per_floor + i in up else "D"
                                       for i in range(rs.rooms_per_floor)))
                        for f in range(rs.floors_used)]
+        if boss and self.rules.boss_facing is not None:
+            card, layout = layouts[-1]
+            layouts[-1] = (card, layout[:-1] + ("U" if self.rules.boss_facing == "up" else "D"))
         floors = []
         for f, (card, layout) in enumerate(layouts):
             chunk = rooms[f * rs.rooms_per_floor:(f + 1) * rs.rooms_per_floor]

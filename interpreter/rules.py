@@ -40,6 +40,7 @@ class Rules:
     library: Library
     statuses: dict[str, CompiledStatus] = attrs.Factory(dict)
     house: dict[str, CompiledRule] = attrs.Factory(dict)  # rule cards: in play all game
+    boss_facing: Optional[str] = None  # a mod's `boss_facing`: up or down, else the layout's
 
     @property
     def abilities(self) -> dict[str, Optional[str]]:
@@ -90,9 +91,14 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
     problems = check(lib)
     deck = dict(rs.deck)
     bosses = list(rs.bosses)
+    boss_facing: Optional[str] = None
     for folder in cards:
         mod_deck, mod_bosses, mdiags = mod_manifest(Path(folder), lib)
         problems.extend(mdiags)
+        for b in mod_bosses:
+            if "@" in b:  # `boss_facing` in mod.yaml
+                boss_facing = b.split("@")[1]
+        mod_bosses = [b.split("@")[0] for b in mod_bosses]
         for cid, n in mod_deck.items():
             deck[cid] = deck.get(cid, 0) + n
         bosses.extend(b for b in mod_bosses if b not in bosses)
@@ -105,7 +111,7 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
         deck = {k: n for k, n in deck.items() if not _gives_items(lib, k)}
     return Rules(rs, var, pick(CompiledRoom), pick(CompiledCharacter), items,
                  pick(CompiledFloor), deck, tuple(bosses), lib, pick(CompiledStatus),
-                 pick(CompiledRule))
+                 pick(CompiledRule), boss_facing)
 
 
 def _gives_items(lib: Library, card_id: str) -> bool:
