@@ -10,7 +10,7 @@ import os
 import re
 import tempfile
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 import attrs
 
@@ -21,12 +21,12 @@ from raiders.dsl.spans import Span
 from .engine import GameResult, RoomRecord
 from .rules import Rules
 from .state import Card, Floor, RoomSlot
-from .yamlcheck import InputError, Reader, rules_from
+from .yamlcheck import InputError, Reader, allowing, rules_from
 
 FORMAT = "raiders-log/1"
 FIELDS = ("format", "ruleset", "variant", "seed", "difficulty", "cards", "players",
           "first_player", "dungeon", "rooms", "result")
-ROOM_FIELDS = ("torches", "plays", "monster", "after")
+ROOM_FIELDS = ("torches", "plays", "monster", "after", "rolls", "choices")
 AFTER_FIELDS = ("coins", "wounds", "items")
 
 # ---- writing ---------------------------------------------------------------------------------
@@ -100,6 +100,12 @@ def _room_lines(rec: RoomRecord) -> list[str]:
     lines.append(f"{first}plays: {_flow(plays)}")
     if rec.monster is not None:
         lines.append(f"    monster: {rec.monster}")
+    if rec.rolls:
+        lines.append(f"    rolls: {_flow(list(rec.rolls))}")
+    if rec.choices:
+        answers = {n: ["true" if a else "false" for a in c] for n, c in rec.choices.items()}
+        lines.append("    choices: {" + ", ".join(f"{_scalar(n)}: [{', '.join(a)}]"
+                                            for n, a in answers.items()) + "}")
     lines.append("    after:")
     for name, coins, wounds, items in rec.after_state:
         state: dict[str, Any] = {"coins": coins, "wounds": wounds, "items": list(items)}
@@ -148,6 +154,8 @@ class RoomSpec:
     span: Span
     monster_span: Optional[Span] = None
     after_span: Optional[Span] = None
+    rolls: list[int] = attrs.Factory(list)  # dice the rules rolled in this room, in order
+    choices: dict[str, list[bool]] = attrs.Factory(dict)  # `may` answers, per player
 
 
 @attrs.define
@@ -165,13 +173,12 @@ class LogSpec:
     players_span: Optional[Span] = None
 
 
-def read_log(path: str) -> LogSpec:
-    """Read and check a log file; raises InputError with positioned diagnostics."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError([Diagnostic(Span(path, 1, 1, 1, 2), "E004", f"cannot read file: {err}")])
-    docs, diags = Y.load_documents(text, path)
+def read_log(path: str, allow: Sequence[str] = ()) -> LogSpec:
+    """Read and check a log file; raises InputError with positioned diagnostics.
+
+    The paths the log names (`ruleset`, `cards`) must lead inside the log's own folder or
+    into one of the folders `allow`s (dsl/safeio.py)."""
+    _, docs, diags = Y.load_file(path)
     if diags:
         raise InputError(diags)
     if len(docs) != 1:
@@ -185,7 +192,8 @@ def read_log(path: str) -> LogSpec:
                f"this version of raiders reads `{FORMAT}`")
     if r.diags:
         raise InputError(r.diags)
-    return _read(r, path)
+    with allowing(allow):
+        return _read(r, path)
 
 
 def _read(r: Reader, path: str) -> LogSpec:
@@ -392,7 +400,24 @@ def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules,
                 elif value is not None:
                     entry[field] = value
         after[str(name)] = entry
-    return RoomSpec(plays, sub.span("plays") if sub.has("plays") else sub.span(),
+    rolls = sub.get("rolls", "list", default=[]) or []
+    for j, v in enumerate(rolls):
+        if not Y.is_int(v) or v < 1:
+            r.fail(Y.value_span(r.path, rolls, j), "a roll is a whole number ≥ 1")
+    choices_node = sub.get("choices", "map", default={}) or {}
+    choices: dict[str, list[bool]] = {}
+    for name, answers in choices_node.items():
+        if name not in names:
+            r.fail(Y.key_span(r.path, choices_node, name), f"`choices` names unknown player `{name}`")
+        elif not Y.is_seq(answers) or not all(isinstance(a, bool) for a in answers):
+            r.fail(Y.value_span(r.path, choices_node, name),
+                   "a player's choices are a list of true / false, in the order asked")
+        else:
+            choices[str(name)] = [bool(a) for a in answers]
+    spec = RoomSpec(plays, sub.span("plays") if sub.has("plays") else sub.span(),
                     [str(t) for t in torches], sub.span("torches") if sub.has("torches") else None,
                     monster, after, where, sub.span("monster") if sub.has("monster") else None,
                     sub.span("after") if sub.has("after") else None)
+    spec.rolls = [int(v) for v in rolls if Y.is_int(v)]
+    spec.choices = choices
+    return spec

@@ -83,6 +83,13 @@ class _Driver:
                                          f"room entry {k + 1} has no play for {name}",
                                          "every living player plays one card in every room")])
         i = self.step.get((k, name), 0)
+        if i >= len(play.cards) and (not play.cards or view.room.cards_each > 1
+                                     or view.room.rounds > 1):
+            raise InputError([Diagnostic(play.spans[-1] if play.spans else room.plays_span,
+                                         "E503", f"room entry {k + 1} gives {name} "
+                                         f"{len(play.cards)} card(s); the room asks for more "
+                                         f"({view.room.cards_each} each, "
+                                         f"{view.room.rounds} round(s))")])
         if i >= len(play.cards):
             raise InputError([Diagnostic(play.spans[-1], "E503",
                                          f"{name} played a {play.cards[-1]} but no second card "
@@ -94,6 +101,29 @@ class _Driver:
                 f"{name} cannot play {card} here"
             raise InputError([Diagnostic(play.spans[i], "E503", f"illegal play: {why}")])
         return card
+
+    def decide(self, name: str, view: SeatView, question: str) -> bool:
+        k, room = self.entry(view)
+        i = self.step.get((k, "?" + name), 0)
+        answers = room.choices.get(name, [])
+        if i >= len(answers):
+            raise InputError([Diagnostic(room.span, "E503",
+                                         f"room entry {k + 1}: {name} is asked \"{question}\" "
+                                         f"but the log gives no answer (`choices: {{{name}: "
+                                         "[true]}`)")])
+        self.step[(k, "?" + name)] = i + 1
+        return answers[i]
+
+    def roll(self, k: int) -> Optional[int]:
+        """The next die the log gives for room entry k (None: none given; the seed rolls)."""
+        if k >= len(self.spec.rooms):
+            return None
+        rolls = self.spec.rooms[k].rolls
+        i = self.step.get((k, "#roll"), 0)
+        if i >= len(rolls):
+            return None
+        self.step[(k, "#roll")] = i + 1
+        return rolls[i]
 
     def use_torch(self, name: str, view: SeatView) -> bool:
         k, room = self.entry(view)
@@ -135,6 +165,9 @@ class _LogSeat:
     def use_torch(self, view: SeatView) -> bool:
         return self.driver.use_torch(self.name, view)
 
+    def decide(self, view: SeatView, question: str, card: str) -> bool:
+        return self.driver.decide(self.name, view, question)
+
 
 def build_game(spec: LogSpec, trace: bool = True) -> tuple[Game, _Driver]:
     rules = spec.rules
@@ -165,6 +198,7 @@ def build_game(spec: LogSpec, trace: bool = True) -> tuple[Game, _Driver]:
         raise InputError([Diagnostic(spec.players_span or Span(spec.path, 1, 1, 1, 2), "E503",
                                      str(err))])
     game.scripted_threats = {k: r.monster for k, r in enumerate(spec.rooms) if r.monster is not None}
+    game.scripted_rolls = lambda faces: driver.roll(len(game.records))
     return game, driver
 
 

@@ -236,7 +236,7 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
             r.fail(Y.key_span(path, choices_node, pname), f"`choices` names unknown player `{pname}`")
         elif not Y.is_seq(answers) or not all(isinstance(a, bool) for a in answers):
             r.fail(Y.value_span(path, choices_node, pname),
-                   "a player's choices are a list of yes / no, in the order asked")
+                   "a player's choices are a list of true / false, in the order asked")
         else:
             choices[str(pname)] = [bool(a) for a in answers]
     if r.diags:
@@ -396,7 +396,7 @@ def _play(rules: Rules, room: CompiledRoom, players: list[Player], chosen: dict[
         mine = answers.get(p.name)
         if not mine:
             raise RulesError(f"{p.name} is asked \"{question}\": give the answer with "
-                             f"`choices: {{{p.name}: [yes]}}`")
+                             f"`choices: {{{p.name}: [true]}}`")
         return bool(mine.pop(0))
 
     table = Table(players, supply, cap, rs.death, rules.held_rules, rules.house_rules, first,

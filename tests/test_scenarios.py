@@ -6,7 +6,9 @@ import pytest
 from raiders.interpreter.scenarios import run_file
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = sorted((ROOT / "examples" / "scenarios").rglob("*.yaml"))
+# Scenario files of the rules, and those a mod keeps in its own folder.
+FILES = sorted((ROOT / "examples" / "scenarios").rglob("*.yaml")) + sorted(
+    (ROOT / "examples" / "mods").rglob("scenarios*.yaml"))
 
 
 def _cases():
