@@ -1,3 +1,4 @@
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,10 +10,35 @@ ROOT = Path(__file__).resolve().parent.parent
 def root() -> Path:
     return ROOT
 
+
+def _copy_under_test() -> str:
+    """Which `raiders` the tests import: the working tree (an editable install) or an
+    installed copy (`pip install .` puts one in site-packages; edits to the tree are not seen)."""
+    try:
+        import raiders.dsl
+    except Exception as err:  # the header must not hide the real error: the tests will show it
+        return f"raiders under test: not importable ({type(err).__name__}: {err})"
+    where = Path(raiders.dsl.__file__).resolve().parent.parent  # dsl/ sits in the copy's root
+    if where == ROOT:
+        return f"raiders under test: the working tree {where}"
+    return (f"raiders under test: the installed copy {where} (not the working tree {ROOT}; "
+            "`pip install -e '.[test]'` tests the working tree)")
+
+
+def pytest_report_header(config):
+    return _copy_under_test()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session):
+    # `-q` (the README's command) hides the header: say it there too, on one line.
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None and reporter.verbosity == -1:
+        reporter.write_line(_copy_under_test())
+
+
 # The parser raises the recursion limit on first use (for deeply nested input); raise it
 # before any test runs so hypothesis does not see it change under its feet.
-import sys  # noqa: E402
-
 from raiders.dsl.parser import RECURSION_LIMIT  # noqa: E402
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
