@@ -215,15 +215,26 @@ def test_corpus_covers_the_codes():
     assert covered <= set(CODES)
 
 
-def test_python_tag_in_yaml_is_never_executed(monkeypatch, capfd):
-    calls: list = []
-    monkeypatch.setattr(os, "system", lambda *a, **k: calls.append(a) or 0)
-    for name in ("yaml_python_tag.yaml", "yaml_python_tag_doc.yaml"):
-        report = validate_paths([str(CORPUS / name)])
-        assert [d.code for d in report.diagnostics] == ["E501"]  # refused, not constructed
-    assert calls == []
-    out, err = capfd.readouterr()
-    assert "hi" not in out.split()
+PAYLOADS = [
+    ("field", "remove: !!python/object/apply:{call} [{args}]\n"),  # a value inside the ruleset
+    ("document", "!!python/object/apply:{call} [{args}]\n"),       # the whole document
+]
+
+
+@pytest.mark.parametrize("call", ["os.system", "subprocess.check_call"])
+@pytest.mark.parametrize("where,payload", PAYLOADS, ids=[p[0] for p in PAYLOADS])
+def test_python_tag_in_yaml_is_never_executed(tmp_path, call, where, payload):
+    """The real thing, not a patched os.system: a ruleset whose tag would create a file (if
+    the YAML loader constructed it) is refused and the file never appears."""
+    marker = tmp_path / "ran"
+    args = (f'"touch {marker}"' if call == "os.system" else f'[touch, "{marker}"]')
+    head = "format: raiders-ruleset/1\nid: tiny\n" if where == "field" else ""
+    path = tmp_path / "ruleset.yaml"
+    path.write_text(head + payload.format(call=call, args=args), encoding="utf-8")
+    report = validate_paths([str(path)])
+    assert [d.code for d in report.diagnostics] == ["E501"]  # refused, not constructed
+    assert "is not allowed" in report.diagnostics[0].message
+    assert not marker.exists()
 
 
 # Where the caret should be: under the misspelt word, not at the start of the construct.
