@@ -43,7 +43,7 @@ def record_games(rules: Rules, n: int) -> list[GameResult]:
 def start_state(rules: Rules, result: GameResult) -> tuple[list[Player], dict[str, int]]:
     supply = dict(rules.ruleset.items)
     players = []
-    for seat, (name, cid) in enumerate(zip(NAMES, result.deal.characters)):
+    for seat, (name, cid) in enumerate(zip(NAMES, result.deal.characters, strict=True)):
         c = rules.characters[cid]
         p = Player(seat, name, cid, c.coins, c.wounds, items=sorted(c.items))
         for item in c.items:
@@ -91,7 +91,7 @@ def interpreter_resolver(rules: Rules):
     rooms, cap = rules.rooms, rules.ruleset.coin_cap
 
     def resolve(card: str, players: list[Player], cards: list, supply: dict[str, int]) -> None:
-        plays = [Play(p, c) for p, c in zip(players, cards)]
+        plays = [Play(p, c) for p, c in zip(players, cards, strict=True)]
         resolve_room(rooms[card], players, plays, supply, cap, None, len(players))
 
     return resolve
@@ -172,20 +172,20 @@ def hand_resolve(d: tuple, players: list[Player], cards: list, supply: dict[str,
     if kind == "treasure":
         values = [d[3][c] if isinstance(c, str) else c for c in cards]
         top = max(values)
-        winners = [p for p, v in zip(players, values) if v == top]
+        winners = [p for p, v in zip(players, values, strict=True) if v == top]
         each = d[1] // len(winners)
         for p in winners:
             _gain(p, each)
         rest = [v for v in values if v < top]
         if rest and d[2]:
             second = max(rest)
-            winners = [p for p, v in zip(players, values) if v == second]
+            winners = [p for p, v in zip(players, values, strict=True) if v == second]
             each = d[2] // len(winners)
             for p in winners:
                 _gain(p, each)
     elif kind == "vault":
         groups: dict[int, list[Player]] = {}
-        for p, v in zip(players, cards):
+        for p, v in zip(players, cards, strict=True):
             groups.setdefault(v, []).append(p)
         for v in sorted(groups):
             row = d[1].get(v)
@@ -221,7 +221,7 @@ def hand_resolve(d: tuple, players: list[Player], cards: list, supply: dict[str,
     else:
         _, strength, wounds, high, escape, value_mods, on_hit, also, bonus = d
         counted = []
-        for p, c in zip(players, cards):
+        for p, c in zip(players, cards, strict=True):
             if c == escape:
                 continue
             v = 5 if isinstance(c, str) else c
@@ -249,7 +249,7 @@ def hand_resolve(d: tuple, players: list[Player], cards: list, supply: dict[str,
             for p, v in counted:
                 if v == top:
                     _gain(p, bonus)
-    for p, c in zip(players, cards):
+    for p, c in zip(players, cards, strict=True):
         if isinstance(c, int):
             p.hand.remove(c)
         else:
@@ -278,7 +278,7 @@ def main() -> None:
         ti, ends_i = replay_recorded(rules, results, interpreted, peek)
         tb, ends_b = replay_recorded(rules, results, hand_written, peek)
         best_i, best_b = min(best_i, ti), min(best_b, tb)
-    same = sum(a == b for a, b in zip(ends_i, ends_b))
+    same = sum(a == b for a, b in zip(ends_i, ends_b, strict=True))
     rooms = sum(len(r.rooms) for r in results)
     print(f"full 4-player deluxe games, random bots: {n / full:8.0f} games/s ({n} games)")
     print(f"recorded rooms, interpreter          : {rooms / best_i:8.0f} rooms/s "

@@ -21,7 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 # Card templates live in a text file: cards are data, not Python.
-TEMPLATES = (Path(__file__).parent / "synthetic_cards.txt").read_text(encoding="utf-8").split("\n---\n")
+TEMPLATES = (Path(__file__).parent / "synthetic_cards.txt").read_text(
+    encoding="utf-8").split("\n---\n")
 
 
 def make_mod(folder: Path, n: int) -> list[Path]:
@@ -81,7 +82,8 @@ def main() -> None:
         base = bench_baseline(files)
     print(f"synthetic mod: {args.files} card files, {problems} diagnostics")
     print(f"raiders parse+check : {seconds:6.2f} s  {args.files / seconds:9.0f} files/s")
-    print(f"baseline ast.parse  : {base:6.2f} s  {args.files / base:9.0f} files/s (CPython's C parser)")
+    print(f"baseline ast.parse  : {base:6.2f} s  {args.files / base:9.0f} files/s "
+          "(CPython's C parser)")
     print(f"ratio raiders/baseline speed: {base / seconds:.2f}x")
     print(f"`raiders validate cards/` whole process: {bench_process():.3f} s (best of 5)")
 

@@ -12,7 +12,8 @@ plays: {plays}
 
 CASES = [
     ("unknown room", dict(room="dragn"), "unknown room `dragn`", 4, "did you mean `dragon`?"),
-    ("too few players", dict(players="[A, B]", plays="{A: 1, B: 2}"), "is for 3–5 players", 3, None),
+    ("too few players", dict(players="[A, B]", plays="{A: 1, B: 2}"), "is for 3–5 players", 3,
+     None),
     ("unknown item play", dict(plays="{A: swrod, B: 2, C: 3}"), "unknown card `swrod`", 5, None),
     ("missing play", dict(plays="{A: 1, B: 2}"), "no card for C", 5, None),
     ("solo items", dict(ruleset="classic", variant="variant: solo\n", players="[H]",

@@ -9,7 +9,8 @@ from raiders.dsl.validate import validate_paths
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = [(doc.name, i, block)
             for doc in sorted((ROOT / "docs").glob("*.md"))
-            for i, block in enumerate(re.findall(r"```dsl\n(.*?)```", doc.read_text("utf-8"), re.S))]
+            for i, block in enumerate(re.findall(r"```dsl\n(.*?)```", doc.read_text("utf-8"),
+                                                 re.S))]
 
 
 def test_there_are_examples():

@@ -1,4 +1,5 @@
 """The engine knows no card by name (DESIGN.md): no card id or name in any Python source."""
+import functools
 import re
 from pathlib import Path
 
@@ -8,10 +9,12 @@ from raiders.dsl.rulesets import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMMING_WORDS = {"key"}
-CARD_DIRS = [ROOT / "cards" / "deluxe" / "ruleset.yaml", ROOT / "cards" / "classic" / "ruleset.yaml"]
+CARD_DIRS = [ROOT / "cards" / "deluxe" / "ruleset.yaml",
+             ROOT / "cards" / "classic" / "ruleset.yaml"]
 
 
-def _card_words() -> set[str]:
+@functools.cache  # both rulesets loaded once, not once per source file
+def _card_words() -> frozenset[str]:
     words = set()
     for rf in CARD_DIRS:
         ruleset, diags = load_ruleset(rf)
@@ -21,7 +24,7 @@ def _card_words() -> set[str]:
             for m in card.members:
                 if getattr(m, "name", None) == "name":
                     words.add(m.value.value)
-    return words
+    return frozenset(words)
 
 
 def _python_sources() -> list[Path]:

@@ -22,7 +22,10 @@ CARDS = [
 def _make(folder: Path, n: int) -> None:
     folder.mkdir()
     for i in range(n):
-        template = CARDS[0] if i == 0 else CARDS[2] if i == 1 else CARDS[3 if i == 2 else 1 + (i % (len(CARDS) - 1))]
+        if i < 3:
+            template = CARDS[(0, 2, 3)[i]]
+        else:
+            template = CARDS[1 + (i % (len(CARDS) - 1))]
         text = template.format(i=i, g=i % 4)
         if i == 2:
             text = "charm charm-0 { }\n"
