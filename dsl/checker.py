@@ -329,7 +329,7 @@ class Checker:
         if scope.role != "room":
             targets += sorted(self.room_numbers - set(targets))
         if m.tag is not None:
-            self.check_selector(m.tag, scope)
+            self.check_selector(m.tag, scope, code="E109")
         if m.target not in targets:
             self.err(m.target_span or m.span, "E107", f"`{m.target}` cannot be modified",
                      did_you_mean(m.target, targets) or "modifiable: " + ", ".join(targets))
@@ -360,7 +360,7 @@ class Checker:
                      "a room is in play from `reveal` to `room`, a floor from `floor_start` to "
                      "`floor_end`; a character, item, status or rule card hears every event")
         if h.tag is not None:
-            self.check_selector(h.tag, scope)
+            self.check_selector(h.tag, scope, code="E109")
         # A handler is about the event's players (`after room`: every player in the room).
         self.check_block(h.body, attrs.evolve(
             scope, subject=True, amount=event is not None and event.numeric))
@@ -547,7 +547,7 @@ class Checker:
         for s in sels:
             self.check_selector(s, scope)
 
-    def check_selector(self, s: A.Selector, scope: Scope) -> None:
+    def check_selector(self, s: A.Selector, scope: Scope, code: str = "E102") -> None:
         if s.arg is not None:
             spec = SELECTORS_OF.get(s.name)
             if spec is None:
@@ -572,7 +572,8 @@ class Checker:
         if p is not None and p.type == "selector":
             return
         own = [n for n, q in scope.params.items() if q.type == "selector"]
-        self.err(s.span, "E102", f"unknown selector `{s.name}`",
+        what = "tag" if code == "E109" else "selector"
+        self.err(s.span, code, f"unknown {what} `{s.name}`",
                  did_you_mean(s.name, [*SELECTORS, *own]) or
                  "selectors: " + ", ".join(SELECTORS))
 

@@ -46,7 +46,7 @@ SELECTORS: dict[str, str] = {
     "first": "the first player (variants with a first player)",
 }
 
-# Selectors with an argument: `holds(key)`, `played(torch)`, `marked(poisoned)`.
+# Selectors with an argument: `holds(ITEM)`, `played(ITEM)`, `marked(STATUS)`.
 SELECTORS_OF: dict[str, tuple[str, str]] = {
     "holds": ("item", "the player(s) holding at least one ITEM"),
     "played": ("item", "the player(s) who played ITEM as one of their cards in this room"),

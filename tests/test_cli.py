@@ -59,7 +59,7 @@ def test_a_human_seat_is_asked_and_illegal_answers_are_refused():
 
 def test_validate_checks_logs_and_scenarios_by_their_format(tmp_path):
     good = run("validate", "examples/logs/classic-solo-table.yaml",
-               "examples/scenarios/mods/shrine.yaml")
+               "examples/scenarios/mods/shrine.yaml", "--allow-path", "examples/mods")
     assert good.exit_code == 0, good.output
     text = open("examples/logs/deluxe-standard-table.yaml", encoding="utf-8").read()
     bad = tmp_path / "bad.yaml"
@@ -75,7 +75,8 @@ def test_every_selector_has_behaviour_and_words():
     from raiders.interpreter import compiler
 
     assert set(SELECTORS) == set(compiler._SELECTOR_FUNCS) == set(compiler._SELECTOR_WORDS)
-    assert {"half", "min", "max", "div", "count"} == set(FUNCTIONS)
+    assert {"half", "min", "max", "div", "count", "coins", "wounds", "value", "roll",
+            "your_roll", "holds", "played", "marked"} == set(FUNCTIONS)
     assert "threat" in ATOMS
 
 
