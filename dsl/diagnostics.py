@@ -16,6 +16,7 @@ CODES: dict[str, str] = {
     "E003": "syntax error: unexpected end of file",
     "E004": "file cannot be read",
     "E005": "text nested too deeply",
+    "E006": "file too large",
     "E101": "unknown kind",
     "E102": "unknown selector",
     "E103": "unknown item",
@@ -42,7 +43,19 @@ CODES: dict[str, str] = {
     "E503": "ruleset field has the wrong type or value",
     "E504": "ruleset has an unknown or missing field",
     "E505": "path not found",
+    "E506": "path not allowed: outside the file's own folder",
+    "E507": "YAML anchor or alias",
 }
+
+# A diagnostic quotes at most this much of a source line, and of its own message and hint
+# (which may hold a value from the file): output stays bounded whatever the input.
+MAX_QUOTE = 200
+MAX_MESSAGE = 500
+
+
+def clip(text: str, limit: int = MAX_MESSAGE) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
 
 
 @attrs.frozen
@@ -64,8 +77,8 @@ class Diagnostic:
             "end": {"line": self.span.end_line, "col": self.span.end_col},
             "code": self.code,
             "severity": self.severity,
-            "message": self.message,
-            "hint": self.hint,
+            "message": clip(self.message),
+            "hint": None if self.hint is None else clip(self.hint),
         }
 
 
@@ -78,17 +91,24 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> Optional[str]:
 def render(diag: Diagnostic, source_lines: Optional[Sequence[str]]) -> str:
     """`path:line:col: error[CODE]: message`, the source line, a caret under the span, a hint."""
     s = diag.span
-    out = [f"{s.path}:{s.line}:{s.col}: {diag.severity}[{diag.code}]: {diag.message}"]
+    out = [f"{s.path}:{s.line}:{s.col}: {diag.severity}[{diag.code}]: {clip(diag.message)}"]
     if source_lines is not None and 1 <= s.line <= len(source_lines):
         text = source_lines[s.line - 1].rstrip("\n").expandtabs(1)
+        col = s.col
+        if len(text) > MAX_QUOTE:  # an excerpt around the column, never the whole line
+            start = max(0, min(col - 1 - MAX_QUOTE // 4, len(text) - MAX_QUOTE))
+            excerpt = text[start:start + MAX_QUOTE]
+            text = ("…" if start else "") + excerpt + ("…" if start + MAX_QUOTE < len(text) else "")
+            col = col - start + (1 if start else 0)
+        col = max(1, min(col, len(text) + 1))
         gutter = " " * len(str(s.line))
         width = (s.end_col - s.col) if s.end_line == s.line and s.end_col > s.col else 1
-        width = max(1, min(width, max(1, len(text) - s.col + 1)))
+        width = max(1, min(width, max(1, len(text) - col + 1)))
         out.append(f"{gutter} |")
         out.append(f"{s.line} | {text}")
-        out.append(f"{gutter} | {' ' * (s.col - 1)}{'^' * width}")
+        out.append(f"{gutter} | {' ' * max(0, col - 1)}{'^' * width}")
     if diag.hint:
-        out.append(f"  = hint: {diag.hint}")
+        out.append(f"  = hint: {clip(diag.hint)}")
     return "\n".join(out)
 
 

@@ -12,6 +12,8 @@ from pathlib import Path
 from . import yamlsrc as Y
 from .diagnostics import Diagnostic, did_you_mean
 from .library import Library
+from .rulesets import MAX_COPIES
+from .safeio import leads_out, link_out
 from .spans import Span
 
 MOD_FILE = "mod.yaml"
@@ -26,11 +28,9 @@ def mod_manifest(folder: Path, lib: Library) -> tuple[dict[str, int], list[str],
                and lib.role_of(cid) == "room"]
         return {cid: 1 for cid in ids}, [], []
     path = str(manifest)
-    try:
-        text = manifest.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        return {}, [], [Diagnostic(Span(path, 1, 1, 1, 2), "E004", f"cannot read file: {err}")]
-    docs, diags = Y.load_documents(text, path)
+    if leads_out(manifest, folder):
+        return {}, [], [link_out(manifest, folder)]
+    _, docs, diags = Y.load_file(path)
     if diags:
         return {}, [], diags
     doc = docs[0] if docs else None
@@ -42,6 +42,7 @@ def mod_manifest(folder: Path, lib: Library) -> tuple[dict[str, int], list[str],
     problems: list[Diagnostic] = []
     deck: dict[str, int] = {}
     bosses: list[str] = []
+    facing = [None]  # `boss_facing: up|down`: the boss room's facing, whatever the layout
     rooms = [c for c in lib.cards if lib.role_of(c) == "room"]
 
     def known(cid, where: Span) -> bool:
@@ -57,11 +58,14 @@ def mod_manifest(folder: Path, lib: Library) -> tuple[dict[str, int], list[str],
         if key == "deck" and Y.is_map(value):
             for cid, n in value.items():
                 where = Y.key_span(path, value, cid)
-                if not Y.is_int(n) or n < 0:
+                if not Y.is_int(n) or not 0 <= n <= MAX_COPIES:
                     problems.append(Diagnostic(Y.value_span(path, value, cid), "E503",
-                                               f"copies of `{cid}` must be a whole number ≥ 0"))
+                                               f"copies of `{cid}` must be a whole number "
+                                               f"0..{MAX_COPIES}"))
                 elif known(cid, where):
                     deck[str(cid)] = n
+        elif key == "boss_facing" and value in ("up", "down"):
+            facing[0] = str(value)
         elif key == "bosses" and Y.is_seq(value):
             for i, cid in enumerate(value):
                 if known(cid, Y.value_span(path, value, i)):
@@ -69,5 +73,8 @@ def mod_manifest(folder: Path, lib: Library) -> tuple[dict[str, int], list[str],
         else:
             problems.append(Diagnostic(Y.key_span(path, doc, key), "E504",
                                        f"unknown or malformed mod field `{key}`",
-                                       "mod.yaml holds `deck: {id: copies}` and `bosses: [ids]`"))
+                                       "mod.yaml holds `deck: {id: copies}`, `bosses: [ids]` "
+                                       "and `boss_facing: up|down`"))
+    if facing[0] is not None:
+        bosses = [f"{b}@{facing[0]}" for b in bosses]
     return deck, bosses, problems

@@ -16,7 +16,8 @@ from . import yamlsrc as Y
 from .checker import check
 from .diagnostics import Diagnostic, did_you_mean
 from . import ast as A
-from .library import Library, add_module, build_tables, card_files, parse_many
+from .library import CARD_SUFFIX, Library, add_module, build_tables, parse_many
+from .safeio import Confinement, listed_files, read_text, refused
 from .spans import Span
 
 FORMAT = "raiders-ruleset/1"
@@ -24,6 +25,7 @@ RULESET_FILE = "ruleset.yaml"
 PLAY_MODES = ("simultaneous", "sequential")
 FIRST_PLAYER = ("none", "random")
 SCORING = ("standard", "duel", "solo")
+MAX_COPIES = 100  # copies of one card in a deck or a supply (a ruleset's, a mod's)
 
 
 @attrs.frozen
@@ -168,8 +170,9 @@ class _Reader:
             return self._bad(where, f"`{key}` takes a map of id: count")
         out = {}
         for k, n in v.items():
-            if not Y.is_int(n) or n < 0:
-                self._bad(Y.value_span(self.path, v, k), f"count of `{k}` must be a whole number ≥ 0")
+            if not Y.is_int(n) or not 0 <= n <= MAX_COPIES:
+                self._bad(Y.value_span(self.path, v, k),
+                          f"count of `{k}` must be a whole number 0..{MAX_COPIES}")
             else:
                 out[str(k)] = n
         return out
@@ -212,13 +215,17 @@ class _Reader:
         return out
 
 
-def load_ruleset(path: Path, extra_cards: tuple[str, ...] = ()) -> tuple[Optional[Ruleset], list[Diagnostic]]:
-    """Read, check and build a ruleset and its card library (plus mod folders)."""
+def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
+                 roots: Optional[tuple[str, ...]] = None) -> tuple[Optional[Ruleset], list[Diagnostic]]:
+    """Read, check and build a ruleset and its card library (plus mod folders).
+
+    `roots`: for a ruleset named inside a log or scenario file, the folders (the file's own,
+    and those allowed with --allow-path) that the ruleset's card folders must stay inside
+    (E506); None for a ruleset the user named, whose folders are not confined."""
     spath = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        return None, [Diagnostic(Span(spath, 1, 1, 1, 2), "E004", f"cannot read file: {err}")]
+    text, diags = read_text(path)
+    if text is None:
+        return None, diags
     docs, diags = Y.load_documents(text, spath)
     if diags:
         return None, diags
@@ -241,6 +248,10 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = ()) -> tuple[Optiona
         return None, r.diags
     base = path.parent
     folders = [Path(os.path.normpath(base / p)) for p in values["cards"]]
+    if roots is not None:
+        _confine(r, doc, values, base, Confinement.from_key(roots))
+        if r.diags:
+            return None, r.diags
     for i, folder in enumerate(folders):
         if not folder.exists():
             r.err(Y.value_span(spath, doc["cards"], i), "E505",
@@ -281,12 +292,34 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = ()) -> tuple[Optiona
     return ruleset, r.diags + lib_diags
 
 
+def _confine(r: _Reader, doc: Any, values: dict, base: Path, box: Confinement) -> None:
+    """A ruleset named inside a log or scenario file: its card folders stay inside `box`."""
+    for i, raw in enumerate(values["cards"]):
+        if not box.inside(os.path.normpath(base / raw)):
+            r.diags.append(refused(Y.value_span(r.path, doc["cards"], i), str(raw),
+                                   "a folder outside the log's or scenario's own folder",
+                                   "ruleset named by a log or scenario"))
+    for name, variant in values["variants"].items():
+        for raw in variant.get("cards", ()):
+            if not box.inside(os.path.normpath(base / raw)):
+                r.diags.append(refused(Y.key_span(r.path, doc["variants"], name), str(raw),
+                                       "a folder outside the log's or scenario's own folder",
+                                       "ruleset named by a log or scenario"))
+
+
 def ruleset_library(folders: list[str], variant_folders: tuple[str, ...] = (),
                     mods: tuple[str, ...] = (), exclude: set[str] = frozenset()) -> Library:
     """The cards of a ruleset: its folders (less any variant folder inside them), then a
     variant's folders, whose kinds and cards replace those of the same name, then mods, which
-    may only add (a clash is a duplicate-id error)."""
+    may only add (a clash is a duplicate-id error). A card file that is a link leading out of
+    its folder, or that is too large, is not read: it is a diagnostic of the library."""
     excluded = [Path(e).resolve() for e in exclude]
+    refusals: list[Diagnostic] = []
+
+    def card_files(folder: str) -> list[Path]:
+        found, diags = listed_files(folder, f"*{CARD_SUFFIX}")
+        refusals.extend(d for d in diags if d not in refusals)
+        return found
 
     def files(folder: str) -> list[Path]:
         return [f for f in card_files(folder)
@@ -307,6 +340,7 @@ def ruleset_library(folders: list[str], variant_folders: tuple[str, ...] = (),
         add_module(lib, module, diags, text, path)
     for path, module, diags, text in parse_many([f for folder in mods for f in card_files(folder)]):
         add_module(lib, module, diags, text, path)
+    lib.diagnostics.extend(refusals)
     build_tables(lib)
     return lib
 

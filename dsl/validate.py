@@ -19,11 +19,12 @@ import attrs
 from . import ast as A
 from .checker import check
 from .diagnostics import Diagnostic
-from .library import (PARALLEL_FROM, Library, add_module, build_tables, card_files,
-                      display_path, parse_many)
+from .library import (CARD_SUFFIX, PARALLEL_FROM, Library, add_module, build_tables,
+                      card_files, display_path, parse_many)
 from .mods import MOD_FILE, mod_manifest
 from .rulesets import RULESET_FILE, load_ruleset, resolve_ruleset_path
 from .parser import parse
+from .safeio import files_below, listed_files, read_text
 from .spans import Span
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -53,10 +54,10 @@ def _covered_by(ruleset_file: Path) -> list[Path]:
     """The card folders a ruleset file names (read without checking: a cheap pre-pass)."""
     from .yamlsrc import load_documents
 
-    try:
-        docs, diags = load_documents(ruleset_file.read_text(encoding="utf-8"), str(ruleset_file))
-    except (OSError, UnicodeDecodeError):
+    text, _ = read_text(ruleset_file)
+    if text is None:
         return []
+    docs, diags = load_documents(text, str(ruleset_file))
     if diags or not docs or not isinstance(docs[0], dict):
         return []
     cards = docs[0].get("cards")
@@ -91,12 +92,19 @@ def validate_paths(paths: Iterable[str], base: str = "deluxe") -> Report:
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            rulesets.extend(sorted(p.rglob(RULESET_FILE)))
-            loose.extend(card_files(p))
+            found, refused = files_below(p, [RULESET_FILE])  # no link out of the folder
+            rulesets.extend(found)
+            cards, too_big = listed_files(p, f"*{CARD_SUFFIX}")
+            loose.extend(cards)
+            report.add(refused + too_big)
+            report.rulesets += len(refused) + len(too_big)
         elif p.suffix in YAML_SUFFIXES:
             rulesets.append(p)
         else:
-            loose.append(p)
+            cards, too_big = listed_files(p, f"*{CARD_SUFFIX}")
+            loose.extend(cards)
+            report.add(too_big)
+            report.rulesets += len(too_big)
     covered: set[Path] = set()
     for rf in rulesets:
         for folder in _covered_by(rf):

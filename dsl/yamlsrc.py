@@ -4,7 +4,9 @@ ruamel.yaml composes the text into nodes (with the safe scanner: no comment book
 twice as fast as its round-trip loader), and we build maps and sequences that remember the
 line and column of every key and item. Only plain scalars are constructed (by ruamel's safe
 constructor); a tag that asks for anything else is an error, and nothing is ever executed.
-Shared nodes (anchors, aliases) are built once, so an alias bomb costs nothing.
+Anchors and aliases are refused where they stand (E507): no format of the tool needs them,
+and an alias bomb (a "billion laughs") then costs nothing. Numbers beyond MAX_INT are refused
+where they stand (E301), before any of them is turned into text or counted up to.
 """
 from __future__ import annotations
 
@@ -13,24 +15,68 @@ from typing import Any, Iterator, Optional
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.composer import Composer
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import AliasEvent
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from .diagnostics import Diagnostic
+from .safeio import MAX_FILE_BYTES, read_text
 from .spans import Span
 
-MAX_BYTES = 5_000_000  # a log or ruleset larger than this is refused, not parsed
+MAX_BYTES = MAX_FILE_BYTES  # a text larger than this is refused, not parsed
+MAX_INT = 2 ** 63 - 1  # a whole number beyond ±MAX_INT is refused (E301)
 
 
 _PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
+_INT_TAG = "tag:yaml.org,2002:int"
 
 
 class _Refused(MarkedYAMLError):
-    pass
+    code = "E501"
+
+
+class _NoAnchors(_Refused):
+    code = "E507"
+
+
+class _TooBig(_Refused):
+    code = "E301"
+
+
+class _Composer(Composer):
+    """ruamel's composer, refusing anchors (`&a`) and aliases (`*a`) where they stand."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.parser.peek_event()
+        if isinstance(event, AliasEvent):
+            raise _NoAnchors(None, None, f"alias `*{event.anchor}`: anchors and aliases are not "
+                             "used in this format", event.start_mark)
+        if getattr(event, "anchor", None) is not None:
+            raise _NoAnchors(None, None, f"anchor `&{event.anchor}`: anchors and aliases are "
+                             "not used in this format", event.start_mark)
+        return super().compose_node(parent, index)
 
 
 def _yaml() -> YAML:
-    return YAML(typ="safe", pure=True)
+    y = YAML(typ="safe", pure=True)
+    y.Composer = _Composer
+    return y
+
+
+def _scalar(node: ScalarNode, constructor: Any) -> Any:
+    """A plain value; a whole number beyond MAX_INT is refused where it stands."""
+    try:
+        value = constructor.construct_object(node, deep=True)
+    except ValueError as err:  # e.g. more digits than Python turns into a number
+        if node.tag == _INT_TAG:
+            raise _TooBig(None, None, "this number is too large", node.start_mark)
+        raise _Refused(None, None, str(err).splitlines()[0] if str(err) else "bad value",
+                       node.start_mark)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+        raise _TooBig(None, None, f"this number is too large (at most {MAX_INT:,})",
+                      node.start_mark)
+    return value
 
 
 def _build(node: Any, constructor: Any, seen: dict[int, Any]) -> Any:
@@ -39,7 +85,7 @@ def _build(node: Any, constructor: Any, seen: dict[int, Any]) -> Any:
     if done is not None:
         return done
     if isinstance(node, ScalarNode):
-        return constructor.construct_object(node, deep=True)
+        return _scalar(node, constructor)
     if node.tag not in _PLAIN_TAGS:
         raise _Refused(None, None, f"the tag `{node.tag}` is not allowed here", node.start_mark)
     mark = node.start_mark
@@ -58,7 +104,7 @@ def _build(node: Any, constructor: Any, seen: dict[int, Any]) -> Any:
     for key_node, value_node in node.value:
         if not isinstance(key_node, ScalarNode):
             raise _Refused(None, None, "a key must be a plain value", key_node.start_mark)
-        key = constructor.construct_object(key_node, deep=True)
+        key = _scalar(key_node, constructor)
         if key in m:
             raise _Refused(None, None, f"duplicate key `{key}`", key_node.start_mark)
         m[key] = _build(value_node, constructor, seen)
@@ -82,16 +128,28 @@ def _message(err: Exception) -> str:
 
 
 def load_documents(text: str, path: str) -> tuple[list[Any], list[Diagnostic]]:
-    """All YAML documents of a text, or a diagnostic (E501) where the YAML is malformed."""
+    """All YAML documents of a text, or a diagnostic where the YAML is malformed (E501), uses
+    anchors or aliases (E507), holds a number too large (E301) or is too long (E006)."""
     if len(text) > MAX_BYTES:
-        return [], [Diagnostic(Span(path, 1, 1, 1, 2), "E501", "file is too large")]
+        return [], [Diagnostic(Span(path, 1, 1, 1, 2), "E006",
+                               f"file is too large: the limit is {MAX_BYTES:,} bytes")]
     try:
         y = _yaml()
         nodes = list(y.compose_all(io.StringIO(text)))
         constructor = y.constructor
         return [None if n is None else _build(n, constructor, {}) for n in nodes], []
     except (YAMLError, ValueError, TypeError, RecursionError) as err:
-        return [], [Diagnostic(_error_span(path, err), "E501", f"YAML: {_message(err)}")]
+        code = getattr(err, "code", "E501")
+        return [], [Diagnostic(_error_span(path, err), code, f"YAML: {_message(err)}")]
+
+
+def load_file(path: str) -> tuple[Optional[str], list[Any], list[Diagnostic]]:
+    """(text, documents, diagnostics) of a YAML file, read only if its size is within limits."""
+    text, diags = read_text(path)
+    if text is None:
+        return None, [], diags
+    docs, diags = load_documents(text, path)
+    return text, docs, diags
 
 
 def key_span(path: str, node: Any, key: Any) -> Span:

@@ -9,7 +9,8 @@ import click
 from raiders.dsl.diagnostics import Diagnostic, render
 from raiders.dsl.library import display_path
 
-from .cli_common import load_rules_or_exit, print_diagnostics, source_lines
+from .cli_common import (allow_path_option, found_files, load_rules_or_exit, print_diagnostics,
+                         source_lines)
 
 
 def _split_yaml_documents(paths: tuple[str, ...]) -> tuple[list[str], list[tuple[str, str]]]:
@@ -26,7 +27,8 @@ def _split_yaml_documents(paths: tuple[str, ...]) -> tuple[list[str], list[tuple
             continue
         if Path(p).is_file() and Path(p).suffix in (".yaml", ".yml"):
             try:
-                head = Path(p).read_text(encoding="utf-8", errors="replace")[:4000]
+                with open(p, "rb") as fh:  # only the head: the file may be huge
+                    head = fh.read(4000).decode("utf-8", errors="replace")
             except OSError:
                 head = ""
             m = re.search(r"^format:\s*[\"']?raiders-(log|scenario)/", head, re.M)
@@ -38,7 +40,7 @@ def _split_yaml_documents(paths: tuple[str, ...]) -> tuple[list[str], list[tuple
     return cards, other
 
 
-def _check_document(path: str, kind: str) -> list[Diagnostic]:
+def _check_document(path: str, kind: str, allow: tuple[str, ...] = ()) -> list[Diagnostic]:
     """A log's or a scenario file's own checks (a scenario's expectations are not run)."""
     from raiders.interpreter.yamlcheck import InputError
 
@@ -48,13 +50,13 @@ def _check_document(path: str, kind: str) -> list[Diagnostic]:
         from raiders.interpreter.replay import replay
 
         try:
-            replay(read_log(path))  # every play legal, in the room it is in
+            replay(read_log(path, allow))  # every play legal, in the room it is in
         except InputError as err:
             return err.diagnostics
         return []
     from raiders.interpreter.scenarios import run_file
 
-    return [d for outcome in run_file(path) for d in outcome.diagnostics]
+    return [d for outcome in run_file(path, allow) for d in outcome.diagnostics]
 
 
 @click.command()
@@ -63,7 +65,8 @@ def _check_document(path: str, kind: str) -> list[Diagnostic]:
               show_default=True, help="`json`: one object per diagnostic, for editors and CI.")
 @click.option("--base", default="deluxe", show_default=True, metavar="RULESET",
               help="Ruleset whose kinds and items loose card files (a mod) build on.")
-def validate(paths: tuple[str, ...], fmt: str, base: str) -> None:
+@allow_path_option
+def validate(paths: tuple[str, ...], fmt: str, base: str, allow_paths: tuple[str, ...]) -> None:
     """Parse and check card files, folders and rulesets.
 
     PATHS may be card files (*.dsl), folders (searched for *.dsl, ruleset.yaml and
@@ -75,6 +78,9 @@ def validate(paths: tuple[str, ...], fmt: str, base: str) -> None:
     Every problem is printed as `path:line:col: error[CODE]: message`, with the
     source line, a caret under the problem and a hint. Exit status: 0 when all is
     clean, 1 when there are problems, 2 on usage errors.
+
+    A log or scenario file may name built-in rulesets and paths inside its own
+    folder; --allow-path DIR lets it name paths inside DIR too.
 
     \b
     Examples:
@@ -95,7 +101,7 @@ def validate(paths: tuple[str, ...], fmt: str, base: str) -> None:
         report = Report()
     for path, kind in other:
         report.rulesets += 1
-        report.add(_check_document(path, kind))
+        report.add(_check_document(path, kind, allow_paths))
     diags = report.diagnostics
     if fmt == "json":
         print_diagnostics(diags, report.sources, "json")
@@ -117,27 +123,29 @@ def validate(paths: tuple[str, ...], fmt: str, base: str) -> None:
 @click.command(name="test")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("-q", "--quiet", is_flag=True, help="Print failures and the summary only.")
-def test_cmd(paths: tuple[str, ...], quiet: bool) -> None:
+@allow_path_option
+def test_cmd(paths: tuple[str, ...], quiet: bool, allow_paths: tuple[str, ...]) -> None:
     """Run scenario files (raiders-scenario/1): one room each, checked.
 
     PATHS are scenario files or folders (searched for *.yaml). One line per
     scenario; a failing one lists what differed. Exit status 1 if any fails.
-    Format: docs/scenarios.md.
+    A scenario may name built-in rulesets and paths inside its own folder;
+    --allow-path DIR lets it name paths inside DIR too. Format: docs/scenarios.md.
     """
-    from pathlib import Path
-
     from raiders.interpreter.scenarios import run_file
 
-    files: list[str] = []
-    for p in paths:
-        pp = Path(p)
-        files.extend(sorted(str(f) for f in pp.rglob("*.y*ml")) if pp.is_dir() else [p])
-    if not files:
+    files, refused = found_files(paths, ["*.y*ml"])
+    if not files and not refused:
         click.echo("no scenario files (*.yaml) in " + ", ".join(paths), err=True)
         sys.exit(1)
     passed = failed = 0
+    if refused:
+        failed += len(refused)
+        for d in refused:
+            click.echo(f"FAIL  {display_path(d.span.path)}")
+        print_diagnostics(refused, {})
     for f in files:
-        for o in run_file(f):
+        for o in run_file(f, allow_paths):
             where = f"{display_path(o.path)}:{o.line}"
             if o.ok:
                 passed += 1

@@ -21,14 +21,14 @@ def print_diagnostics(diags: list[Diagnostic], sources: dict[str, str], fmt: str
 
 
 def source_lines(sources: dict[str, str], shown_path: str):
+    """The lines a diagnostic may quote: from the sources read, else from the file itself when
+    it is a regular file within the size limit and not a link leading out of its folder."""
+    from raiders.dsl.safeio import quotable_lines
+
     for path, text in sources.items():
         if display_path(path) == shown_path:
             return text.splitlines()
-    try:
-        with open(shown_path, encoding="utf-8") as fh:
-            return fh.read().splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None
+    return quotable_lines(shown_path)
 
 
 def load_rules_or_exit(ruleset: str, variant: Optional[str], cards: tuple[str, ...]):
@@ -47,4 +47,32 @@ def load_rules_or_exit(ruleset: str, variant: Optional[str], cards: tuple[str, .
         click.echo(f"the cards do not check clean: {len(err.diagnostics)} problem(s)", err=True)
         sys.exit(1)
 
+
+def allow_path_option(f):
+    """`--allow-path DIR` (repeatable): where paths named inside logs and scenario files may
+    lead, besides each file's own folder (dsl/safeio.py)."""
+    return click.option(
+        "--allow-path", "allow_paths", multiple=True, metavar="DIR",
+        type=click.Path(exists=True),
+        help="Let the logs and scenario files read name rulesets and mod folders inside DIR too "
+             "(repeatable). Without it, a path they name must stay inside their own folder.")(f)
+
+
+def found_files(paths, patterns) -> tuple[list[str], list[Diagnostic]]:
+    """The files the command-line paths name: a file itself, or a folder's files matching the
+    patterns, less links leading out of the folder (diagnostics, not read)."""
+    from pathlib import Path
+
+    from raiders.dsl.safeio import files_below
+
+    files: list[str] = []
+    refused: list[Diagnostic] = []
+    for p in paths:
+        if Path(p).is_dir():
+            found, diags = files_below(p, patterns)
+            files.extend(sorted(str(f) for f in found))
+            refused.extend(diags)
+        else:
+            files.append(p)
+    return files, refused
 

@@ -8,7 +8,7 @@ import click
 
 from raiders.dsl.library import display_path
 
-from .cli_common import load_rules_or_exit, print_diagnostics
+from .cli_common import allow_path_option, found_files, load_rules_or_exit, print_diagnostics
 
 
 def _relative_to(path_or_id: str, log_file) -> str:
@@ -165,7 +165,8 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
 @click.option("--check", is_flag=True,
               help="Compare every checkpoint and the result; report the first divergence.")
 @click.option("-q", "--quiet", is_flag=True, help="No narration (with --check: failures only).")
-def replay(logs: tuple[str, ...], check: bool, quiet: bool) -> None:
+@allow_path_option
+def replay(logs: tuple[str, ...], check: bool, quiet: bool, allow_paths: tuple[str, ...]) -> None:
     """Re-run logged games (raiders-log/1) and narrate them room by room.
 
     A log may give a seed instead of a deal, leave out checkpoints, or stop early
@@ -173,27 +174,27 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool) -> None:
     checkpoint (`after`) and the result are compared; the first divergence names
     the floor, room, card, player and field. LOGS may be files or folders of
     *.yaml. Exit status 1 if any log is bad or diverges. Format: docs/logs.md.
-    """
-    from pathlib import Path
 
+    A log may name built-in rulesets and paths inside its own folder; --allow-path DIR
+    lets it name paths inside DIR too.
+    """
     from raiders.interpreter.logs import read_log
     from raiders.interpreter.narrate import floor_header, result_lines, room_lines, standings
     from raiders.interpreter.replay import replay as run_replay
     from raiders.interpreter.yamlcheck import InputError
 
-    files: list[str] = []
-    for p in logs:
-        pp = Path(p)
-        files.extend(sorted(str(f) for f in pp.rglob("*.y*ml")) if pp.is_dir() else [p])
+    files, refused = found_files(logs, ["*.y*ml"])
     narrate = not check and not quiet
-    if not files:
+    if refused:
+        print_diagnostics(refused, {})
+    if not files and not refused:
         click.echo("no logs (*.yaml) in " + ", ".join(logs), err=True)
         sys.exit(1)
     ok = bad = 0
     for f in files:
         shown = display_path(f)
         try:
-            spec = read_log(f)
+            spec = read_log(f, allow_paths)
             rules = spec.rules
 
             def on_room(rec, game, rules=rules) -> None:
@@ -231,8 +232,9 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool) -> None:
             compared = (f"{outcome.checkpoints} checkpoint(s) equal" if outcome.checkpoints
                         else "no checkpoints to compare")
             click.echo(f"ok    {shown}: {outcome.rooms_played} rooms, {compared}")
-    if check or len(files) > 1:
-        click.echo(f"{len(files)} log(s): {ok} ok, {bad} failed")
+    bad += len(refused)
+    if check or len(files) + len(refused) > 1:
+        click.echo(f"{len(files) + len(refused)} log(s): {ok} ok, {bad} failed")
     sys.exit(1 if bad else 0)
 
 
