@@ -12,10 +12,10 @@ from typing import Any, Callable, Optional
 
 import attrs
 
+from . import ast as A
 from . import yamlsrc as Y
 from .checker import check
 from .diagnostics import Diagnostic, did_you_mean
-from . import ast as A
 from .library import CARD_SUFFIX, Library, add_module, build_tables, parse_many
 from .safeio import Confinement, listed_files, read_text, refused
 from .spans import Span
@@ -216,7 +216,8 @@ class _Reader:
 
 
 def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
-                 roots: Optional[tuple[str, ...]] = None) -> tuple[Optional[Ruleset], list[Diagnostic]]:
+                 roots: Optional[tuple[str, ...]] = None,
+                 ) -> tuple[Optional[Ruleset], list[Diagnostic]]:
     """Read, check and build a ruleset and its card library (plus mod folders).
 
     `roots`: for a ruleset named inside a log or scenario file, the folders (the file's own,

@@ -19,11 +19,19 @@ import attrs
 from . import ast as A
 from .checker import check
 from .diagnostics import Diagnostic
-from .library import (CARD_SUFFIX, PARALLEL_FROM, Library, add_module, build_tables,
-                      card_files, display_path, parse_many)
+from .library import (
+    CARD_SUFFIX,
+    PARALLEL_FROM,
+    Library,
+    add_module,
+    build_tables,
+    card_files,
+    display_path,
+    parse_many,
+)
 from .mods import MOD_FILE, mod_manifest
-from .rulesets import RULESET_FILE, load_ruleset, resolve_ruleset_path
 from .parser import parse
+from .rulesets import RULESET_FILE, load_ruleset, resolve_ruleset_path
 from .safeio import files_below, listed_files, read_text
 from .spans import Span
 

@@ -70,9 +70,9 @@ def _scalar(node: ScalarNode, constructor: Any) -> Any:
         value = constructor.construct_object(node, deep=True)
     except ValueError as err:  # e.g. more digits than Python turns into a number
         if node.tag == _INT_TAG:
-            raise _TooBig(None, None, "this number is too large", node.start_mark)
+            raise _TooBig(None, None, "this number is too large", node.start_mark) from None
         raise _Refused(None, None, str(err).splitlines()[0] if str(err) else "bad value",
-                       node.start_mark)
+                       node.start_mark) from None
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
         raise _TooBig(None, None, f"this number is too large (at most {MAX_INT:,})",
                       node.start_mark)

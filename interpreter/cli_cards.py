@@ -9,8 +9,13 @@ import click
 from raiders.dsl.diagnostics import Diagnostic, render
 from raiders.dsl.library import display_path
 
-from .cli_common import (allow_path_option, found_files, load_rules_or_exit, print_diagnostics,
-                         source_lines)
+from .cli_common import (
+    allow_path_option,
+    found_files,
+    load_rules_or_exit,
+    print_diagnostics,
+    source_lines,
+)
 
 
 def _split_yaml_documents(paths: tuple[str, ...]) -> tuple[list[str], list[tuple[str, str]]]:
@@ -46,7 +51,6 @@ def _check_document(path: str, kind: str, allow: tuple[str, ...] = ()) -> list[D
 
     if kind == "log":
         from raiders.interpreter.logs import read_log
-
         from raiders.interpreter.replay import replay
 
         try:

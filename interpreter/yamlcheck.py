@@ -151,6 +151,6 @@ def rules_from(r: Reader, ruleset: str, variant: Optional[str], cards: list[str]
     except ValueError as err:
         field = "variant" if variant and "variant" in str(err) else "ruleset"
         r.fail(r.span(field) if r.has(field) else r.span(), str(err))
-        raise InputError(r.diags)
+        raise InputError(r.diags) from None
     except LoadError as err:
-        raise InputError(err.diagnostics)
+        raise InputError(err.diagnostics) from None
