@@ -18,7 +18,7 @@ from typing import Any, Callable
 from raiders.dsl import ast as A
 from raiders.interpreter.engine import Game, GameResult
 from raiders.interpreter.players import RandomBot
-from raiders.interpreter.room import resolve_room
+from raiders.interpreter.room import Table, resolve_round
 from raiders.interpreter.rules import Rules, load_rules
 from raiders.interpreter.state import Play, Player
 
@@ -92,7 +92,8 @@ def interpreter_resolver(rules: Rules):
 
     def resolve(card: str, players: list[Player], cards: list, supply: dict[str, int]) -> None:
         plays = [Play(p, c) for p, c in zip(players, cards, strict=True)]
-        resolve_room(rooms[card], players, plays, supply, cap, None, len(players))
+        ctx = resolve_round(Table(players, supply, cap, None), rooms[card], plays)
+        ctx.phase("room", list(ctx.participants))
 
     return resolve
 

@@ -84,6 +84,7 @@ class CompiledRoom:
     rounds: int = 1
     missing: int = 0  # what a card counts for when a player has none left
     source: str = ""
+    own_bus: Any = None  # the bus when only this room's rules are in play (built once)
 
     @property
     def value_mods(self):

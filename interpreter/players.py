@@ -245,7 +245,8 @@ class GreedyBot:
                 threat = guess["threat"]
                 table = Table(list(clones.values()), view.supply, 20, None, view.held_rules,
                               dice=lambda faces: (faces + 1) // 2, threat_source=lambda: threat)
-                resolve_round(table, room, plays)
+                ctx = resolve_round(table, room, plays)
+                ctx.phase("room", list(ctx.participants))
             except (RulesError, KeyError, ValueError):
                 return -1e9
             after = clones[me.seat]

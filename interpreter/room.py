@@ -88,6 +88,12 @@ class Table:
     # ---- the bus
     def bus(self, room: Optional[CompiledRoom]) -> Bus:
         """The merged handlers for the cards in play now (cached by what is in play)."""
+        if room is not None and not self.held and not self.house and self.floor_rules is None:
+            own = room.own_bus  # the common case: only the room's rules are in play
+            if own is None:
+                own = room.own_bus = Bus()
+                own.add(room.rules, None)
+            return own
         key = (id(room), id(self.floor_rules), self._held_key() if self.held else None)
         bus = self._buses.get(key)
         if bus is None:
