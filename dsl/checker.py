@@ -9,8 +9,21 @@ from . import ast as A
 from .diagnostics import Diagnostic, did_you_mean
 from .library import KindInfo, Library, ParamInfo, display_path
 from .vocabulary import (
-    ABILITIES, ATOMS, COMMON_FIELDS, EVENTS, FUNCTIONS, HELD_ROLES, MODIFIABLE, MODIFY_ONLY_ATOMS,
-    OWNER_SELECTORS, PARAM_TYPES, ROLE_KINDS, ROOM_SHAPE, SELECTORS, SELECTORS_OF, TABLE_KEYS,
+    ABILITIES,
+    ATOMS,
+    COMMON_FIELDS,
+    EVENTS,
+    FUNCTIONS,
+    HELD_ROLES,
+    MODIFIABLE,
+    MODIFY_ONLY_ATOMS,
+    OWNER_SELECTORS,
+    PARAM_TYPES,
+    ROLE_KINDS,
+    ROOM_SHAPE,
+    SELECTORS,
+    SELECTORS_OF,
+    TABLE_KEYS,
 )
 
 # ---- symbol tables -----------------------------------------------------------------------
@@ -37,7 +50,8 @@ def index_declarations(lib: Library) -> None:
                     first = lib.cards[decl.id]
                     lib.diagnostics.append(Diagnostic(
                         decl.id_span, "E401", f"card id `{decl.id}` is defined twice",
-                        f"first defined at {display_path(str(first.id_span))}; ids must be unique in a ruleset"))
+                        f"first defined at {display_path(str(first.id_span))}; "
+                        "ids must be unique in a ruleset"))
                     continue
                 lib.cards[decl.id] = decl
     for name, decl in decls.items():
@@ -269,8 +283,8 @@ class Checker:
                 if not allow_fields:
                     bad_lines.add(m.span.line)
                     self.err(m.span, "E405", f"a kind cannot set field `{m.name}`",
-                             did_you_mean(m.name, RULE_WORDS) or "give it as a parameter default: `kind k(" + m.name
-                             + ": int = …)`")
+                             did_you_mean(m.name, RULE_WORDS)
+                             or f"give it as a parameter default: `kind k({m.name}: int = …)`")
                     continue
                 if m.name in COMMON_FIELDS:
                     self.check_value(COMMON_FIELDS[m.name], m.value, scope, m.name)
@@ -607,7 +621,7 @@ class Checker:
             if len(e.args) != len(fn.params):
                 self.err(e.span, "E303",
                          f"`{e.func}` takes {len(fn.params)} argument(s), got {len(e.args)}")
-            for arg, kind in zip(e.args, fn.params):
+            for arg, kind in zip(e.args, fn.params, strict=False):
                 if kind in ("item", "status"):
                     if not isinstance(arg, A.Name):
                         self.err(arg.span, "E302", f"`{e.func}` takes an {kind} id")

@@ -64,7 +64,8 @@ def _keywords() -> frozenset[str]:
 
 
 def _tok_span(path: str, tok: Token) -> Span:
-    return Span(path, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
+    return Span(path, tok.line, tok.column, tok.end_line or tok.line,
+                tok.end_column or tok.column + 1)
 
 
 # Keyword tokens the tree keeps only for positions; rule methods never see them.
@@ -438,7 +439,8 @@ def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic
     if hint is None and tok.type == "NAME":
         hint = _keyword_hint(str(tok))
     before = text[:tok.start_pos] if tok.start_pos is not None else ""
-    if expected == ["a name"] and re.search(r"\b(gain|lose)\s+\S+(\s+\S+)*?\s*$", before.split("\n")[-1]):
+    line_before = before.split("\n")[-1]
+    if expected == ["a name"] and re.search(r"\b(gain|lose)\s+\S+(\s+\S+)*?\s*$", line_before):
         return Diagnostic(_tok_span(path, tok), "E001",
                           f"unexpected {_describe(tok)}; expected `coins` after the amount",
                           "e.g. `lose 2 coins` (or `lose 1 coin`)")

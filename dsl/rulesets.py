@@ -277,7 +277,10 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
                                    tuple(extra_cards), variant_dirs)
             seen = {(d.span, d.code) for d in lib_diags}
             lib_diags += [d for d in check(vlib) if (d.span, d.code) not in seen]
-    variants = {n: Variant(**{k: (tuple(os.path.normpath(base / c) for c in v) if k == "cards" else v)
+    def variant_folders(v) -> tuple:
+        return tuple(os.path.normpath(base / c) for c in v)
+
+    variants = {n: Variant(**{k: (variant_folders(v) if k == "cards" else v)
                               for k, v in s.items()})
                 for n, s in values["variants"].items()}
     ruleset = Ruleset(

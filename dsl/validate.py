@@ -164,7 +164,8 @@ def _validate_mod(report: Report, files: list[Path], base: str, folders: list[Pa
     report.sources.update(sources)
 
 
-def check_mod(base_lib: Library, files: list[Path]) -> tuple[list[Diagnostic], dict[str, str], Library]:
+def check_mod(base_lib: Library,
+              files: list[Path]) -> tuple[list[Diagnostic], dict[str, str], Library]:
     """Parse and check mod files on top of a base library: (diagnostics of the mod's files,
     their sources, the library of the declarations every card may refer to)."""
     base_files = set(base_lib.sources)
@@ -251,7 +252,8 @@ def _check_mod_sharded(base_lib: Library, files: list[Path]):
     bounds = [(i, min(i + size, len(rest))) for i in range(0, len(rest), size)]
     _SHARD_RESULT = (head, rest)
     try:
-        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+        fork = mp.get_context("fork")
+        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=fork) as pool:
             results = list(pool.map(_shard_worker, bounds))
     except (OSError, concurrent.futures.process.BrokenProcessPool):
         results = [_shard_worker(b) for b in bounds]

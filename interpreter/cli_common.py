@@ -33,15 +33,15 @@ def source_lines(sources: dict[str, str], shown_path: str):
 
 def load_rules_or_exit(ruleset: str, variant: Optional[str], cards: tuple[str, ...]):
     """Rules for a command, or a clean exit with diagnostics (1) or a usage error (2)."""
-    from raiders.interpreter.rules import LoadError, load_rules
-
     import os
+
+    from raiders.interpreter.rules import LoadError, load_rules
 
     cards = tuple(dict.fromkeys(os.path.normpath(c) for c in cards))  # the same mod once
     try:
         return load_rules(ruleset, variant, cards)
     except ValueError as err:
-        raise click.UsageError(str(err))
+        raise click.UsageError(str(err)) from None
     except LoadError as err:
         print_diagnostics(err.diagnostics, err.sources)
         click.echo(f"the cards do not check clean: {len(err.diagnostics)} problem(s)", err=True)

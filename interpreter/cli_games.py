@@ -115,7 +115,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
             game = Game(rules, seat_names, seats, seed=game_seed,
                         trace=narrate, difficulty=(difficulty or 3) if solo else None)
         except ValueError as err:
-            raise click.UsageError(str(err))
+            raise click.UsageError(str(err)) from None
         except RulesError as err:
             click.echo(f"error: {err}", err=True)
             sys.exit(1)
@@ -280,7 +280,8 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
     import json
     import os
 
-    from raiders.interpreter.simulate import Setup, SimulationError, simulate as run, table
+    from raiders.interpreter.simulate import Setup, SimulationError, table
+    from raiders.interpreter.simulate import simulate as run
 
     rules = load_rules_or_exit(ruleset, variant, cards)
     var = rules.variant

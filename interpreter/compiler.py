@@ -520,7 +520,8 @@ class CardCompiler:
         verb = e.verb
         if verb == "give":
             item = e.arg.name
-            return (lambda ctx, players: ctx.give(item, players)), f"get a {item} (none if the supply is short)"
+            return ((lambda ctx, players: ctx.give(item, players)),
+                    f"get a {item} (none if the supply is short)")
         if verb == "take":
             item = e.arg.name
 

@@ -13,8 +13,16 @@ import attrs
 
 from .compiler import CompiledRoom
 from .players import Seat, SeatView
-from .room import (Context, RulesError, Table, check_deaths, check_play, is_second_card,
-                   legal_cards, resolve_round)
+from .room import (
+    Context,
+    RulesError,
+    Table,
+    check_deaths,
+    check_play,
+    is_second_card,
+    legal_cards,
+    resolve_round,
+)
 from .rules import Rules
 from .state import POWER_CARDS, Card, Floor, Play, Player, RoomSlot
 
@@ -87,7 +95,7 @@ class Game:
         self.peek_items = frozenset(i for i, a in self.abilities.items() if a == PEEK)
         self.deal = deal if deal is not None else self.random_deal(len(names))
         self.players = []
-        for seat, (name, char_id) in enumerate(zip(names, self.deal.characters)):
+        for seat, (name, char_id) in enumerate(zip(names, self.deal.characters, strict=False)):
             char = rules.characters[char_id]
             coins = char.coins if var.start_coins is None else var.start_coins
             wounds = char.wounds if difficulty is None else difficulty

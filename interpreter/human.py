@@ -12,7 +12,8 @@ from .state import Card
 class HumanSeat:
     name = "human"
 
-    def __init__(self, ask: Callable[..., str] = click.prompt, say: Callable[[str], None] = click.echo):
+    def __init__(self, ask: Callable[..., str] = click.prompt,
+                 say: Callable[[str], None] = click.echo):
         self.ask = ask
         self.say = say
 
@@ -32,7 +33,8 @@ class HumanSeat:
         self._show(view)
         room = view.room
         if room is not None:
-            self.say(f"  room: {room.name} ({room.kind})" + (" — your second card" if second else ""))
+            self.say(f"  room: {room.name} ({room.kind})"
+                     + (" — your second card" if second else ""))
         options = [str(c) for c in legal]
         while True:
             answer = str(self.ask(f"  your card ({', '.join(options)})")).strip()

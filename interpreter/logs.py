@@ -278,7 +278,8 @@ def _read(r: Reader, path: str) -> LogSpec:
             if v is not None:
                 for j, n in enumerate(v):
                     if n not in names:
-                        r.fail(Y.value_span(path, v, j), f"`result.{key}` names unknown player `{n}`")
+                        r.fail(Y.value_span(path, v, j),
+                               f"`result.{key}` names unknown player `{n}`")
                 result[key] = [str(n) for n in v]
         result_span = r.span("result")
     if r.diags:
@@ -293,7 +294,8 @@ def _read_dungeon(r: Reader, rules: Rules) -> Optional[list[Floor]]:
         return None
     rs = rules.ruleset
     if len(node) != rs.floors_used:
-        r.fail(r.span("dungeon"), f"`dungeon` has {len(node)} floors; this game has {rs.floors_used}")
+        r.fail(r.span("dungeon"),
+               f"`dungeon` has {len(node)} floors; this game has {rs.floors_used}")
         return None
     floors = []
     copies: dict[str, int] = {}
@@ -327,7 +329,8 @@ def _read_dungeon(r: Reader, rules: Rules) -> Optional[list[Floor]]:
         if not isinstance(facing, str) or len(facing) != len(rooms) or set(facing) - {"U", "D"}:
             r.fail(sub.span("facing"), f"`facing` takes {len(rooms)} letters U (up) or D (down)")
             continue
-        floors.append(Floor([RoomSlot(str(c), f == "U") for c, f in zip(rooms, facing)]))
+        slots = zip(rooms, facing, strict=True)  # the length was checked just above
+        floors.append(Floor([RoomSlot(str(c), f == "U") for c, f in slots]))
     return floors
 
 
@@ -348,7 +351,7 @@ def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules,
         cards: list[Card] = []
         spans: list[Span] = []
         bad = False
-        for key, c in zip(keys, items):
+        for key, c in zip(keys, items, strict=False):
             span = Y.value_span(r.path, holder, key)
             if Y.is_int(c) and not 1 <= c <= 5:
                 bad = True
@@ -408,7 +411,8 @@ def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules,
     choices: dict[str, list[bool]] = {}
     for name, answers in choices_node.items():
         if name not in names:
-            r.fail(Y.key_span(r.path, choices_node, name), f"`choices` names unknown player `{name}`")
+            r.fail(Y.key_span(r.path, choices_node, name),
+                   f"`choices` names unknown player `{name}`")
         elif not Y.is_seq(answers) or not all(isinstance(a, bool) for a in answers):
             r.fail(Y.value_span(r.path, choices_node, name),
                    "a player's choices are a list of true / false, in the order asked")

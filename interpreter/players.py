@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import functools
 import random
+from typing import Optional, Protocol, Sequence
 
 import attrs
-from typing import Optional, Protocol, Sequence
 
 from .compiler import CompiledRoom
 from .state import Card, Play, Player
@@ -210,7 +210,8 @@ class GreedyBot:
                     guess[p.seat] = known[p.seat]
                     continue
                 left = view.remaining_hand(p.seat) or [1]
-                guess[p.seat] = left[len(left) // 2] if g == 0 else left[view.rng.randrange(len(left))]
+                guess[p.seat] = (left[len(left) // 2] if g == 0
+                                 else left[view.rng.randrange(len(left))])
             guesses.append(guess)
         return guesses
 
@@ -244,7 +245,8 @@ class GreedyBot:
             try:
                 threat = guess["threat"]
                 table = Table(list(clones.values()), view.supply, 20, None, view.held_rules,
-                              dice=lambda faces: (faces + 1) // 2, threat_source=lambda: threat)
+                              dice=lambda faces: (faces + 1) // 2,
+                              threat_source=lambda threat=threat: threat)
                 ctx = resolve_round(table, room, plays)
                 ctx.phase("room", list(ctx.participants))
             except (RulesError, KeyError, ValueError):

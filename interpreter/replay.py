@@ -178,7 +178,7 @@ def build_game(spec: LogSpec, trace: bool = True) -> tuple[Game, _Driver]:
                          difficulty=spec.meta.difficulty)
         except (RulesError, ValueError) as err:
             raise InputError([Diagnostic(spec.players_span or Span(spec.path, 1, 1, 1, 2),
-                                         "E503", str(err))])
+                                         "E503", str(err))]) from None
         seed_deal = probe.deal
     characters = [c if c is not None else seed_deal.characters[i]
                   for i, c in enumerate(spec.characters)]
@@ -196,8 +196,9 @@ def build_game(spec: LogSpec, trace: bool = True) -> tuple[Game, _Driver]:
                     difficulty=(spec.meta.difficulty or 3) if solo else spec.meta.difficulty)
     except (RulesError, ValueError) as err:
         raise InputError([Diagnostic(spec.players_span or Span(spec.path, 1, 1, 1, 2), "E503",
-                                     str(err))])
-    game.scripted_threats = {k: r.monster for k, r in enumerate(spec.rooms) if r.monster is not None}
+                                     str(err))]) from None
+    game.scripted_threats = {k: r.monster for k, r in enumerate(spec.rooms)
+                             if r.monster is not None}
     game.scripted_rolls = lambda faces: driver.roll(len(game.records))
     return game, driver
 
@@ -253,14 +254,14 @@ def replay(spec: LogSpec, check: bool = False,
             raise InputError([Diagnostic(spec.result_span, "E503",
                                          f"the log stops after {len(game.records)} room(s) "
                                          "but gives a result",
-                                         "a game in progress has no `result`")])
+                                         "a game in progress has no `result`")]) from None
         return outcome
     except _Diverged:
         return outcome
     except RulesError as err:
         k = len(game.records)
         where = spec.rooms[k].span if k < len(spec.rooms) else Span(spec.path, 1, 1, 1, 2)
-        raise InputError([Diagnostic(where, "E503", f"room entry {k + 1}: {err}")])
+        raise InputError([Diagnostic(where, "E503", f"room entry {k + 1}: {err}")]) from None
     if len(spec.rooms) > len(game.records):
         extra = spec.rooms[len(game.records)]
         raise InputError([Diagnostic(extra.span, "E503",

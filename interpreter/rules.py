@@ -9,13 +9,26 @@ import attrs
 
 from raiders.dsl.checker import check
 from raiders.dsl.diagnostics import Diagnostic
-from raiders.dsl.mods import mod_manifest
 from raiders.dsl.library import Library
-from raiders.dsl.rulesets import (Ruleset, Variant, load_ruleset, resolve_ruleset_path,
-                                  ruleset_library)
+from raiders.dsl.mods import mod_manifest
+from raiders.dsl.rulesets import (
+    Ruleset,
+    Variant,
+    load_ruleset,
+    resolve_ruleset_path,
+    ruleset_library,
+)
 
-from .compiler import (CardRules, CompiledCharacter, CompiledFloor, CompiledItem, CompiledRoom,
-                       CompiledRule, CompiledStatus, compile_card)
+from .compiler import (
+    CardRules,
+    CompiledCharacter,
+    CompiledFloor,
+    CompiledItem,
+    CompiledRoom,
+    CompiledRule,
+    CompiledStatus,
+    compile_card,
+)
 
 
 class LoadError(Exception):

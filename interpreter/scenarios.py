@@ -17,7 +17,7 @@ from raiders.dsl.library import Library, add_module, build_tables
 from raiders.dsl.parser import parse
 
 from .compiler import CompiledRoom, compile_card
-from .room import Context, RulesError, Table, check_deaths, check_play, resolve_round
+from .room import RulesError, Table, check_deaths, check_play, resolve_round
 from .rules import Rules
 from .state import Card, Play, Player
 from .yamlcheck import InputError, Reader, allowing, rules_from
@@ -134,7 +134,8 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
     r = Reader(path, doc, FIELDS, "scenario")
     fmt = r.get("format", "str", required=True)
     if fmt is not None and fmt != FORMAT:
-        r.fail(r.span("format"), f"unknown scenario format `{fmt}`", f"this version reads `{FORMAT}`")
+        r.fail(r.span("format"), f"unknown scenario format `{fmt}`",
+               f"this version reads `{FORMAT}`")
     if r.diags:
         raise InputError(r.diags)
     rules = _rules(r, path)
@@ -233,7 +234,8 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
     choices: dict[str, list[bool]] = {}
     for pname, answers in choices_node.items():
         if pname not in by_name:
-            r.fail(Y.key_span(path, choices_node, pname), f"`choices` names unknown player `{pname}`")
+            r.fail(Y.key_span(path, choices_node, pname),
+                   f"`choices` names unknown player `{pname}`")
         elif not Y.is_seq(answers) or not all(isinstance(a, bool) for a in answers):
             r.fail(Y.value_span(path, choices_node, pname),
                    "a player's choices are a list of true / false, in the order asked")

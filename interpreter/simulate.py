@@ -16,8 +16,8 @@ from typing import Callable, Optional
 import attrs
 
 from .engine import Game
-from .players import BOTS
 from .logs import LogMeta, render_log, write_atomic
+from .players import BOTS
 from .room import RulesError
 from .rules import load_rules
 
@@ -154,7 +154,8 @@ def simulate(setup: Setup, games: int, seed: int = 1, jobs: Optional[int] = None
     return total
 
 
-def table(stats: Stats, other: Optional[Stats] = None, labels: tuple[str, str] = ("base", "mod")) -> list[str]:
+def table(stats: Stats, other: Optional[Stats] = None,
+          labels: tuple[str, str] = ("base", "mod")) -> list[str]:
     """The summary as text lines (two columns with `other`)."""
     a = stats.to_json()
     b = other.to_json() if other else None
@@ -175,7 +176,7 @@ def table(stats: Stats, other: Optional[Stats] = None, labels: tuple[str, str] =
                          b["win_rate_by_seat"].get(s, 0.0) if b else None))
     lines.append("Wins by character (per game played):")
     for c in sorted(set(a["win_rate_by_character"]) | set(b["win_rate_by_character"] if b else ())):
-        lines.append(row(c, a["win_rate_by_character"].get(c), 
+        lines.append(row(c, a["win_rate_by_character"].get(c),
                          b["win_rate_by_character"].get(c) if b else None))
     lines.append("Per player, at the end:")
     lines.append(row("coins", a["average_coins"], b["average_coins"] if b else None, "{:.2f}"))
@@ -188,7 +189,7 @@ def table(stats: Stats, other: Optional[Stats] = None, labels: tuple[str, str] =
     lines.append("Room cards (per player, each time resolved): coins / wounds")
     cards = sorted(set(a["cards"]) | set(b["cards"] if b else ()))
     for c in cards:
-        def cell(d):
+        def cell(d, c=c):
             e = d["cards"].get(c) if d else None
             if not e:
                 return "-"

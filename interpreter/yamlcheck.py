@@ -59,7 +59,8 @@ class Reader:
                 else Y.node_span(self.path, node)
         return Y.value_span(self.path, node, key)
 
-    def fail(self, span: Span, message: str, hint: Optional[str] = None, code: str = "E503") -> None:
+    def fail(self, span: Span, message: str, hint: Optional[str] = None,
+             code: str = "E503") -> None:
         self.diags.append(Diagnostic(span, code, message, hint))
 
     def has(self, key: str) -> bool:
