@@ -81,6 +81,9 @@ class Table:
         self.floor_index = 0
         self.rooms_done = 0
         self._buses: dict = {}
+        # An optional recorder of which card's handler did what (interpreter/why.py, `replay
+        # --trace`); None, the default, costs one test where a handler runs.
+        self.why = None
 
     def living(self) -> list[Player]:
         return [p for p in self.players if not p.dead]
@@ -164,7 +167,7 @@ class Context:
         "values_by_player", "distinct_values", "total", "highest_value", "lowest_value",
         "highest_card", "all_same", "escaped_seats", "attack_targets", "attacked_seats",
         "amount", "applied", "depth", "trace", "threat_value", "owner", "mods", "reps",
-        "reacts", "param_mods", "value_mods", "round", "events", "rolls", "play_of",
+        "reacts", "param_mods", "value_mods", "round", "events", "rolls", "play_of", "why",
     )
 
     def __init__(self, table: Table, room: Optional[CompiledRoom], plays: Sequence[Play] = (),
@@ -178,6 +181,7 @@ class Context:
         self.death = table.death if table.death is not None else 0
         self.n_players = len(self.participants)
         self.trace = table.trace
+        self.why = table.why
         bus = table.bus(room)
         self.mods, self.reps, self.reacts = bus.mods, bus.reps, bus.reacts
         self.param_mods, self.value_mods = bus.param_mods, bus.value_mods
@@ -259,6 +263,8 @@ class Context:
                 self.owner = owner
                 self.amount = value
                 value = fn(self, p)
+                if self.why is not None:
+                    self.why.modified(self, "value", p, self.amount, value, fn, owner)
         return value
 
     def cards_of(self, p: Player) -> tuple:
@@ -299,6 +305,8 @@ class Context:
                 self.owner = owner
                 self.amount = value
                 value = fn(self, p)
+                if self.why is not None:
+                    self.why.modified(self, None, p, self.amount, value, fn, owner)
         return value
 
     # ---- the bus
@@ -315,6 +323,8 @@ class Context:
                     self.owner = owner
                     self.amount = amount
                     amount = fn(self, p)
+                    if self.why is not None:
+                        self.why.modified(self, event, p, self.amount, amount, fn, owner)
             if amount > MAX_NUMBER:
                 self._runaway(event)
         if amount < 0:
@@ -360,6 +370,8 @@ class Context:
         self.owner = owner
         self.amount = amount
         self.depth += 1
+        if self.why is not None:
+            self.why.ran(self, h, owner, subject, amount)
         try:
             h.body(self, subject)
         finally:
