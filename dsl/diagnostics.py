@@ -45,6 +45,8 @@ CODES: dict[str, str] = {
     "E505": "path not found",
     "E506": "path not allowed: outside the file's own folder",
     "E507": "YAML anchor or alias",
+    "E508": "mod used with a ruleset it is not written for",
+    "W601": "a mod's boss-like card joins the room deck",
 }
 
 # A diagnostic quotes at most this much of a source line, and of its own message and hint

@@ -1,13 +1,22 @@
-"""Mod folders: card files plus an optional `mod.yaml` saying what joins a game's pool.
+"""Mod folders: card files plus an optional `mod.yaml` saying what joins a game.
 
     deck: {shrine-of-ash: 2}     # room cards and copies added to the deck
     bosses: [gorgon]             # room cards added to the bosses
+    boss_facing: up              # the boss room lies face up (or down) whatever the layout
+    items: {amulet: 2}           # item cards and copies added to the supply
+    characters: [merchant]       # characters added to the pool heroes are dealt from
+    rulesets: [deluxe]           # the rulesets the mod is written for (default: any)
 
-Without mod.yaml, every new room card of the folder joins the deck once.
+Without mod.yaml, every new room card of the folder joins the deck once (a boss-like card
+that lands there is a warning: say where it goes). A folder that holds no card file and no
+mod.yaml but mod folders (`examples/mods`) is a folder of mods: each loads as its own mod.
 """
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Optional
+
+import attrs
 
 from . import yamlsrc as Y
 from .diagnostics import Diagnostic, did_you_mean
@@ -17,64 +26,163 @@ from .safeio import leads_out, link_out
 from .spans import Span
 
 MOD_FILE = "mod.yaml"
+MOD_FIELDS = ("deck", "bosses", "boss_facing", "items", "characters", "rulesets")
+# The kind name a modder gives a boss (`boss`, `boss-2013`, …): such a card dealt into the
+# room deck is almost always a mistake, so it is a warning.
+_BOSS_WORD = "boss"
 
 
-def mod_manifest(folder: Path, lib: Library) -> tuple[dict[str, int], list[str], list[Diagnostic]]:
-    """A mod's deck additions and bosses, checked against the library it joins."""
+@attrs.define
+class ModManifest:
+    """What one mod folder adds to a game, read from its mod.yaml (or its cards)."""
+
+    deck: dict[str, int] = attrs.Factory(dict)
+    bosses: list[str] = attrs.Factory(list)
+    boss_facing: Optional[str] = None  # "up" | "down" | None (the layout decides)
+    items: dict[str, int] = attrs.Factory(dict)
+    characters: list[str] = attrs.Factory(list)
+    diagnostics: list[Diagnostic] = attrs.Factory(list)
+
+
+def is_mod_collection(folder: Path) -> bool:
+    """A folder of mods: no card file or mod.yaml of its own, and subfolders with a mod.yaml."""
+    if not folder.is_dir() or (folder / MOD_FILE).exists() or any(folder.glob("*.dsl")):
+        return False
+    return any((sub / MOD_FILE).is_file() for sub in folder.iterdir() if sub.is_dir())
+
+
+def mod_rulesets(folder: Path) -> Optional[tuple[str, ...]]:
+    """The rulesets a mod says it is for (`rulesets:` in mod.yaml); None: any, or unreadable
+    (the manifest's own check reports what is wrong with it)."""
+    manifest = folder / MOD_FILE
+    if not manifest.is_file() or leads_out(manifest, folder):
+        return None
+    _, docs, diags = Y.load_file(str(manifest))
+    doc = docs[0] if docs and not diags else None
+    value = doc.get("rulesets") if Y.is_map(doc) else None
+    if Y.is_seq(value) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    return None
+
+
+def expand_mod_folders(folders: tuple[str, ...],
+                       ruleset: Optional[str] = None) -> tuple[tuple[str, ...], list[Diagnostic]]:
+    """Each folder of mods replaced by its mod folders, in name order (determinism); a mod of
+    such a folder written for other rulesets is left out. A mod named on its own that is not
+    for `ruleset` is an error (E508)."""
+    out: list[str] = []
+    problems: list[Diagnostic] = []
+    for raw in folders:
+        folder = Path(raw)
+        if is_mod_collection(folder):
+            for sub in sorted(folder.iterdir()):
+                if sub.is_dir() and not sub.is_symlink() and (sub / MOD_FILE).is_file():
+                    wants = mod_rulesets(sub)
+                    if ruleset is None or wants is None or ruleset in wants:
+                        out.append(str(sub))
+            continue
+        wants = mod_rulesets(folder)
+        if ruleset is not None and wants is not None and ruleset not in wants:
+            manifest = str(folder / MOD_FILE)
+            _, docs, _ = Y.load_file(manifest)
+            problems.append(Diagnostic(
+                Y.value_span(manifest, docs[0], "rulesets"), "E508",
+                f"the mod {folder.name} is for {', '.join(wants)}, not {ruleset}",
+                f"play it with --ruleset {wants[0]}" if wants else None))
+        out.append(raw)
+    return tuple(out), problems
+
+
+def _own_cards(folder: Path, lib: Library) -> list[str]:
+    root = folder.resolve()
+    return [cid for cid in lib.cards
+            if Path(lib.cards[cid].span.path).resolve().is_relative_to(root)]
+
+
+def _kind_chain(lib: Library, cid: str) -> list[str]:
+    info = lib.kinds.get(lib.cards[cid].kind)
+    return [k.name for k in info.chain] if info else []
+
+
+def _boss_warnings(folder: Path, lib: Library, deck: dict[str, int]) -> list[Diagnostic]:
+    found = []
+    for cid in deck:
+        if deck[cid] and any(_BOSS_WORD in k.split("-") for k in _kind_chain(lib, cid)):
+            card = lib.cards[cid]
+            found.append(Diagnostic(
+                card.span, "W601", f"`{cid}` is a {card.kind} but joins the room deck",
+                "say where it goes: `bosses: [" + cid + "]` in the mod's mod.yaml "
+                "(or `deck: {" + cid + ": 1}` to keep it in the deck)", severity="warning"))
+    return found
+
+
+def mod_manifest(folder: Path, lib: Library) -> ModManifest:
+    """A mod's additions to a game, checked against the library it joins."""
     manifest = folder / MOD_FILE
     if not manifest.is_file():
-        ids = [cid for cid in lib.cards
-               if Path(lib.cards[cid].span.path).resolve().is_relative_to(folder.resolve())
-               and lib.role_of(cid) == "room"]
-        return {cid: 1 for cid in ids}, [], []
+        deck = {cid: 1 for cid in _own_cards(folder, lib) if lib.role_of(cid) == "room"}
+        return ModManifest(deck=deck, diagnostics=_boss_warnings(folder, lib, deck))
     path = str(manifest)
     if leads_out(manifest, folder):
-        return {}, [], [link_out(manifest, folder)]
+        return ModManifest(diagnostics=[link_out(manifest, folder)])
     _, docs, diags = Y.load_file(path)
     if diags:
-        return {}, [], diags
+        return ModManifest(diagnostics=diags)
     doc = docs[0] if docs else None
     if doc is None:
-        return {}, [], []  # an empty mod.yaml adds nothing
+        return ModManifest()  # an empty mod.yaml adds nothing
+    out = ModManifest()
     if not Y.is_map(doc):
-        return {}, [], [Diagnostic(Y.node_span(path, doc), "E503",
-                                   "mod.yaml is a map: {deck: {id: copies}, bosses: [ids]}")]
-    problems: list[Diagnostic] = []
-    deck: dict[str, int] = {}
-    bosses: list[str] = []
-    facing = [None]  # `boss_facing: up|down`: the boss room's facing, whatever the layout
-    rooms = [c for c in lib.cards if lib.role_of(c) == "room"]
+        out.diagnostics.append(Diagnostic(Y.node_span(path, doc), "E503",
+                                          "mod.yaml is a map: {deck: {id: copies}, "
+                                          "bosses: [ids], items: {id: copies}, "
+                                          "characters: [ids]}"))
+        return out
+    problems = out.diagnostics
 
-    def known(cid, where: Span) -> bool:
-        if lib.role_of(str(cid)) == "room":
+    def known(cid, where: Span, role: str) -> bool:
+        if lib.role_of(str(cid)) == role:
             return True
-        what = "not a room card" if str(cid) in lib.cards else "not a card of this mod or its base"
+        what = (f"not a{'n' if role[0] in 'aeiou' else ''} {role} card"
+                if str(cid) in lib.cards else "not a card of this mod or its base")
         problems.append(Diagnostic(where, "E502", f"mod.yaml names `{cid}`, which is {what}",
-                                   did_you_mean(str(cid), rooms)))
+                                   did_you_mean(str(cid), [c for c in lib.cards
+                                                           if lib.role_of(c) == role])))
         return False
+
+    def counts(value, role: str, into: dict[str, int]) -> None:
+        for cid, n in value.items():
+            if not Y.is_int(n) or not 0 <= n <= MAX_COPIES:
+                problems.append(Diagnostic(Y.value_span(path, value, cid), "E503",
+                                           f"copies of `{cid}` must be a whole number "
+                                           f"0..{MAX_COPIES}"))
+            elif known(cid, Y.key_span(path, value, cid), role):
+                into[str(cid)] = n
+
+    def ids(value, role: str, into: list[str]) -> None:
+        for i, cid in enumerate(value):
+            if known(cid, Y.value_span(path, value, i), role) and str(cid) not in into:
+                into.append(str(cid))
 
     for key in doc:
         value = doc[key]
         if key == "deck" and Y.is_map(value):
-            for cid, n in value.items():
-                where = Y.key_span(path, value, cid)
-                if not Y.is_int(n) or not 0 <= n <= MAX_COPIES:
-                    problems.append(Diagnostic(Y.value_span(path, value, cid), "E503",
-                                               f"copies of `{cid}` must be a whole number "
-                                               f"0..{MAX_COPIES}"))
-                elif known(cid, where):
-                    deck[str(cid)] = n
-        elif key == "boss_facing" and value in ("up", "down"):
-            facing[0] = str(value)
+            counts(value, "room", out.deck)
+        elif key == "items" and Y.is_map(value):
+            counts(value, "item", out.items)
         elif key == "bosses" and Y.is_seq(value):
-            for i, cid in enumerate(value):
-                if known(cid, Y.value_span(path, value, i)):
-                    bosses.append(str(cid))
+            ids(value, "room", out.bosses)
+        elif key == "characters" and Y.is_seq(value):
+            ids(value, "character", out.characters)
+        elif key == "rulesets" and Y.is_seq(value) and all(isinstance(v, str) for v in value):
+            pass  # read by mod_rulesets() before the mod is loaded
+        elif key == "boss_facing" and value in ("up", "down"):
+            out.boss_facing = str(value)
         else:
             problems.append(Diagnostic(Y.key_span(path, doc, key), "E504",
                                        f"unknown or malformed mod field `{key}`",
-                                       "mod.yaml holds `deck: {id: copies}`, `bosses: [ids]` "
-                                       "and `boss_facing: up|down`"))
-    if facing[0] is not None:
-        bosses = [f"{b}@{facing[0]}" for b in bosses]
-    return deck, bosses, problems
+                                       "mod.yaml holds `deck: {id: copies}`, `bosses: [ids]`, "
+                                       "`boss_facing: up|down`, `items: {id: copies}` and "
+                                       "`characters: [ids]` and `rulesets: [ids]`"))
+    problems.extend(_boss_warnings(folder, lib, out.deck))
+    return out

@@ -29,7 +29,7 @@ from .library import (
     display_path,
     parse_many,
 )
-from .mods import MOD_FILE, mod_manifest
+from .mods import MOD_FILE, expand_mod_folders, is_mod_collection, mod_manifest, mod_rulesets
 from .parser import parse
 from .rulesets import RULESET_FILE, load_ruleset, resolve_ruleset_path
 from .safeio import files_below, listed_files, read_text
@@ -139,6 +139,15 @@ def validate_paths(paths: Iterable[str], base: str = "deluxe") -> Report:
     mod_files = [f for f in dict.fromkeys(loose) if not covered or f.resolve() not in covered]
     mod_dirs = [Path(raw) for raw in paths if Path(raw).is_dir()
                 and not any(Path(raw).rglob(RULESET_FILE))]
+    # A folder of mods: each mod is checked on its own, as a game would load it.
+    for folder in [d for d in mod_dirs if is_mod_collection(d)]:
+        mod_dirs.remove(folder)
+        for sub in expand_mod_folders((str(folder),))[0]:
+            own = {f.resolve() for f in card_files(sub)}
+            wants = mod_rulesets(Path(sub))
+            _validate_mod(report, [f for f in mod_files if f.resolve() in own],
+                          base if wants is None or base in wants else wants[0], [Path(sub)])
+            mod_files = [f for f in mod_files if f.resolve() not in own]
     if mod_files or mod_dirs:
         _validate_mod(report, mod_files, base, mod_dirs)
     return report
@@ -160,7 +169,7 @@ def _validate_mod(report: Report, files: list[Path], base: str, folders: list[Pa
     for folder in folders:
         if (folder / MOD_FILE).is_file():
             report.rulesets += 1
-            report.add(mod_manifest(folder, lib)[2])
+            report.add(mod_manifest(folder, lib).diagnostics)
     report.sources.update(sources)
 
 

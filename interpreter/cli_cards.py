@@ -118,10 +118,13 @@ def validate(paths: tuple[str, ...], fmt: str, base: str, allow_paths: tuple[str
             click.echo("nothing to check: no card files (*.dsl), ruleset.yaml, mod.yaml, logs "
                        "or scenario files in " + ", ".join(paths), err=True)
             sys.exit(1)
+        warned = len(diags) - errors
         summary = f"checked {report.files} file(s): " + (
-            f"{errors} error(s)" if errors else "no problems found")
+            f"{errors} error(s)" if errors else "no problems found") + (
+            f", {warned} warning(s)" if warned else "")
         click.echo(summary, err=bool(errors))
-    sys.exit(1 if diags or report.files == 0 else 0)
+    # Warnings are printed but do not fail the check (like a compiler's).
+    sys.exit(1 if any(d.severity == "error" for d in diags) or report.files == 0 else 0)
 
 
 @click.command(name="test")

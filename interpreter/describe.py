@@ -34,7 +34,7 @@ def describe(rules: Rules, card_id: str) -> list[str]:
                            "card; it goes back to the supply at once",
             None: "it can be played only where a room allows it",
         }[card.ability]
-        supply = rules.ruleset.items.get(card_id)
+        supply = rules.supply.get(card_id)
         return [f"{card.name}: an item; {what}." + (f" Supply: {supply}." if supply else "")]
     assert isinstance(card, CompiledFloor)
     faces = ", ".join("up" if c == "U" else "down" for c in card.layout)

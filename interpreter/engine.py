@@ -80,8 +80,8 @@ class Game:
                 f"{rules.ruleset.id} {var.name} is for {var.min_players}"
                 + (f"–{var.max_players}" if var.max_players != var.min_players else "")
                 + f" players, not {len(names)}")
-        if deal is None and len(names) > len(rules.ruleset.characters):
-            raise ValueError(f"{len(names)} players but only {len(rules.ruleset.characters)} "
+        if deal is None and len(names) > len(rules.pool):
+            raise ValueError(f"{len(names)} players but only {len(rules.pool)} "
                              "characters to deal")
         self.rules = rules
         self.rng = random.Random(seed)
@@ -90,7 +90,7 @@ class Game:
         # shift the deal and the same seed always gives the same game.
         self.seat_rngs = [random.Random(self.rng.getrandbits(64)) for _ in seats]
         self.trace = trace
-        self.supply = dict(rules.ruleset.items) if var.items else {}
+        self.supply = dict(rules.supply) if var.items else {}
         self.abilities = rules.abilities
         self.peek_items = frozenset(i for i, a in self.abilities.items() if a == PEEK)
         self.deal = deal if deal is not None else self.random_deal(len(names))
@@ -167,7 +167,7 @@ class Game:
         for f, (card, layout) in enumerate(layouts):
             chunk = rooms[f * rs.rooms_per_floor:(f + 1) * rs.rooms_per_floor]
             floors.append(Floor([RoomSlot(c, layout[i] == "U") for i, c in enumerate(chunk)], card))
-        characters = rng.sample(list(rs.characters), n_players)
+        characters = rng.sample(list(self.rules.pool), n_players)
         first = rng.randrange(n_players) if self.rules.variant.first_player == "random" else None
         threats = list(self.rules.variant.threat_deck)
         rng.shuffle(threats)

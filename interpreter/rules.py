@@ -10,7 +10,7 @@ import attrs
 from raiders.dsl.checker import check
 from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.library import Library
-from raiders.dsl.mods import mod_manifest
+from raiders.dsl.mods import expand_mod_folders, mod_manifest
 from raiders.dsl.rulesets import (
     Ruleset,
     Variant,
@@ -54,6 +54,9 @@ class Rules:
     statuses: dict[str, CompiledStatus] = attrs.Factory(dict)
     house: dict[str, CompiledRule] = attrs.Factory(dict)  # rule cards: in play all game
     boss_facing: Optional[str] = None  # a mod's `boss_facing`: up or down, else the layout's
+    supply: dict[str, int] = attrs.Factory(dict)  # item -> copies: the ruleset's plus mods'
+    pool: tuple[str, ...] = ()  # the characters heroes are dealt from: the ruleset's plus mods'
+    warnings: tuple[Diagnostic, ...] = ()  # what the mods' manifests warned about
 
     @property
     def abilities(self) -> dict[str, Optional[str]]:
@@ -100,31 +103,38 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
         raise ValueError(f"ruleset `{rs.id}` has no variant `{variant_name}` "
                          f"(it has: {', '.join(rs.variants)})")
     var = rs.variants[variant_name]
+    cards, wrong = expand_mod_folders(cards, rs.id)
+    if wrong:
+        raise LoadError(wrong, {})
     lib = _library(rs, var, cards)
     problems = check(lib)
     deck = dict(rs.deck)
     bosses = list(rs.bosses)
     boss_facing: Optional[str] = None
+    supply = dict(rs.items)
+    pool = list(rs.characters)
+    warnings: list[Diagnostic] = []
     for folder in cards:
-        mod_deck, mod_bosses, mdiags = mod_manifest(Path(folder), lib)
-        problems.extend(mdiags)
-        for b in mod_bosses:
-            if "@" in b:  # `boss_facing` in mod.yaml
-                boss_facing = b.split("@")[1]
-        mod_bosses = [b.split("@")[0] for b in mod_bosses]
-        for cid, n in mod_deck.items():
+        mod = mod_manifest(Path(folder), lib)
+        problems.extend(d for d in mod.diagnostics if d.severity == "error")
+        warnings.extend(d for d in mod.diagnostics if d.severity != "error")
+        boss_facing = mod.boss_facing or boss_facing
+        for cid, n in mod.deck.items():
             deck[cid] = deck.get(cid, 0) + n
-        bosses.extend(b for b in mod_bosses if b not in bosses)
+        for cid, n in mod.items.items():
+            supply[cid] = supply.get(cid, 0) + n
+        bosses.extend(b for b in mod.bosses if b not in bosses)
+        pool.extend(c for c in mod.characters if c not in pool)
     if problems:
         raise LoadError(problems, lib.sources)
     compiled = {cid: compile_card(lib, cid, rs.strength_players) for cid in lib.cards}
     pick = lambda typ: {k: v for k, v in compiled.items() if isinstance(v, typ)}  # noqa: E731
-    items = {k: v for k, v in pick(CompiledItem).items() if k in rs.items}
+    items = {k: v for k, v in pick(CompiledItem).items() if k in supply}
     if not var.items:
         deck = {k: n for k, n in deck.items() if not _gives_items(lib, k)}
     return Rules(rs, var, pick(CompiledRoom), pick(CompiledCharacter), items,
                  pick(CompiledFloor), deck, tuple(bosses), lib, pick(CompiledStatus),
-                 pick(CompiledRule), boss_facing)
+                 pick(CompiledRule), boss_facing, supply, tuple(pool), tuple(warnings))
 
 
 def _gives_items(lib: Library, card_id: str) -> bool:

@@ -165,7 +165,7 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
             continue
         _start_player(r, by_name[pname], spec, rules, difficulty)
 
-    supply = dict(rules.ruleset.items) if rules.variant.items else {}
+    supply = dict(rules.supply) if rules.variant.items else {}
     for p in players:
         for item in p.items:
             supply[item] = max(0, supply.get(item, 0) - 1)
