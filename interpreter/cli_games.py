@@ -25,14 +25,19 @@ def _relative_to(path_or_id: str, log_file) -> str:
 
 
 def _bot_kinds(bots: str, n_players: int) -> list[str]:
-    from raiders.interpreter.players import BOTS
+    from raiders.interpreter.botspec import bot_classes, parse_bot
 
-    kinds = bots.split(",")
+    kinds = [k.strip() for k in bots.split(",")]
     if len(kinds) == 1:
         kinds = kinds * n_players
-    if len(kinds) != n_players or any(k not in BOTS for k in kinds):
-        raise click.UsageError(f"--bots takes one of {', '.join(BOTS)} or one per seat "
+    if len(kinds) != n_players:
+        raise click.UsageError(f"--bots takes one of {', '.join(bot_classes())} or one per seat "
                                f"({n_players} seats)")
+    for k in kinds:
+        try:
+            parse_bot(k)
+        except ValueError as err:
+            raise click.UsageError(f"--bots: {err}") from None
     return kinds
 
 
@@ -80,10 +85,10 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
     """
     from pathlib import Path
 
+    from raiders.interpreter.botspec import make_bot
     from raiders.interpreter.engine import Game
     from raiders.interpreter.logs import LogMeta, render_log, write_atomic
     from raiders.interpreter.narrate import floor_header, result_lines, room_lines, standings
-    from raiders.interpreter.players import BOTS
     from raiders.interpreter.room import RulesError
 
     rules = load_rules_or_exit(ruleset, variant, cards)
@@ -110,7 +115,8 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
 
     for g in range(games):
         game_seed = None if seed is None else seed + g
-        seats = [HumanSeat() if i + 1 in human_seats else BOTS[k]() for i, k in enumerate(kinds)]
+        seats = [HumanSeat() if i + 1 in human_seats else make_bot(k)
+                 for i, k in enumerate(kinds)]
         try:
             game = Game(rules, seat_names, seats, seed=game_seed,
                         trace=narrate, difficulty=(difficulty or 3) if solo else None)
@@ -236,88 +242,3 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, allow_paths: tuple[s
     if check or len(files) + len(refused) > 1:
         click.echo(f"{len(files) + len(refused)} log(s): {ok} ok, {bad} failed")
     sys.exit(1 if bad else 0)
-
-
-@click.command()
-@click.option("--ruleset", default="deluxe", show_default=True,
-              help="A built-in ruleset (deluxe, classic) or a path to a ruleset.yaml.")
-@click.option("--variant", default=None, help="The variant (default: the ruleset's first).")
-@click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
-              help="Number of players (default: 4, or what the variant allows).")
-@click.option("--bots", default="random", show_default=True,
-              help="Bot for every seat (random, greedy), or one per seat.")
-@click.option("--games", type=click.IntRange(1), default=1000, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True,
-              help="Games use seeds SEED, SEED+1, …: the same run gives the same figures.")
-@click.option("--cards", multiple=True, type=click.Path(exists=True, file_okay=False),
-              help="A mod folder whose cards join the pool (repeatable).")
-@click.option("--compare", "compare_mod", type=click.Path(exists=True, file_okay=False),
-              default=None, help="A/B: also play the same seeds with this mod added.")
-@click.option("--difficulty", type=click.IntRange(2, 5), default=None,
-              help="Solo: the hero's starting wounds.")
-@click.option("--jobs", type=click.IntRange(1), default=None,
-              help="Processes (default: every core).")
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-@click.option("--log-dir", type=click.Path(file_okay=False), default=None,
-              help="Also write one log per game (game-SEED.yaml) into this folder.")
-def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: str,
-             games: int, seed: int, cards: tuple[str, ...], compare_mod: Optional[str],
-             difficulty: Optional[int], jobs: Optional[int], as_json: bool,
-             log_dir: Optional[str]) -> None:
-    """Play many games with bots on every core and summarise them, to balance cards.
-
-    The summary gives wins by seat and by character, coins and wounds at the end,
-    how often players go out and why, and for every room card the coins and wounds
-    it gives a player on average. --compare MOD plays the same seeds with the mod
-    added and shows both columns side by side.
-
-    \b
-    Examples:
-      raiders simulate --games 2000
-      raiders simulate --players 3 --bots greedy --games 200 --compare examples/mods/shrine
-      raiders simulate --ruleset classic --variant solo --players 1 --json
-    """
-    import json
-    import os
-
-    from raiders.interpreter.simulate import Setup, SimulationError, table
-    from raiders.interpreter.simulate import simulate as run
-
-    rules = load_rules_or_exit(ruleset, variant, cards)
-    var = rules.variant
-    if n_players is None:
-        n_players = min(max(4, var.min_players), var.max_players)
-    if not var.min_players <= n_players <= var.max_players:
-        raise click.UsageError(f"{rules.ruleset.id} {var.name} is for {var.min_players}"
-                               f"–{var.max_players} players, not {n_players}")
-    if difficulty is not None and var.scoring != "solo":
-        raise click.UsageError("--difficulty is for solo play")
-    kinds = tuple(_bot_kinds(bots, n_players))
-    if log_dir and compare_mod:
-        raise click.UsageError("--log-dir logs one run; leave out --compare")
-    log_at = os.path.join(log_dir, "x.yaml") if log_dir else "x.yaml"
-    setups = [Setup(ruleset, var.name, n_players, kinds, tuple(cards), difficulty, log_dir,
-                    _relative_to(ruleset, log_at), tuple(_relative_to(c, log_at) for c in cards))]
-    if compare_mod:
-        load_rules_or_exit(ruleset, variant, (*cards, compare_mod))
-        setups.append(Setup(ruleset, var.name, n_players, kinds, (*cards, compare_mod), difficulty))
-    results = []
-    for setup in setups:
-        label = "with " + display_path(setup.cards[-1]) if setup is not setups[0] else "games"
-        with click.progressbar(length=games, label=label, file=sys.stderr, show_eta=False,
-                               hidden=not sys.stderr.isatty()) as bar:
-            try:
-                results.append(run(setup, games, seed, jobs, bar.update))
-            except SimulationError as err:
-                click.echo(f"\nerror: {err}", err=True)
-                sys.exit(1)
-    if as_json:
-        out = results[0].to_json()
-        if compare_mod:
-            out = {"base": out, "mod": results[1].to_json(), "mod_path": compare_mod}
-        click.echo(json.dumps(out, indent=2, sort_keys=True))
-        return
-    for line in table(results[0], results[1] if compare_mod else None,
-                      ("base", display_path(compare_mod) if compare_mod else "")):
-        click.echo(line)
-

@@ -1,12 +1,16 @@
-"""Many games with bots, on every core: wins by seat and character, coins, wounds, who went
-out and why, and what each room card does on average — for balancing cards.
+"""Many games with bots, on every core: wins by seat, character and bot, coins, wounds, who
+went out and why, and what each room card does on average — each with a 95% interval, for
+balancing cards (docs/simulate.md).
 
-Seeds are fixed (seed, seed+1, …), so a run gives the same figures whatever the number of
-processes; `--compare` plays the same seeds with and without a mod.
+Seeds are fixed (seed, seed+1, …) and the tallies are integer sums (interpreter/stats.py), so a
+run gives the same figures whatever the number of processes; `--compare` plays the same seeds
+with and without a mod, in the same process, so that each game's pair feeds the paired
+difference.
 """
 from __future__ import annotations
 
 import concurrent.futures
+import math
 import multiprocessing as mp
 import os
 from collections import Counter
@@ -15,62 +19,18 @@ from typing import Callable, Optional
 
 import attrs
 
-from .engine import Game
+from .botspec import make_bot
+from .engine import Game, GameResult
 from .logs import LogMeta, render_log, write_atomic
-from .players import BOTS
 from .room import RulesError
 from .rules import load_rules
+from .stats import SHARE, Difference, Figure, Sums, difference, figure
+
+JSON_FORMAT = "raiders-simulate/2"
 
 
 class SimulationError(Exception):
     """A game of the simulation broke a rule at run time (a card's runaway chain…)."""
-
-
-@attrs.define
-class Stats:
-    games: int = 0
-    rooms: int = 0
-    wins_by_seat: Counter = attrs.Factory(Counter)  # a shared win counts 1/n to each
-    wins_by_character: Counter = attrs.Factory(Counter)
-    games_by_character: Counter = attrs.Factory(Counter)
-    no_winner: int = 0
-    coins: int = 0  # summed over players, at the end
-    wounds: int = 0
-    out: Counter = attrs.Factory(Counter)  # reason -> players
-    card_seen: Counter = attrs.Factory(Counter)  # room card -> times resolved
-    card_coins: Counter = attrs.Factory(Counter)  # room card -> coins gained (net) by all
-    card_wounds: Counter = attrs.Factory(Counter)
-    players: int = 0
-
-    def merge(self, other: "Stats") -> None:
-        for f in attrs.fields(Stats):
-            if f.name == "players":  # the table size, not a count to add up
-                continue
-            mine, theirs = getattr(self, f.name), getattr(other, f.name)
-            if isinstance(mine, Counter):
-                mine.update(theirs)
-            else:
-                setattr(self, f.name, mine + theirs)
-
-    def to_json(self) -> dict:
-        g = max(self.games, 1)
-        return {
-            "games": self.games,
-            "players": self.players,
-            "win_rate_by_seat": {s: round(w / g, 4) for s, w in sorted(self.wins_by_seat.items())},
-            "win_rate_by_character": {
-                c: round(self.wins_by_character[c] / n, 4)
-                for c, n in sorted(self.games_by_character.items())},
-            "no_winner_rate": round(self.no_winner / g, 4),
-            "average_coins": round(self.coins / max(self.games * self.players, 1), 3),
-            "average_wounds": round(self.wounds / max(self.games * self.players, 1), 3),
-            "out_rate": {r: round(n / max(self.games * self.players, 1), 4)
-                         for r, n in sorted(self.out.items())},
-            "cards": {c: {"resolved": n,
-                          "coins_per_player": round(self.card_coins[c] / (n * self.players), 3),
-                          "wounds_per_player": round(self.card_wounds[c] / (n * self.players), 3)}
-                      for c, n in sorted(self.card_seen.items())},
-        }
 
 
 @attrs.frozen
@@ -84,116 +44,305 @@ class Setup:
     log_dir: Optional[str] = None  # write one log per game here (game-SEED.yaml)
     log_ruleset: str = ""  # the ruleset and mod paths as a log in log_dir must name them
     log_cards: tuple[str, ...] = ()
+    edits: tuple = ()  # numbers rewritten in the cards before compiling (interpreter/sweep.py)
+
+    def rules(self):
+        return load_rules(self.ruleset, self.variant, self.cards, edits=self.edits) \
+            if self.edits else load_rules(self.ruleset, self.variant, self.cards)
 
 
-def run_chunk(setup: Setup, seeds: range) -> Stats:
-    rules = load_rules(setup.ruleset, setup.variant, setup.cards)
+def _kind(name: str) -> tuple[str, int]:
+    """A figure's kind and the scale its numerators are counted in."""
+    if name.startswith("win."):
+        return "rate", SHARE
+    if name == "no_winner" or name.startswith("out."):
+        return "rate", 1
+    return "mean", 1
+
+
+@attrs.define
+class Tally:
+    """Integer sums for every figure over the games played, for one run or a paired pair."""
+
+    runs: int = 1
+    players: int = 0
+    games: int = 0
+    sums: dict[str, Sums] = attrs.Factory(dict)
+    counts: list[Counter] = attrs.Factory(list)  # per run: rooms, resolved.CARD
+
+    def __attrs_post_init__(self) -> None:
+        if not self.counts:
+            self.counts = [Counter() for _ in range(self.runs)]
+
+    def add_game(self, per_run: list[dict[str, tuple[int, int]]]) -> None:
+        self.games += 1
+        keys = set().union(*per_run)
+        for key in keys:
+            vec: tuple[int, ...] = ()
+            for obs in per_run:
+                vec += obs.get(key, (0, 0))
+            s = self.sums.get(key)
+            if s is None:
+                s = self.sums[key] = Sums(2 * self.runs)
+            s.add(vec)
+
+    def merge(self, other: "Tally") -> None:
+        self.games += other.games
+        for key, s in other.sums.items():
+            mine = self.sums.get(key)
+            if mine is None:
+                self.sums[key] = Sums(s.k, s.n, list(s.s), list(s.ss))
+            else:
+                mine.merge(s)
+        for mine, theirs in zip(self.counts, other.counts, strict=True):
+            mine.update(theirs)
+
+    def _with_n(self, key: str) -> Sums:
+        """A figure's sums over every game: games without it count as zeros, except that a
+        per-player figure (out.*) had the whole table at risk in every game: y = players."""
+        s = self.sums[key]
+        if not key.startswith("out."):
+            return Sums(s.k, self.games, s.s, s.ss)
+        c, g = self.players, self.games
+        sums = list(s.s)
+        for b in range(1, s.k, 2):
+            sums[b] = c * g
+        ss = []
+        for a in range(s.k):
+            for b in range(a, s.k):
+                if a % 2 and b % 2:
+                    ss.append(c * c * g)
+                elif a % 2 or b % 2:
+                    ss.append(c * sums[b if a % 2 else a])
+                else:
+                    ss.append(s.prod(a, b))
+        return Sums(s.k, g, sums, ss)
+
+    def figures(self, run: int = 0) -> dict[str, Figure]:
+        out = {}
+        for key in sorted(self.sums):
+            kind, scale = _kind(key)
+            f = figure(key, kind, self._with_n(key).part(run), scale)
+            if f.value is not None:
+                out[key] = f
+        return out
+
+    def differences(self) -> dict[str, Difference]:
+        """Run 1 minus run 0, per figure (a paired tally only)."""
+        return {key: difference(key, self._with_n(key), _kind(key)[1])
+                for key in sorted(self.sums)}
+
+    def to_json(self, run: int = 0) -> dict:
+        """One run's figures (docs/simulate.md: the `raiders-simulate/2` schema)."""
+        c = self.counts[run]
+        return {
+            "games": self.games,
+            "players": self.players,
+            "rooms": c["rooms"],
+            "resolved": {k.split(".", 1)[1]: n for k, n in sorted(c.items())
+                         if k.startswith("resolved.")},
+            "figures": {k: f.to_json() for k, f in self.figures(run).items()},
+        }
+
+
+def observe(result: GameResult, start: dict[str, tuple[int, int]],
+            bots: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+    """One game's contribution to every figure: (numerator, denominator)."""
+    obs: dict[str, list[int]] = {}
+
+    def add(key: str, x: int, y: int) -> None:
+        o = obs.setdefault(key, [0, 0])
+        o[0] += x
+        o[1] += y
+
+    n = len(result.players)
+    winners = set(result.winners)
+    share = SHARE // len(winners) if winners else 0
+    add("no_winner", 0 if winners else 1, 1)
+    before = dict(start)
+    for rec in result.rooms:
+        coins = wounds = 0
+        for name, c, w, _ in rec.after_state:
+            c0, w0 = before[name]
+            coins += c - c0
+            wounds += w - w0
+            before[name] = (c, w)
+        add(f"card.{rec.card}.coins", coins, n)
+        add(f"card.{rec.card}.wounds", wounds, n)
+    for p, bot in zip(result.players, bots, strict=True):
+        won = share if p.name in winners else 0
+        add(f"win.seat.{p.name}", won, 1)
+        add(f"win.character.{p.character}", won, 1)
+        add(f"win.bot.{bot}", won, 1)
+        add("coins", p.coins, 1)
+        add("wounds", p.wounds, 1)
+    reasons = Counter(p.out for p in result.players if p.out)
+    for reason in sorted(reasons):
+        add(f"out.{reason}", reasons[reason], n)  # per player; Tally fills in the other games
+    return {k: (v[0], v[1]) for k, v in obs.items()}
+
+
+def play_one(setup: Setup, rules, seed: int) -> tuple[GameResult, dict[str, tuple[int, int]]]:
     names = [f"P{i + 1}" for i in range(setup.players)]
     solo = rules.variant.scoring == "solo"
-    stats = Stats(players=setup.players)
+    game = Game(rules, names, [make_bot(b) for b in setup.bots], seed=seed,
+                difficulty=(setup.difficulty or 3) if solo else None)
+    start = {p.name: (p.coins, p.wounds) for p in game.players}
+    try:
+        result = game.run()
+    except RulesError as err:
+        raise SimulationError(f"game with seed {seed}: {err}") from None
+    if setup.log_dir:
+        meta = LogMeta(setup.log_ruleset or setup.ruleset, rules.variant.name, seed,
+                       setup.log_cards, (setup.difficulty or 3) if solo else None)
+        write_atomic(Path(setup.log_dir) / f"game-{seed}.yaml", render_log(meta, rules, result))
+    return result, observe(result, start, setup.bots)
+
+
+def run_chunk(setups: tuple[Setup, ...], seeds: range) -> Tally:
+    """Play each seed under every setup (a pair: base and mod on the same seed)."""
+    all_rules = [s.rules() for s in setups]
+    tally = Tally(len(setups), setups[0].players)
     for seed in seeds:
-        game = Game(rules, names, [BOTS[b]() for b in setup.bots], seed=seed,
-                    difficulty=(setup.difficulty or 3) if solo else None)
-        before = {p.name: (p.coins, p.wounds) for p in game.players}
-        try:
-            result = game.run()
-        except RulesError as err:
-            raise SimulationError(f"game with seed {seed}: {err}") from None
-        if setup.log_dir:
-            meta = LogMeta(setup.log_ruleset or setup.ruleset, rules.variant.name, seed,
-                           setup.log_cards, (setup.difficulty or 3) if solo else None)
-            write_atomic(Path(setup.log_dir) / f"game-{seed}.yaml", render_log(meta, rules, result))
-        stats.games += 1
-        stats.rooms += len(result.rooms)
-        for rec in result.rooms:
-            stats.card_seen[rec.card] += 1
-            for name, coins, wounds, _ in rec.after_state:
-                c0, w0 = before[name]
-                stats.card_coins[rec.card] += coins - c0
-                stats.card_wounds[rec.card] += wounds - w0
-                before[name] = (coins, wounds)
-        if not result.winners:
-            stats.no_winner += 1
-        share = 1 / len(result.winners) if result.winners else 0
-        for p in result.players:
-            stats.games_by_character[p.character] += 1
-            stats.coins += p.coins
-            stats.wounds += p.wounds
-            if p.out:
-                stats.out[p.out] += 1
-            if p.name in result.winners:
-                stats.wins_by_seat[p.name] += share
-                stats.wins_by_character[p.character] += share
-    return stats
+        per_run = []
+        for i, (setup, rules) in enumerate(zip(setups, all_rules, strict=True)):
+            result, obs = play_one(setup, rules, seed)
+            per_run.append(obs)
+            c = tally.counts[i]
+            c["rooms"] += len(result.rooms)
+            for rec in result.rooms:
+                c[f"resolved.{rec.card}"] += 1
+        tally.add_game(per_run)
+    return tally
 
 
-def _chunks(seed: int, games: int, parts: int) -> list[range]:
-    size = max(1, -(-games // parts))
+def _chunks(seed: int, games: int, size: int) -> list[range]:
     return [range(s, min(s + size, seed + games)) for s in range(seed, seed + games, size)]
 
 
-def simulate(setup: Setup, games: int, seed: int = 1, jobs: Optional[int] = None,
-             progress: Optional[Callable[[int], None]] = None) -> Stats:
-    """Play `games` games (seeds seed..seed+games-1) on `jobs` processes."""
-    jobs = jobs or os.cpu_count() or 1
-    load_rules(setup.ruleset, setup.variant, setup.cards)  # fail early, in this process
-    chunks = _chunks(seed, games, jobs * 8 if jobs > 1 else 1)
-    total = Stats(players=setup.players)
+def play_games(setups: tuple[Setup, ...], games: int, seed: int, jobs: int,
+               progress: Optional[Callable[[int], None]] = None) -> Tally:
+    """Seeds seed..seed+games-1 under every setup, on `jobs` processes."""
+    chunks = _chunks(seed, games, max(1, -(-games // (jobs * 8 if jobs > 1 else 1))))
+    total = Tally(len(setups), setups[0].players)
     if jobs <= 1 or "fork" not in mp.get_all_start_methods():
         for chunk in chunks:
-            total.merge(run_chunk(setup, chunk))
+            total.merge(run_chunk(setups, chunk))
             if progress:
                 progress(len(chunk))
         return total
     with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork")) as pool:
-        futures = {pool.submit(run_chunk, setup, c): len(c) for c in chunks}
+        futures = {pool.submit(run_chunk, setups, c): len(c) for c in chunks}
         for fut in concurrent.futures.as_completed(futures):
-            total.merge(fut.result())
+            total.merge(fut.result())  # integer sums: the order of merging does not matter
             if progress:
                 progress(futures[fut])
     return total
 
 
-def table(stats: Stats, other: Optional[Stats] = None,
-          labels: tuple[str, str] = ("base", "mod")) -> list[str]:
-    """The summary as text lines (two columns with `other`)."""
-    a = stats.to_json()
-    b = other.to_json() if other else None
+def widest(tally: Tally) -> float:
+    """The widest half-width among the rates of every run (what --precision narrows)."""
+    w = 0.0
+    for run in range(tally.runs):
+        for f in tally.figures(run).values():
+            if f.kind == "rate":
+                w = max(w, f.half_width)
+    return w
 
-    def row(label: str, x, y=None, fmt="{:.1%}") -> str:
-        left = fmt.format(x) if x is not None else "-"
-        if b is None:
-            return f"  {label:<28} {left:>10}"
-        right = fmt.format(y) if y is not None else "-"
-        return f"  {label:<28} {left:>10} {right:>10}"
 
-    head = f"  {'':<28} {labels[0]:>10}" + (f" {labels[1]:>10}" if b else "")
-    lines = [f"{stats.games} games, {stats.players} player(s)", head,
-             "Survived (solo):" if stats.players == 1 else "Wins by seat:"]
-    seats = sorted(set(a["win_rate_by_seat"]) | set(b["win_rate_by_seat"] if b else ()))
-    for s in seats or (["P1"] if stats.players == 1 else []):
-        lines.append(row(s, a["win_rate_by_seat"].get(s, 0.0),
-                         b["win_rate_by_seat"].get(s, 0.0) if b else None))
-    lines.append("Wins by character (per game played):")
-    for c in sorted(set(a["win_rate_by_character"]) | set(b["win_rate_by_character"] if b else ())):
-        lines.append(row(c, a["win_rate_by_character"].get(c),
-                         b["win_rate_by_character"].get(c) if b else None))
-    lines.append("Per player, at the end:")
-    lines.append(row("coins", a["average_coins"], b["average_coins"] if b else None, "{:.2f}"))
-    lines.append(row("wounds", a["average_wounds"], b["average_wounds"] if b else None, "{:.2f}"))
-    lines.append(row("no winner (games)", a["no_winner_rate"], b["no_winner_rate"] if b else None))
-    reasons = sorted(set(a["out_rate"]) | set(b["out_rate"] if b else ()))
-    for r in reasons:
-        lines.append(row(f"out: {r}", a["out_rate"].get(r, 0.0),
-                         b["out_rate"].get(r, 0.0) if b else None))
-    lines.append("Room cards (per player, each time resolved): coins / wounds")
-    cards = sorted(set(a["cards"]) | set(b["cards"] if b else ()))
-    for c in cards:
-        def cell(d, c=c):
-            e = d["cards"].get(c) if d else None
-            if not e:
-                return "-"
-            coins, wounds = e["coins_per_player"], e["wounds_per_player"]
-            return f"{coins:+.2f}/{wounds:+.2f}".replace("-0.00", "+0.00")
-        lines.append(f"  {c:<28} {cell(a):>10}" + (f" {cell(b):>10}" if b else ""))
+def simulate(setups: tuple[Setup, ...], games: int, seed: int = 1, jobs: Optional[int] = None,
+             progress: Optional[Callable[[int], None]] = None,
+             precision: Optional[float] = None, max_games: Optional[int] = None) -> Tally:
+    """Play `games` games (seeds seed, seed+1, …) under each setup; with `precision`, go on
+    in batches until every rate's 95% interval is at most ±precision wide or `max_games`
+    games are played. The batches depend only on the figures, so the run is deterministic."""
+    jobs = jobs or os.cpu_count() or 1
+    for s in setups:
+        s.rules()  # fail early, in this process
+    total = play_games(setups, games, seed, jobs, progress)
+    if precision is None:
+        return total
+    cap = max_games if max_games is not None else 100 * games
+    while total.games < cap:
+        w = widest(total)
+        if w <= precision:
+            break
+        # The half-width shrinks as 1/√n: aim for the games that should do, at most 4× more.
+        need = math.ceil(total.games * (w / precision) ** 2 * 1.1) if math.isfinite(w) else 0
+        batch = min(max(need - total.games, games), 3 * total.games, cap - total.games)
+        total.merge(play_games(setups, batch, seed + total.games, jobs, progress))
+    return total
+
+
+# ---- text --------------------------------------------------------------------------------
+
+def _cell(f: Optional[Figure], pct: bool) -> str:
+    if f is None or f.value is None:
+        return "-"
+    if pct:
+        return f"{f.value:6.1%} [{f.low:.1%}, {f.high:.1%}]"
+    return f"{f.value:+6.2f} [{f.low:+.2f}, {f.high:+.2f}]" if f.low is not None else "-"
+
+
+def _diff_cell(d: Optional[Difference], pct: bool) -> str:
+    if d is None or d.value is None:
+        return "-"
+    mark = " *" if d.resolved else ""
+    if pct:
+        return f"{d.value * 100:+.1f} pts [{d.low * 100:+.1f}, {d.high * 100:+.1f}]{mark}"
+    return f"{d.value:+.2f} [{d.low:+.2f}, {d.high:+.2f}]{mark}"
+
+
+SECTIONS = (
+    (("win.seat.",), "Wins by seat:"),
+    (("win.character.",), "Wins by character (per game played):"),
+    (("win.bot.",), "Wins by bot (per seat played):"),
+    (("no_winner", "out."), "Games with no winner; players out, by cause (per player):"),
+    (("coins", "wounds"), "Per player, at the end:"),
+    (("card.",), "Room cards (per player, each time resolved):"),
+)
+
+
+def _in(key: str, prefixes: tuple[str, ...]) -> Optional[str]:
+    """The label of `key` in a section, or None when it belongs elsewhere."""
+    for p in prefixes:
+        if key == p:
+            return key
+        if p.endswith(".") and key.startswith(p):
+            return key[len(p):]
+    return None
+
+
+def _nothing(figs: list[dict[str, Figure]], key: str) -> bool:
+    """A figure that is exactly zero in every game of every run (a monster's coins)."""
+    return all(f.get(key) is None or (f[key].value == 0 and f[key].high == f[key].low == 0)
+               for f in figs)
+
+
+def table(tally: Tally, labels: tuple[str, str] = ("base", "mod")) -> list[str]:
+    """The summary as text lines: each figure with its 95% interval; with a paired tally,
+    both columns and the difference, `*` where the interval excludes zero."""
+    paired = tally.runs > 1
+    figs = [tally.figures(r) for r in range(tally.runs)]
+    diffs = tally.differences() if paired else {}
+    keys = sorted(set().union(*figs))
+    solo = tally.players == 1
+    lines = [f"{tally.games} games, {tally.players} player(s); 95% intervals in brackets"
+             + ("; * the difference's interval excludes zero (same seeds)" if paired else "")]
+    if paired:
+        lines.append(f"  {'':<34} {labels[0]:>24} {labels[1]:>24} {'difference':>28}")
+    for prefixes, title in SECTIONS:
+        mine = [(k, label) for k in keys if (label := _in(k, prefixes)) is not None
+                and not _nothing(figs, k)]
+        if not mine:
+            continue
+        if solo and prefixes == ("win.seat.",):
+            title = "Survived (solo):"
+        lines.append(title)
+        for k, label in mine:
+            pct = _kind(k)[0] == "rate"
+            row = f"  {label:<34} {_cell(figs[0].get(k), pct):>24}"
+            if paired:
+                row += f" {_cell(figs[1].get(k), pct):>24} {_diff_cell(diffs.get(k), pct):>28}"
+            lines.append(row)
     return lines

@@ -1,0 +1,122 @@
+"""`raiders simulate`: many games with bots, figures with 95% intervals (docs/simulate.md)."""
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import click
+
+from raiders.dsl.library import display_path
+
+from .cli_common import load_rules_or_exit
+from .cli_games import _bot_kinds, _relative_to
+
+
+@click.command()
+@click.option("--ruleset", default="deluxe", show_default=True,
+              help="A built-in ruleset (deluxe, classic) or a path to a ruleset.yaml.")
+@click.option("--variant", default=None, help="The variant (default: the ruleset's first).")
+@click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
+              help="Number of players (default: 4, or what the variant allows).")
+@click.option("--bots", default="random", show_default=True,
+              help="Bot for every seat (random, greedy, search:BUDGET), or one per seat: "
+                   "search:200,greedy,greedy,greedy.")
+@click.option("--games", type=click.IntRange(1), default=1000, show_default=True,
+              help="Games to play (with --precision: the first batch).")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Games use seeds SEED, SEED+1, …: the same run gives the same figures.")
+@click.option("--cards", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="A mod folder whose cards join the pool (repeatable).")
+@click.option("--compare", "compare_mod", type=click.Path(exists=True, file_okay=False),
+              default=None, help="A/B: also play the same seeds with this mod added; marks "
+                                 "the differences whose 95% interval excludes zero.")
+@click.option("--difficulty", type=click.IntRange(2, 5), default=None,
+              help="Solo: the hero's starting wounds.")
+@click.option("--precision", type=click.FloatRange(0.0005, 0.5), default=None,
+              help="Keep playing, in batches, until every rate's 95% interval is at most "
+                   "±PRECISION wide (0.01: one point), or --max-games.")
+@click.option("--until-resolved", is_flag=True, help="Same as --precision 0.01.")
+@click.option("--max-games", type=click.IntRange(1), default=None,
+              help="The cap for --precision (default: 100 × --games).")
+@click.option("--jobs", type=click.IntRange(1), default=None,
+              help="Processes (default: every core). The figures do not depend on it.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the figures as JSON (schema raiders-simulate/2, docs/simulate.md).")
+@click.option("--log-dir", type=click.Path(file_okay=False), default=None,
+              help="Also write one log per game (game-SEED.yaml) into this folder.")
+def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: str,
+             games: int, seed: int, cards: tuple[str, ...], compare_mod: Optional[str],
+             difficulty: Optional[int], precision: Optional[float], until_resolved: bool,
+             max_games: Optional[int], jobs: Optional[int], as_json: bool,
+             log_dir: Optional[str]) -> None:
+    """Play many games with bots on every core and summarise them, to balance cards.
+
+    Every figure comes with its 95% interval: wins by seat, by character and by
+    bot, games with no winner, players out by cause (Wilson intervals); coins and
+    wounds at the end and, for every room card, the coins and wounds it gives a
+    player each time it is resolved (means, Student's t). --compare MOD plays the
+    same seeds with the mod added and gives the paired difference, marked `*` where
+    its interval excludes zero. The same seed gives the same figures whatever --jobs.
+
+    \b
+    Examples:
+      raiders simulate --games 2000
+      raiders simulate --players 3 --bots greedy --games 200 --compare examples/mods/shrine
+      raiders simulate --games 500 --precision 0.02 --max-games 20000
+      raiders simulate --ruleset classic --variant solo --players 1 --json
+    """
+    import json
+    import os
+
+    from raiders.interpreter.simulate import JSON_FORMAT, Setup, SimulationError, table
+    from raiders.interpreter.simulate import simulate as run
+
+    rules = load_rules_or_exit(ruleset, variant, cards)
+    var = rules.variant
+    if n_players is None:
+        n_players = min(max(4, var.min_players), var.max_players)
+    if not var.min_players <= n_players <= var.max_players:
+        raise click.UsageError(f"{rules.ruleset.id} {var.name} is for {var.min_players}"
+                               f"–{var.max_players} players, not {n_players}")
+    if difficulty is not None and var.scoring != "solo":
+        raise click.UsageError("--difficulty is for solo play")
+    if until_resolved and precision is None:
+        precision = 0.01
+    if max_games is not None and precision is None:
+        raise click.UsageError("--max-games caps --precision/--until-resolved")
+    if max_games is not None and max_games < games:
+        raise click.UsageError("--max-games is less than --games")
+    kinds = tuple(_bot_kinds(bots, n_players))
+    if log_dir and compare_mod:
+        raise click.UsageError("--log-dir logs one run; leave out --compare")
+    log_at = os.path.join(log_dir, "x.yaml") if log_dir else "x.yaml"
+    setups = [Setup(ruleset, var.name, n_players, kinds, tuple(cards), difficulty, log_dir,
+                    _relative_to(ruleset, log_at), tuple(_relative_to(c, log_at) for c in cards))]
+    if compare_mod:
+        load_rules_or_exit(ruleset, variant, (*cards, compare_mod))
+        setups.append(Setup(ruleset, var.name, n_players, kinds, (*cards, compare_mod), difficulty))
+    label = "games" if not compare_mod else "games (base and mod)"
+    with click.progressbar(length=max_games or games, label=label, file=sys.stderr,
+                           show_eta=False, hidden=not sys.stderr.isatty()) as bar:
+        try:
+            tally = run(tuple(setups), games, seed, jobs, bar.update, precision, max_games)
+        except SimulationError as err:
+            click.echo(f"\nerror: {err}", err=True)
+            sys.exit(1)
+    setup_json = {"ruleset": ruleset, "variant": var.name, "players": n_players,
+                  "bots": list(kinds), "cards": list(cards), "seed": seed,
+                  "difficulty": difficulty if var.scoring == "solo" else None,
+                  "precision": precision}
+    if as_json:
+        out: dict = {"format": JSON_FORMAT, "setup": setup_json}
+        if compare_mod:
+            out.update(games=tally.games, players=n_players, mod=compare_mod,
+                       base=tally.to_json(0), with_mod=tally.to_json(1),
+                       differences={k: d.to_json() for k, d in tally.differences().items()
+                                    if d.value is not None})
+        else:
+            out.update(tally.to_json(0))
+        click.echo(json.dumps(out, indent=2, sort_keys=True))
+        return
+    for line in table(tally, ("base", display_path(compare_mod) if compare_mod else "")):
+        click.echo(line)
