@@ -182,9 +182,7 @@ class Context:
         self.n_players = len(self.participants)
         self.trace = table.trace
         self.why = table.why
-        bus = table.bus(room)
-        self.mods, self.reps, self.reacts = bus.mods, bus.reps, bus.reacts
-        self.param_mods, self.value_mods = bus.param_mods, bus.value_mods
+        self._use_bus(table.bus(room))
         self.threat_value: Optional[int] = None
         self.owner: Optional[Player] = None
         self.round = round_no
@@ -332,14 +330,14 @@ class Context:
         reps = self.reps.get(event)
         if reps:
             for h, owner in reps:
-                if (h, owner) not in self.applied and (h.pred is None or h.pred(self, p, owner)):
+                if (h, owner) not in self.applied and _in_play(h, owner) and (h.pred is None or h.pred(self, p, owner)):
                     self._run(h, owner, [p], amount)
                     return
         _APPLY[event](self, p, amount, item, extra)
         reacts = self.reacts.get(event)
         if reacts:
             for h, owner in reacts:
-                if (h, owner) not in self.applied and (h.pred is None or h.pred(self, p, owner)):
+                if (h, owner) not in self.applied and _in_play(h, owner) and (h.pred is None or h.pred(self, p, owner)):
                     self._run(h, owner, [p], amount)
 
     def phase(self, event: str, subject: list[Player]) -> None:
@@ -347,7 +345,7 @@ class Context:
         reacts = self.reacts.get(event)
         if reacts:
             for h, owner in reacts:
-                if (h, owner) in self.applied:
+                if (h, owner) in self.applied or not _in_play(h, owner):
                     continue
                 about = subject if h.pred is None else \
                     [p for p in subject if h.pred(self, p, owner)]
@@ -389,6 +387,16 @@ class Context:
         for p in players:
             self.emit("give", p, 0, item)
 
+    def _use_bus(self, bus: Bus) -> None:
+        self.mods, self.reps, self.reacts = bus.mods, bus.reps, bus.reacts
+        self.param_mods, self.value_mods = bus.param_mods, bus.value_mods
+
+    def held_changed(self, card_id: str) -> None:
+        """A player gained or lost a card with rules (an item, a status) or died: its rules
+        are in play, or not, from the next event on."""
+        if card_id in self.table.held or card_id == "":
+            self._use_bus(self.table.bus(self.room))
+
     def unmark(self, p: Player, status: str, count: Optional[int]) -> None:
         m = p.marks.get(status)
         if m is None:
@@ -396,6 +404,7 @@ class Context:
         m.count -= m.count if count is None else max(count, 0)
         if m.count <= 0:
             del p.marks[status]
+            self.held_changed(status)
         if self.trace is not None:
             self.trace.append(("unmark", p.name, status))
 
@@ -415,7 +424,7 @@ class Context:
             reps = self.reps.get("attack")
             if reps:
                 for h, owner in reps:
-                    if (h, owner) not in self.applied and (
+                    if (h, owner) not in self.applied and _in_play(h, owner) and (
                             h.pred is None or any(h.pred(self, p, owner) for p in targets)):
                         self._run(h, owner, targets, 0)
                         return
@@ -423,11 +432,21 @@ class Context:
             reacts = self.reacts.get("attack")
             if reacts:
                 for h, owner in reacts:
-                    if (h, owner) not in self.applied and (
+                    if (h, owner) not in self.applied and _in_play(h, owner) and (
                             h.pred is None or any(h.pred(self, p, owner) for p in targets)):
                         self._run(h, owner, targets, 0)
         finally:
             self.attack_targets, self.attacked_seats = saved_targets, saved_seats
+
+
+def _in_play(h: Handler, owner: Optional[Player]) -> bool:
+    """A held card's handler runs only while its owner still holds it: a status removed, an
+    item taken or a player dead earlier in the same event stops it at once."""
+    if owner is None:
+        return True
+    card = h.card
+    return not owner.dead and (card == owner.character or card in owner.marks
+                               or card in owner.items)
 
 
 # ---- what each effect does (the only place tokens, items and statuses change)
@@ -461,12 +480,14 @@ def _lose(ctx: Context, p: Player, amount: int, item, extra) -> None:
 def _give(ctx: Context, p: Player, amount: int, item, extra) -> None:
     ctx.supply[item] -= 1
     p.give_item(item)
+    ctx.held_changed(item)
     _traced(ctx, "give", p, item)
 
 
 def _take(ctx: Context, p: Player, amount: int, item, extra) -> None:
     if item in p.items:
         ctx.table.return_item(p, item)
+        ctx.held_changed(item)
         _traced(ctx, "take", p, item)
 
 
@@ -477,9 +498,9 @@ def _steal(ctx: Context, taker: Player, amount: int, item, giver: Player) -> Non
         if item in giver.items:
             giver.take_item(item)
             taker.give_item(item)
+            ctx.held_changed(item)
             _traced(ctx, "steal", taker, f"{item} from {giver.name}")
         return
-    room = taker.coins
     cap = ctx.coin_cap
     moved = min(max(amount, 0), giver.coins,
                 (cap - taker.coins) if cap is not None else giver.coins)
@@ -487,7 +508,6 @@ def _steal(ctx: Context, taker: Player, amount: int, item, giver: Player) -> Non
         giver.coins -= moved
         taker.coins += moved
     _traced(ctx, "steal", taker, f"{max(moved, 0)} from {giver.name}")
-    del room
 
 
 def _mark(ctx: Context, p: Player, amount: int, status, lasting) -> None:
@@ -501,6 +521,7 @@ def _mark(ctx: Context, p: Player, amount: int, status, lasting) -> None:
     m = p.marks.get(status)
     if m is None:
         p.marks[status] = Mark(max(amount, 0), until_room, until_floor)
+        ctx.held_changed(status)
     else:
         m.count += max(amount, 0)
         m.until_room = until_room if until_room is None or m.until_room is None \
@@ -522,6 +543,8 @@ def _death(ctx: Context, p: Player, amount: int, item, extra) -> None:
     p.out = p.out or "dead"
     for it in list(p.items):
         ctx.table.return_item(p, it)
+    if ctx.table.held:
+        ctx.held_changed("")  # a dead player's cards leave play
     _traced(ctx, "death", p, 0)
 
 

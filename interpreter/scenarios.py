@@ -17,14 +17,15 @@ from raiders.dsl.library import Library, add_module, build_tables
 from raiders.dsl.parser import parse
 
 from .compiler import CompiledRoom, compile_card
-from .room import RulesError, Table, check_deaths, check_play, resolve_round
+from .room import Context, RulesError, Table, check_deaths, check_play, resolve_round
 from .rules import Rules
-from .state import Card, Play, Player
+from .state import POWER_CARDS, Card, Play, Player
 from .yamlcheck import InputError, Reader, allowing, rules_from
 
 FORMAT = "raiders-scenario/1"
 FIELDS = ("format", "name", "ruleset", "variant", "cards", "players", "start", "supply", "room",
-          "plays", "expect", "first_player", "monster", "end", "difficulty", "rolls", "choices")
+          "plays", "expect", "first_player", "monster", "end", "difficulty", "rolls", "choices",
+          "rooms", "floor_end")
 PLAYER_FIELDS = ("coins", "wounds", "items", "hand", "character", "marks")
 EXPECT_PLAYER = ("coins", "wounds", "items", "hand", "out", "marks")
 
@@ -177,35 +178,7 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
         else:
             supply[str(item)] = n
 
-    room_spec = r.get("room", "str", required=True)
-    if r.diags:
-        raise InputError(r.diags)
-    if "\n" in room_spec or "{" in room_spec:
-        room = _inline_room(r, rules, room_spec, lines)
-    elif room_spec in rules.rooms:
-        room = rules.rooms[room_spec]
-    else:
-        from raiders.dsl.diagnostics import did_you_mean
-
-        r.fail(r.span("room"), f"unknown room `{room_spec}`", did_you_mean(room_spec, rules.rooms))
-        raise InputError(r.diags)
-
-    plays_node = r.get("plays", "map", required=True)
-    chosen: dict[str, list[Card]] = {}
-    for pname in (plays_node or {}):
-        if pname not in by_name:
-            r.fail(Y.key_span(path, plays_node, pname), f"`plays` names unknown player `{pname}`")
-            continue
-        v = plays_node[pname]
-        if Y.is_seq(v):
-            cards = [_card(r, v, i, rules) for i in range(len(v))]
-        else:
-            cards = [_card(r, plays_node, pname, rules)]
-        chosen[str(pname)] = [c for c in cards if c is not None]
-    for p in players:
-        if not p.dead and p.name not in chosen and plays_node is not None:
-            r.fail(r.span("plays"), f"`plays` has no card for {p.name}",
-                   "every living player plays exactly one card (X-3)")
+    steps = _steps(r, rules, lines, by_name, players)
     expect = r.get("expect", "map", default={}) or {}
     if r.diags:
         raise InputError(r.diags)
@@ -219,41 +192,25 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
     first = r.get("first_player", "str")
     if first is not None and first not in by_name:
         r.fail(r.span("first_player"), f"`first_player` names unknown player `{first}`")
-    monster = r.get("monster", "int")
-    if monster is not None and not 1 <= monster <= 5:
-        r.fail(r.span("monster"), "`monster` is the revealed monster card's value, 1..5")
-    if r.diags:
-        raise InputError(r.diags)
     error = None
     winners = None
     first_seat = by_name[first].seat if first is not None else None
-    rolls = r.get("rolls", "list", default=[]) or []
-    if not all(Y.is_int(x) and x >= 1 for x in rolls):
-        r.fail(r.span("rolls"), "`rolls` takes the dice rolled, in order: [3, 6]")
-    choices_node = r.get("choices", "map", default={}) or {}
-    choices: dict[str, list[bool]] = {}
-    for pname, answers in choices_node.items():
-        if pname not in by_name:
-            r.fail(Y.key_span(path, choices_node, pname),
-                   f"`choices` names unknown player `{pname}`")
-        elif not Y.is_seq(answers) or not all(isinstance(a, bool) for a in answers):
-            r.fail(Y.value_span(path, choices_node, pname),
-                   "a player's choices are a list of true / false, in the order asked")
-        else:
-            choices[str(pname)] = [bool(a) for a in answers]
-    if r.diags:
-        raise InputError(r.diags)
-    try:
-        error, first_seat = _play(rules, room, players, chosen, supply, monster, first_seat,
-                                  [int(x) for x in rolls], choices)
-    except RulesError as err:
-        error = str(err)
+    table, script = _table(rules, players, supply, first_seat)
+    for k, step in enumerate(steps):
+        try:
+            error, first_seat = _play(rules, table, script, step, first_seat)
+        except RulesError as err:
+            error = str(err)
+        if error is not None:
+            if len(steps) > 1:
+                error = f"room {k + 1} ({step.room.id}): {error}"
+            break
+        if step.floor_end:
+            _next_floor(table, k + 1 < len(steps))
     if end is True and error is None:
         from .engine import final_scoring
 
-        winners = final_scoring(players, rules.ruleset, rules.variant.scoring,
-                                Table(players, supply, None, rules.ruleset.death,
-                                      rules.held_rules, rules.house_rules))
+        winners = final_scoring(players, rules.ruleset, rules.variant.scoring, table)
     first_after = players[first_seat].name if first_seat is not None else None
     return _compare(r, name, line, expect, players, supply, error, winners, first_after)
 
@@ -369,33 +326,127 @@ def _start_player(r: Reader, p: Player, spec: Any, rules: Rules,
             p.hand = sorted(int(v) for v in hand)
 
 
-def _play(rules: Rules, room: CompiledRoom, players: list[Player], chosen: dict[str, list[Card]],
-          supply: dict[str, int], monster: Optional[int], first: Optional[int],
-          rolls: Optional[list[int]] = None,
-          choices: Optional[dict[str, list[bool]]] = None) -> tuple[Optional[str], Optional[int]]:
-    """Play the room like the engine does; returns an illegal play's message (or None) and
-    the first player after the room."""
-    abilities = rules.abilities
+ROOM_FIELDS = ("room", "plays", "rolls", "choices", "monster", "floor_end")
+
+
+@attrs.define
+class Step:
+    """One room of a scenario: the room, each player's cards in play order, the dice and the
+    answers it needs, the revealed monster card (solo), and whether the floor ends after it."""
+
+    room: CompiledRoom
+    chosen: dict[str, list[Card]]
+    rolls: list[int] = attrs.Factory(list)
+    choices: dict[str, list[bool]] = attrs.Factory(dict)
+    monster: Optional[int] = None
+    floor_end: bool = False
+
+
+def _steps(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player],
+           players: list[Player]) -> list[Step]:
+    """`room` + `plays` (one room), or `rooms: [{room, plays, …}, …]` played in order."""
+    if "rooms" not in r.node:
+        return [_step(r, rules, lines, by_name, players)]
+    for key in ROOM_FIELDS:
+        if key in r.node:
+            r.fail(Y.key_span(r.path, r.node, key), f"`{key}` goes inside each entry of `rooms`",
+                   "a scenario has either `room` and `plays`, or `rooms: [{room, plays}, …]`")
+    entries = r.get("rooms", "list", required=True) or []
+    if not entries:
+        r.fail(r.span("rooms"), "`rooms` lists at least one room")
+    if r.diags:
+        raise InputError(r.diags)
+    steps = []
+    for entry in entries:
+        if not Y.is_map(entry):
+            r.fail(Y.node_span(r.path, entry), "each entry of `rooms` is a map: "
+                   "{room: ID, plays: {…}}")
+            raise InputError(r.diags)
+        sub = Reader(r.path, entry, ROOM_FIELDS, "room entry")
+        if sub.diags:
+            raise InputError(sub.diags)
+        steps.append(_step(sub, rules, lines, by_name, players))
+    return steps
+
+
+def _step(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player],
+          players: list[Player]) -> Step:
+    path = r.path
+    room_spec = r.get("room", "str", required=True)
+    if r.diags:
+        raise InputError(r.diags)
+    if "\n" in room_spec or "{" in room_spec:
+        room = _inline_room(r, rules, room_spec, lines)
+    elif room_spec in rules.rooms:
+        room = rules.rooms[room_spec]
+    else:
+        r.fail(r.span("room"), f"unknown room `{room_spec}`", did_you_mean(room_spec, rules.rooms))
+        raise InputError(r.diags)
+
+    plays_node = r.get("plays", "map", required=True)
+    chosen: dict[str, list[Card]] = {}
+    for pname in (plays_node or {}):
+        if pname not in by_name:
+            r.fail(Y.key_span(path, plays_node, pname), f"`plays` names unknown player `{pname}`")
+            continue
+        v = plays_node[pname]
+        if Y.is_seq(v):
+            cards = [_card(r, v, i, rules) for i in range(len(v))]
+        else:
+            cards = [_card(r, plays_node, pname, rules)]
+        chosen[str(pname)] = [c for c in cards if c is not None]
+    for p in players:
+        if not p.dead and p.name not in chosen and plays_node is not None:
+            r.fail(r.span("plays"), f"`plays` has no card for {p.name}",
+                   "every living player plays exactly one card (X-3)")
+    rolls = r.get("rolls", "list", default=[]) or []
+    if not all(Y.is_int(x) and x >= 1 for x in rolls):
+        r.fail(r.span("rolls"), "`rolls` takes the dice rolled, in order: [3, 6]")
+    choices_node = r.get("choices", "map", default={}) or {}
+    choices: dict[str, list[bool]] = {}
+    for pname, answers in choices_node.items():
+        if pname not in by_name:
+            r.fail(Y.key_span(path, choices_node, pname),
+                   f"`choices` names unknown player `{pname}`")
+        elif not Y.is_seq(answers) or not all(isinstance(a, bool) for a in answers):
+            r.fail(Y.value_span(path, choices_node, pname),
+                   "a player's choices are a list of true / false, in the order asked")
+        else:
+            choices[str(pname)] = [bool(a) for a in answers]
+    monster = r.get("monster", "int")
+    if monster is not None and not 1 <= monster <= 5:
+        r.fail(r.span("monster"), "`monster` is the revealed monster card's value, 1..5")
+    floor_end = r.get("floor_end", "any", default=False)
+    if not isinstance(floor_end, bool):
+        r.fail(r.span("floor_end"), "`floor_end` takes true or false")
+    if r.diags:
+        raise InputError(r.diags)
+    return Step(room, chosen, [int(x) for x in rolls], choices, monster, bool(floor_end))
+
+
+def _table(rules: Rules, players: list[Player], supply: dict[str, int],
+           first: Optional[int]) -> tuple[Table, dict[str, Any]]:
+    """The table every room of the scenario is played on; dice, answers and the monster card
+    come from the room being played (`Table.scripted`)."""
     rs, var = rules.ruleset, rules.variant
     cap = rs.coin_cap if var.coin_cap == -1 else var.coin_cap
-    rolls = list(rolls or [])
-    answers = {name: list(a) for name, a in (choices or {}).items()}
+    script: dict[str, Any] = {}
 
     def threat() -> int:
-        if monster is None:
+        if script["monster"] is None:
             raise RulesError("this room reveals a monster card: give it with `monster: N`")
-        return monster
+        return script["monster"]
 
     def dice(faces: int) -> int:
-        if not rolls:
+        if not script["rolls"]:
             raise RulesError("the room rolls a die: give the rolls with `rolls: [N, …]`")
-        value = rolls.pop(0)
+        value = script["rolls"].pop(0)
         if not 1 <= value <= faces:
             raise RulesError(f"a roll of {value} on a {faces}-sided die")
         return value
 
     def ask(p: Player, question: str, card: str) -> bool:
-        mine = answers.get(p.name)
+        mine = script["answers"].get(p.name)
         if not mine:
             raise RulesError(f"{p.name} is asked \"{question}\": give the answer with "
                              f"`choices: {{{p.name}: [true]}}`")
@@ -403,6 +454,19 @@ def _play(rules: Rules, room: CompiledRoom, players: list[Player], chosen: dict[
 
     table = Table(players, supply, cap, rs.death, rules.held_rules, rules.house_rules, first,
                   None, dice, ask, threat)
+    return table, script
+
+
+
+def _play(rules: Rules, table: Table, script: dict[str, Any], step: Step,
+          first: Optional[int]) -> tuple[Optional[str], Optional[int]]:
+    """Play one room like the engine does; returns an illegal play's message (or None) and
+    the first player after the room."""
+    abilities = rules.abilities
+    room, players, chosen = step.room, table.players, step.chosen
+    script.update(monster=step.monster, rolls=list(step.rolls),
+                        answers={name: list(a) for name, a in step.choices.items()})
+    table.first = first
     if room.cards_each == 1 and room.rounds == 1:
         for p in players:
             if not p.dead and p.name in chosen:
@@ -435,6 +499,20 @@ def _play(rules: Rules, room: CompiledRoom, players: list[Player], chosen: dict[
 
         first = next_first_player(first, plays, len(players))
     return None, first
+
+
+def _next_floor(table: Table, more: bool) -> None:
+    """`floor_end: true`: the floor ends after the room (floor_end; statuses that last the
+    floor run out); a following room entry starts a new floor (hands back, D-3; floor_start)."""
+    ctx = Context(table, None)
+    ctx.phase("floor_end", list(ctx.participants))
+    table.expire_marks(floor_over=True)
+    if more:
+        table.floor_index += 1
+        for p in table.players:
+            p.hand = list(POWER_CARDS)
+        ctx = Context(table, None)
+        ctx.phase("floor_start", list(ctx.participants))
 
 
 def _take_play(room: CompiledRoom, p: Player, feed: list[Card], abilities,
