@@ -169,7 +169,8 @@ def _validate_mod(report: Report, files: list[Path], base: str, folders: list[Pa
     for folder in folders:
         if (folder / MOD_FILE).is_file():
             report.rulesets += 1
-            report.add(mod_manifest(folder, lib).diagnostics)
+        # without a mod.yaml the folder's rooms join the deck: that can warn too (W601)
+        report.add(mod_manifest(folder, lib).diagnostics)
     report.sources.update(sources)
 
 

@@ -1,0 +1,76 @@
+"""Mods that add to the game (issue 8 §5): mod.yaml's items, characters and rulesets, a folder
+of mods, the boss-in-the-deck warning, and the example mods playing and replaying."""
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from raiders.interpreter.cli import main
+from raiders.interpreter.rules import LoadError, load_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+MODS = ROOT / "examples" / "mods"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_mod_adds_items_to_the_supply_and_characters_to_the_pool():
+    rules = load_rules("deluxe", None, (str(MODS / "amulet"), str(MODS / "merchant")))
+    base = load_rules("deluxe")
+    assert rules.supply["amulet"] == 2 and "amulet" not in base.supply
+    assert "amulet" in rules.items and rules.items["amulet"].rules.effect_mods
+    assert rules.pool[-1] == "merchant" and "merchant" not in base.pool
+    assert rules.supply["sword"] == base.supply["sword"]  # the ruleset's own supply kept
+
+
+def test_a_folder_of_mods_loads_each_mod_and_skips_those_for_other_rulesets():
+    rules = load_rules("classic", None, (str(MODS),))
+    assert "gorgon" not in rules.rooms  # mod.yaml: rulesets: [deluxe]
+    assert "wishing-well" in rules.deck and "sphinx-2013" in rules.bosses
+    deluxe = load_rules("deluxe", None, (str(MODS),))
+    assert "gorgon" in deluxe.bosses
+
+
+def test_a_mod_named_with_a_ruleset_it_is_not_for_is_an_error():
+    try:
+        load_rules("classic", None, (str(MODS / "gorgon"),))
+    except LoadError as err:
+        assert [d.code for d in err.diagnostics] == ["E508"]
+        assert "for deluxe, not classic" in err.diagnostics[0].message
+    else:
+        raise AssertionError("the deluxe-only mod loaded with classic")
+    result = run("play", "--ruleset", "classic", "--cards", MODS / "gorgon", "-q")
+    assert result.exit_code == 1 and "E508" in result.output
+
+
+def test_a_boss_in_the_deck_warns_but_does_not_fail(tmp_path):
+    (tmp_path / "lich.dsl").write_text('boss lich { name "Lich" strength 10 / 12 / 14 '
+                                       'wounds 2 }\n')
+    result = run("validate", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "warning[W601]" in result.output and "bosses: [lich]" in result.output
+    (tmp_path / "mod.yaml").write_text("bosses: [lich]\n")
+    assert "W601" not in run("validate", tmp_path).output
+
+
+def test_mod_yaml_fields_are_checked(tmp_path):
+    (tmp_path / "c.dsl").write_text('item charm { name "Charm" }\n')
+    (tmp_path / "mod.yaml").write_text("items: {charm: many, dragon: 1}\ncharacters: [charm]\n"
+                                       "colour: red\n")
+    out = run("validate", tmp_path).output
+    assert "copies of `charm` must be a whole number" in out
+    assert "`dragon`, which is not an item card" in out
+    assert "`charm`, which is not a character card" in out
+    assert "unknown or malformed mod field `colour`" in out
+
+
+def test_every_example_mod_plays_and_replays(tmp_path):
+    for ruleset in ("deluxe", "classic"):
+        for seed in (1, 2):
+            log = tmp_path / f"{ruleset}-{seed}.yaml"
+            result = run("play", "--ruleset", ruleset, "--cards", MODS, "--seed", seed, "-q",
+                         "--bots", "random,greedy,random,greedy", "--log", log)
+            assert result.exit_code == 0, result.output
+    result = run("replay", "--check", "-q", "--allow-path", MODS, tmp_path)
+    assert result.exit_code == 0 and "4 ok" in result.output, result.output
