@@ -38,6 +38,15 @@ from .cli_games import _bot_kinds, _relative_to
 @click.option("--until-resolved", is_flag=True, help="Same as --precision 0.01.")
 @click.option("--max-games", type=click.IntRange(1), default=None,
               help="The cap for --precision (default: 100 × --games).")
+@click.option("--sweep", "sweep_text", default=None, metavar="CARD.FIELD=A..B",
+              help="Play the games once per value of one number on one card, rewritten in "
+                   "the card's text: CARD.FIELD (per-player fields: the shield for --players), "
+                   "CARD.FIELD#K (its K-th number), CARD.FIELD.ROW (a table row), CARD#K (the "
+                   "card's K-th number); values A..B, A..B:STEP or A,B,C. One line per value.")
+@click.option("--target", "target_text", default=None, metavar="FIGURE=VALUE",
+              help="With --sweep: the value whose FIGURE comes nearest VALUE, e.g. "
+                   "win.seat.P1=0.25, card.ID.wounds=1.5, out.unconscious=0.2 (figure names "
+                   "as in --json).")
 @click.option("--jobs", type=click.IntRange(1), default=None,
               help="Processes (default: every core). The figures do not depend on it.")
 @click.option("--json", "as_json", is_flag=True,
@@ -47,8 +56,8 @@ from .cli_games import _bot_kinds, _relative_to
 def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: str,
              games: int, seed: int, cards: tuple[str, ...], compare_mod: Optional[str],
              difficulty: Optional[int], precision: Optional[float], until_resolved: bool,
-             max_games: Optional[int], jobs: Optional[int], as_json: bool,
-             log_dir: Optional[str]) -> None:
+             max_games: Optional[int], sweep_text: Optional[str], target_text: Optional[str],
+             jobs: Optional[int], as_json: bool, log_dir: Optional[str]) -> None:
     """Play many games with bots on every core and summarise them, to balance cards.
 
     Every figure comes with its 95% interval: wins by seat, by character and by
@@ -64,6 +73,8 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
       raiders simulate --players 3 --bots greedy --games 200 --compare examples/mods/shrine
       raiders simulate --games 500 --precision 0.02 --max-games 20000
       raiders simulate --ruleset classic --variant solo --players 1 --json
+      raiders simulate --cards examples/mods/gorgon --sweep 'gorgon.wounds=1..4' \
+        --target 'card.gorgon.wounds=1.0' --games 400
     """
     import json
     import os
@@ -95,6 +106,20 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
     if compare_mod:
         load_rules_or_exit(ruleset, variant, (*cards, compare_mod))
         setups.append(Setup(ruleset, var.name, n_players, kinds, (*cards, compare_mod), difficulty))
+    setup_json = {"ruleset": ruleset, "variant": var.name, "players": n_players,
+                  "bots": list(kinds), "cards": list(cards), "seed": seed,
+                  "difficulty": difficulty if var.scoring == "solo" else None,
+                  "precision": precision}
+    if target_text and not sweep_text:
+        raise click.UsageError("--target picks a value of --sweep")
+    if sweep_text:
+        if compare_mod or log_dir:
+            raise click.UsageError("--sweep plays its own runs; leave out --compare and --log-dir")
+        from .cli_sweep import run_sweep
+
+        run_sweep(setups[0], rules, sweep_text, target_text, games, seed, jobs, precision,
+                  max_games, as_json, setup_json)
+        return
     label = "games" if not compare_mod else "games (base and mod)"
     with click.progressbar(length=max_games or games, label=label, file=sys.stderr,
                            show_eta=False, hidden=not sys.stderr.isatty()) as bar:
@@ -103,10 +128,6 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
         except SimulationError as err:
             click.echo(f"\nerror: {err}", err=True)
             sys.exit(1)
-    setup_json = {"ruleset": ruleset, "variant": var.name, "players": n_players,
-                  "bots": list(kinds), "cards": list(cards), "seed": seed,
-                  "difficulty": difficulty if var.scoring == "solo" else None,
-                  "precision": precision}
     if as_json:
         out: dict = {"format": JSON_FORMAT, "setup": setup_json}
         if compare_mod:

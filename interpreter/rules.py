@@ -81,8 +81,12 @@ class Rules:
 
 @functools.lru_cache(maxsize=32)
 def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
-               cards: tuple[str, ...] = (), roots: Optional[tuple[str, ...]] = None) -> Rules:
+               cards: tuple[str, ...] = (), roots: Optional[tuple[str, ...]] = None,
+               edits: tuple = ()) -> Rules:
     """Load, check and compile a ruleset (a built-in id or a path) with mod folders.
+
+    `edits`: numbers rewritten in the cards' text before checking (`simulate --sweep`,
+    interpreter/sweep.py NumberEdit).
 
     `roots`: for a ruleset named inside a log or scenario file, the folders its own card
     folders must stay inside (dsl/safeio.py); None for a ruleset the user named.
@@ -107,6 +111,10 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
     if wrong:
         raise LoadError(wrong, {})
     lib = _library(rs, var, cards)
+    if edits:
+        from .sweep import apply_edits
+
+        apply_edits(lib, edits)
     problems = check(lib)
     deck = dict(rs.deck)
     bosses = list(rs.bosses)

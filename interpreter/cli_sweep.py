@@ -1,0 +1,98 @@
+"""`raiders simulate --sweep … [--target …]`: one run per value, one line per value."""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Optional
+
+import attrs
+import click
+
+from .cli_common import print_diagnostics
+
+
+def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: int, seed: int,
+              jobs: Optional[int], precision: Optional[float], max_games: Optional[int],
+              as_json: bool, setup_json: dict) -> None:
+    """Parse, check every value (exit 2 with the reason), play, print; `base`: the Setup."""
+    from .rules import LoadError, load_rules
+    from .simulate import JSON_FORMAT, SimulationError, simulate
+    from .sweep import SweepError, check_figure, nearest, parse_sweep, parse_target, resolve
+
+    try:
+        sweep = parse_sweep(sweep_text)
+        target = parse_target(target_text) if target_text else None
+        edits = resolve(rules.library, sweep, base.players, rules.ruleset.strength_players)
+        if target is not None:
+            check_figure(target.figure, rules, base.players, base.bots)
+    except SweepError as err:
+        raise click.UsageError(f"--sweep/--target: {err}") from None
+    for e in edits:
+        try:
+            load_rules(base.ruleset, base.variant, base.cards, edits=(e,))
+        except LoadError as err:
+            print_diagnostics(err.diagnostics, err.sources)
+            raise click.UsageError(f"--sweep: {sweep.text} = {e.value} does not check "
+                                   "(above)") from None
+    card = sweep.card
+    dealt = card in rules.deck or card in rules.bosses
+    if card in rules.rooms and not dealt:
+        click.echo(f"note: {card} is not dealt in these games: its number changes nothing",
+                   err=True)
+    shown = [target.figure] if target else []
+    if card in rules.rooms:
+        shown += [f"card.{card}.coins", f"card.{card}.wounds"]
+    elif card in rules.characters:
+        shown.append(f"win.character.{card}")
+    shown += ["win.seat.P1"]
+    shown = list(dict.fromkeys(shown))
+    rows = []
+    with click.progressbar(length=len(edits) * (max_games or games), label="sweep",
+                           file=sys.stderr, show_eta=False,
+                           hidden=not sys.stderr.isatty()) as bar:
+        for e in edits:
+            setup = attrs.evolve(base, edits=(e,))
+            try:
+                tally = simulate((setup,), games, seed, jobs, bar.update, precision, max_games)
+            except SimulationError as err:
+                click.echo(f"\nerror: {sweep.text} = {e.value}: {err}", err=True)
+                sys.exit(1)
+            rows.append((e.value, tally))
+    best = None
+    if target is not None:
+        got = [(v, (f.value if (f := t.figures().get(target.figure)) else None)) for v, t in rows]
+        best = nearest(got, target.value)
+    if as_json:
+        doc = {"format": JSON_FORMAT, "setup": setup_json,
+               "sweep": {"param": sweep.text, "values": [
+                   {"value": v, **t.to_json()} for v, t in rows]}}
+        if target is not None:
+            doc["sweep"]["target"] = {"figure": target.figure, "value": target.value,
+                                      "best": best}
+        click.echo(json.dumps(doc, indent=2, sort_keys=True))
+        return
+    for line in sweep_lines(sweep.text, rows, shown, target, best):
+        click.echo(line)
+
+
+def sweep_lines(param: str, rows: list, shown: list[str], target, best) -> list[str]:
+    from .simulate import _cell, _kind
+
+    lines = [f"sweep {param}: {rows[0][1].games if rows else 0}+ games per value, same seeds; "
+             "95% intervals in brackets",
+             f"  {'value':>6}  {'games':>6}  " + "  ".join(f"{s:>26}" for s in shown)]
+    for v, t in rows:
+        figs = t.figures()
+        cells = [_cell(figs.get(s), _kind(s)[0] == "rate") for s in shown]
+        mark = "  <- nearest" if best == v else ""
+        lines.append(f"  {v:>6}  {t.games:>6}  " + "  ".join(f"{c:>26}" for c in cells) + mark)
+    if target is not None:
+        if best is None:
+            lines.append(f"target {target.figure} = {target.value}: the figure never arose")
+        else:
+            f = dict(rows)[best].figures()[target.figure]
+            inside = f.low <= target.value <= f.high
+            lines.append(f"target {target.figure} = {target.value}: nearest at {param} = {best} "
+                         f"({f.value:.4g}, 95% [{f.low:.4g}, {f.high:.4g}]"
+                         + (", the target is inside)" if inside else ", the target is outside)"))
+    return lines

@@ -1,0 +1,267 @@
+"""`simulate --sweep 'CARD.FIELD=10..20'`: one number of one card's text, rewritten in the
+card's AST before the cards are checked and compiled, so any number on any card — a field, a
+shield of a per-player field, a table row, a number inside a rule — can be swept, and the
+checker still judges every value. `--target 'FIGURE=VALUE'` picks the value whose figure
+comes nearest. Syntax in docs/simulate.md.
+
+    CARD.FIELD=VALUES         a field holding one number (per-player fields: the shield for
+                              the number of players simulated)
+    CARD.FIELD#K=VALUES       the K-th number of the field (a per-player field's K-th shield)
+    CARD.FIELD.ROW=VALUES     the number in a table row (`hits.5`); #K when it holds several
+    CARD#K=VALUES             the K-th number anywhere in the card's text
+    VALUES: A..B, A..B:STEP (both ends included) or A,B,C — whole numbers 0..10000
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import attrs
+
+from raiders.dsl import ast as A
+from raiders.dsl.diagnostics import did_you_mean
+from raiders.dsl.library import Library
+
+MAX_VALUES = 200
+MAX_NUMBER = 10_000
+
+_SPEC = re.compile(r"^(?P<card>[A-Za-z0-9_-]+)(?P<path>(\.[A-Za-z0-9_]+)*)(#(?P<k>\d+))?$")
+
+
+class SweepError(ValueError):
+    """A sweep or target the user wrote that cannot be carried out: the message says why."""
+
+
+@attrs.frozen
+class NumberEdit:
+    """Set the `index`-th number (walk order) of `card` to `value`; or, with `field`, add the
+    field to a card that leaves it at its kind's default."""
+
+    card: str
+    value: int
+    index: Optional[int] = None
+    field: Optional[str] = None
+
+
+@attrs.frozen
+class Sweep:
+    text: str  # as the user wrote it, left of `=`
+    card: str
+    path: tuple[str, ...]  # field, then row key
+    k: Optional[int]  # #K, 1-based
+    values: tuple[int, ...]
+
+
+def parse_values(text: str) -> tuple[int, ...]:
+    text = text.strip()
+    m = re.fullmatch(r"(\d+)\.\.(\d+)(?::(\d+))?", text)
+    if m:
+        a, b, step = int(m[1]), int(m[2]), int(m[3] or 1)
+        if step < 1 or b < a:
+            raise SweepError(f"`{text}`: a range goes up, A..B with A ≤ B and a step ≥ 1")
+        values = tuple(range(a, b + 1, step))
+    elif re.fullmatch(r"\d+(,\d+)*", text):
+        values = tuple(dict.fromkeys(int(v) for v in text.split(",")))
+    else:
+        raise SweepError(f"`{text}`: values are A..B, A..B:STEP or A,B,C (whole numbers)")
+    if len(values) > MAX_VALUES:
+        raise SweepError(f"`{text}`: {len(values)} values; at most {MAX_VALUES}")
+    if any(v > MAX_NUMBER for v in values):
+        raise SweepError(f"`{text}`: values go up to {MAX_NUMBER}")
+    return values
+
+
+def parse_sweep(text: str) -> Sweep:
+    """`CARD.FIELD[.ROW][#K]=VALUES`, or SweepError."""
+    left, eq, right = text.partition("=")
+    m = _SPEC.match(left.strip())
+    if not eq or not m:
+        raise SweepError(f"`{text}`: a sweep is CARD.FIELD=A..B (e.g. gorgon.wounds=2..5; "
+                         "also CARD.FIELD.ROW=…, CARD.FIELD#K=…, CARD#K=…)")
+    path = tuple(p for p in m["path"].split(".") if p)
+    if len(path) > 2:
+        raise SweepError(f"`{left}`: at most CARD.FIELD.ROW")
+    if not path and m["k"] is None:
+        raise SweepError(f"`{left}`: name a field (CARD.FIELD) or a number (CARD#K)")
+    k = int(m["k"]) if m["k"] is not None else None
+    if k is not None and k < 1:
+        raise SweepError(f"`{left}`: #K counts from 1")
+    return Sweep(left.strip(), m["card"], path, k, parse_values(right))
+
+
+def numbers(card: A.CardDecl) -> list[tuple[tuple[str, ...], A.Num]]:
+    """Every number of a card's text, in walk order, with its address: (field,) or
+    (field, row key) for the numbers of a field, () for those of rules."""
+    out: list[tuple[tuple[str, ...], A.Num]] = []
+
+    def walk(node, where: tuple[str, ...]) -> None:
+        if isinstance(node, A.Num):
+            out.append((where, node))
+        elif isinstance(node, A.Span):
+            return
+        elif isinstance(node, tuple):
+            for x in node:
+                walk(x, where)
+        elif attrs.has(type(node)):
+            if isinstance(node, A.Field):
+                where = (node.name,)
+            elif isinstance(node, A.Row) and len(where) == 1:
+                where = (*where, str(node.key))
+            for f in attrs.fields(type(node)):
+                walk(getattr(node, f.name), where)
+
+    walk(card.members, ())
+    return out
+
+
+def _rewrite(node, target: A.Num, value: int):
+    """The node with `target` (by identity) replaced by the same number set to `value`."""
+    if node is target:
+        return attrs.evolve(node, value=value)
+    if isinstance(node, tuple):
+        new = tuple(_rewrite(x, target, value) for x in node)
+        return node if all(a is b for a, b in zip(new, node, strict=True)) else new
+    if attrs.has(type(node)) and not isinstance(node, A.Span):
+        changes = {}
+        for f in attrs.fields(type(node)):
+            old = getattr(node, f.name)
+            new = _rewrite(old, target, value)
+            if new is not old:
+                changes[f.name] = new
+        return attrs.evolve(node, **changes) if changes else node
+    return node
+
+
+def describe_numbers(card: A.CardDecl) -> list[str]:
+    """What a sweep of this card can name, for a diagnostic: `wounds = 2`, `#6 = 1`."""
+    found = numbers(card)
+    lines = []
+    for i, (where, num) in enumerate(found, 1):
+        same = [n for w, n in found if w == where]
+        name = ".".join(where) if where else ""
+        k = f"#{same.index(num) + 1}" if len(same) > 1 or not where else ""
+        if not where:
+            k = f"#{i}"
+        lines.append(f"{card.id}.{name}{k} = {num.value}".replace(".#", "#"))
+    return lines
+
+
+def resolve(lib: Library, sweep: Sweep, players: int, strength_players: int) -> list[NumberEdit]:
+    """One edit per value of the sweep; SweepError naming what the card has otherwise."""
+    card = lib.cards.get(sweep.card)
+    if card is None:
+        hint = did_you_mean(sweep.card, list(lib.cards))
+        raise SweepError(f"no card `{sweep.card}` in these rules" + (f"; {hint}" if hint else "")
+                         + " (a mod's card needs its folder in --cards)")
+    found = numbers(card)
+    listing = "; ".join(describe_numbers(card)) or "none"
+    if not sweep.path:  # CARD#K
+        if sweep.k is None or sweep.k > len(found):
+            raise SweepError(f"`{sweep.text}`: {card.id} has {len(found)} number(s): {listing}")
+        index = sweep.k - 1
+    else:
+        matching = [i for i, (where, _) in enumerate(found) if where == sweep.path]
+        if not matching:
+            added = _absent_field(lib, card, sweep)
+            if added is not None:
+                return [NumberEdit(card.id, v, field=added) for v in sweep.values]
+            raise SweepError(f"`{sweep.text}`: {card.id} has no number there; "
+                             f"its numbers: {listing}")
+        if sweep.k is not None:
+            if sweep.k > len(matching):
+                raise SweepError(f"`{sweep.text}`: {'.'.join(sweep.path)} holds "
+                                 f"{len(matching)} number(s)")
+            index = matching[sweep.k - 1]
+        elif len(matching) == 1:
+            index = matching[0]
+        elif _is_per_players(card, sweep.path):
+            # The shield the simulated table uses (the compiler clamps the same way).
+            i = min(max(players - strength_players, 0), len(matching) - 1)
+            index = matching[i]
+        else:
+            raise SweepError(f"`{sweep.text}` holds {len(matching)} numbers: add #K "
+                             f"({listing})")
+    return [NumberEdit(card.id, v, index=index) for v in sweep.values]
+
+
+def _is_per_players(card: A.CardDecl, path: tuple[str, ...]) -> bool:
+    return len(path) == 1 and any(isinstance(m, A.Field) and m.name == path[0]
+                                  and isinstance(m.value, A.PerPlayers) for m in card.members)
+
+
+def _absent_field(lib: Library, card: A.CardDecl, sweep: Sweep) -> Optional[str]:
+    """A whole-number parameter of the card's kind that the card leaves at its default."""
+    if len(sweep.path) != 1 or sweep.k is not None:
+        return None
+    kind = lib.kinds.get(card.kind)
+    param = kind.params.get(sweep.path[0]) if kind else None
+    has = any(isinstance(m, A.Field) and m.name == sweep.path[0] for m in card.members)
+    return sweep.path[0] if param is not None and param.type == "int" and not has else None
+
+
+def edited_card(card: A.CardDecl, edit: NumberEdit) -> A.CardDecl:
+    if edit.field is not None:
+        field = A.Field(edit.field, A.Num(edit.value, card.id_span), card.id_span)
+        return attrs.evolve(card, members=(*card.members, field))
+    found = numbers(card)
+    return _rewrite(card, found[edit.index][1], edit.value)
+
+
+def apply_edits(lib: Library, edits: tuple[NumberEdit, ...]) -> None:
+    """Rewrite the numbers in the library's ASTs (its modules and its card table), before
+    the checker and the compiler see them."""
+    by_card: dict[str, list[NumberEdit]] = {}
+    for e in edits:
+        by_card.setdefault(e.card, []).append(e)
+    for cid, mine in by_card.items():
+        old = lib.cards.get(cid)
+        if old is None:
+            continue
+        new = old
+        for e in mine:
+            new = edited_card(new, e)
+        lib.cards[cid] = new
+        for i, module in enumerate(lib.modules):
+            if any(d is old for d in module.decls):
+                lib.modules[i] = A.Module(module.path, tuple(new if d is old else d
+                                                             for d in module.decls))
+
+
+@attrs.frozen
+class Target:
+    figure: str
+    value: float
+
+
+def parse_target(text: str) -> Target:
+    """`FIGURE=VALUE`: a figure name as in the JSON (win.seat.P1, card.ID.wounds, …)."""
+    left, eq, right = text.partition("=")
+    try:
+        value = float(right)
+    except ValueError:
+        value = None
+    if not eq or not left.strip() or value is None or value != value:
+        raise SweepError(f"`{text}`: a target is FIGURE=VALUE, e.g. win.seat.P1=0.25 or "
+                         "card.ID.wounds=1.5 (figure names: docs/simulate.md)")
+    return Target(left.strip(), value)
+
+
+def nearest(rows: list[tuple[int, Optional[float]]], target: float) -> Optional[int]:
+    """The swept value whose figure is nearest the target (ties: the smaller value)."""
+    scored = [(abs(f - target), v) for v, f in rows if f is not None]
+    return min(scored)[1] if scored else None
+
+
+def check_figure(name: str, rules, players: int, bots: tuple[str, ...]) -> None:
+    """SweepError unless `name` is a figure these games can report (docs/simulate.md)."""
+    known = ["no_winner", "coins", "wounds"]
+    known += [f"win.seat.P{i + 1}" for i in range(players)]
+    known += [f"win.character.{c}" for c in rules.characters]
+    known += [f"win.bot.{b}" for b in dict.fromkeys(bots)]
+    known += [f"card.{r}.{w}" for r in rules.rooms for w in ("coins", "wounds")]
+    if name in known or (name.startswith("out.") and len(name) > 4):
+        return
+    hint = did_you_mean(name, known)
+    raise SweepError(f"no figure `{name}`" + (f"; {hint}" if hint else "")
+                     + " (figures: win.seat.P1, win.character.ID, win.bot.BOT, no_winner, "
+                       "out.REASON, coins, wounds, card.ID.coins, card.ID.wounds)")
