@@ -1,0 +1,103 @@
+"""Commands for modders' tools: `fmt` (the canonical layout of card files)."""
+from __future__ import annotations
+
+import difflib
+import sys
+
+import click
+
+from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.library import display_path
+
+from .cli_common import print_diagnostics
+
+
+@click.command(name="fmt")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, allow_dash=True))
+@click.option("--check", is_flag=True,
+              help="Change nothing: list the files whose layout is not the canonical one "
+                   "(exit status 1 if there is any).")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="Change nothing: print what would change, as a unified diff.")
+def fmt_cmd(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
+    """Lay out card files (*.dsl) in the one canonical layout, comments kept.
+
+    PATHS are card files or folders (every *.dsl below them); `-` reads a card
+    file on standard input and prints it formatted. A file is rewritten only when
+    its layout changes, and atomically: it is never left half written. A file with
+    a syntax error is reported and left alone. The layout is in docs/tools.md
+    ("Formatting"). Exit status: 0 ok, 1 unformatted files (--check, --diff) or
+    files that cannot be formatted, 2 usage errors.
+
+    \b
+    Examples:
+      raiders fmt my-mod/
+      raiders fmt --check cards/ examples/
+      raiders fmt - < boss.dsl
+    """
+    from raiders.dsl.fmt import FormatError, format_file, format_text
+    from raiders.dsl.library import CARD_SUFFIX
+    from raiders.dsl.safeio import listed_files
+
+    if "-" in paths:
+        if len(paths) > 1:
+            raise click.UsageError("`-` (standard input) cannot be mixed with paths")
+        text = click.get_text_stream("stdin").read()
+        try:
+            out, diags = format_text(text, "<stdin>")
+        except FormatError as err:
+            click.echo(f"internal error: {err}; nothing was changed", err=True)
+            sys.exit(1)
+        if out is None:
+            print_diagnostics(diags, {"<stdin>": text})
+            sys.exit(1)
+        if check or show_diff:
+            if out != text:
+                click.echo(_diff(text, out, "<stdin>") if show_diff else "<stdin>")
+            sys.exit(1 if out != text else 0)
+        click.echo(out, nl=False)
+        return
+    files: list[str] = []
+    problems: list[Diagnostic] = []
+    for p in paths:
+        found, refused = listed_files(p, f"*{CARD_SUFFIX}")
+        files.extend(str(f) for f in found)
+        problems.extend(refused)
+    write = not (check or show_diff)
+    changed = failed = 0
+    sources: dict[str, str] = {}
+    for f in dict.fromkeys(files):
+        res = format_file(f, write)
+        shown = display_path(f)
+        if res.diagnostics:
+            problems.extend(res.diagnostics)
+            sources[f] = res.text
+            failed += 1
+        elif res.error:
+            click.echo(f"internal error: {res.error}; the file was left as it was", err=True)
+            failed += 1
+        elif res.changed:
+            changed += 1
+            if show_diff:
+                click.echo(_diff(res.text, res.formatted, shown), nl=False)
+            elif check:
+                click.echo(shown)
+            else:
+                click.echo(f"formatted {shown}")
+    if problems:
+        print_diagnostics(problems, sources)
+    total = len(dict.fromkeys(files))
+    verb = "formatted" if write else "would be formatted"
+    summary = f"{changed} file(s) {verb}, {total - changed - failed} already formatted"
+    if failed or problems:
+        summary += f", {max(failed, len(problems))} not formatted (problems above)"
+    click.echo(summary, err=True)
+    sys.exit(1 if problems or failed or (changed and not write) else 0)
+
+
+def _diff(old: str, new: str, path: str) -> str:
+    return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                        f"{path} (as it is)", f"{path} (formatted)"))
+
+
+COMMANDS = (fmt_cmd,)
