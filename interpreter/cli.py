@@ -27,3 +27,7 @@ from .cli_tools import COMMANDS as TOOL_COMMANDS  # noqa: E402  (fmt, lsp, new: 
 
 for command in TOOL_COMMANDS:
     main.add_command(command)
+
+from .cli_viewer import serve  # noqa: E402  (the replay viewer over HTTP, docs/viewer.md)
+
+main.add_command(serve)

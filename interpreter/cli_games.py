@@ -66,10 +66,18 @@ def _bot_kinds(bots: str, n_players: int) -> list[str]:
 @click.option("--human", "human_seats", multiple=True, type=click.IntRange(1),
               help="A person plays this seat (1-based) at the terminal (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the result.")
+@click.option("--from", "from_log", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Continue this logged game: its first --room N rooms as logged, then the "
+                   "seats play on (docs/viewer.md).")
+@click.option("--room", "from_room", type=click.IntRange(0), default=None,
+              help="With --from: how many of the log's rooms to keep (default: all).")
+@allow_path_option
 def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: str,
          seed: Optional[int], cards: tuple[str, ...], names: Optional[str],
          difficulty: Optional[int], log_file: Optional[str], games: int,
-         log_dir: Optional[str], human_seats: tuple[int, ...], quiet: bool) -> None:
+         log_dir: Optional[str], human_seats: tuple[int, ...], quiet: bool,
+         from_log: Optional[str], from_room: Optional[int],
+         allow_paths: tuple[str, ...]) -> None:
     """Play a game with bots and narrate it floor by floor, room by room.
 
     With --games N, plays N games (quietly, one result line each); --log-dir keeps
@@ -82,7 +90,13 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
       raiders play --ruleset classic --variant duel --players 2 --seed 3
       raiders play --ruleset classic --variant solo --players 1 --difficulty 4
       raiders play --games 100 --seed 1 --log-dir logs/
+      raiders play --from game.yaml --room 12 --bots greedy --log branch.yaml
     """
+    if from_log or from_room is not None:
+        from raiders.interpreter.cli_viewer import play_from
+
+        return play_from(from_log, from_room, bots, human_seats, seed, log_file, quiet,
+                         allow_paths)
     from pathlib import Path
 
     from raiders.interpreter.botspec import make_bot
@@ -171,8 +185,14 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
 @click.option("--check", is_flag=True,
               help="Compare every checkpoint and the result; report the first divergence.")
 @click.option("-q", "--quiet", is_flag=True, help="No narration (with --check: failures only).")
+@click.option("--trace", is_flag=True,
+              help="Narrate with the rules' steps: which card modified, replaced or reacted.")
+@click.option("--html", default=None, metavar="PATH",
+              help="Write the browser viewer instead of narrating: one page (a folder for "
+                   "several logs). docs/viewer.md.")
 @allow_path_option
-def replay(logs: tuple[str, ...], check: bool, quiet: bool, allow_paths: tuple[str, ...]) -> None:
+def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: Optional[str],
+           allow_paths: tuple[str, ...]) -> None:
     """Re-run logged games (raiders-log/1) and narrate them room by room.
 
     A log may give a seed instead of a deal, leave out checkpoints, or stop early
@@ -196,26 +216,35 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, allow_paths: tuple[s
     if not files and not refused:
         click.echo("no logs (*.yaml) in " + ", ".join(logs), err=True)
         sys.exit(1)
+    if html:
+        from raiders.interpreter.cli_viewer import replay_html
+
+        sys.exit(replay_html(files, refused, html, check, quiet, allow_paths))
     ok = bad = 0
     for f in files:
         shown = display_path(f)
         try:
             spec = read_log(f, allow_paths)
             rules = spec.rules
+            why = None
+            if trace and narrate:
+                from raiders.interpreter.cli_viewer import TraceNarration
 
-            def on_room(rec, game, rules=rules) -> None:
+                why = TraceNarration(rules)
+
+            def on_room(rec, game, rules=rules, why=why) -> None:
                 if not narrate:
                     return
                 if rec.index == 0:
                     click.echo(floor_header(rec.floor, None))
-                for line in room_lines(rules, rec):
+                for line in why.room_lines(rec) if why else room_lines(rules, rec):
                     click.echo(line)
                 click.echo(standings(game.players))
 
             if narrate:
                 click.echo(f"{shown}: {rules.ruleset.name}, {rules.variant.name} play, "
                            f"{len(spec.names)} player(s)")
-            outcome = run_replay(spec, check, on_room)
+            outcome = run_replay(spec, check, on_room, why.start if why else None)
         except InputError as err:
             bad += 1
             click.echo(f"FAIL  {shown}: bad log", err=True)

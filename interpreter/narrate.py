@@ -20,6 +20,13 @@ _EVENT_WORDS = {
 }
 
 
+def effect_words(event: str, who: str, n: object) -> str:
+    """One traced effect in words: `Ann takes 2 wound(s)`."""
+    if event == "attack" and not who:
+        return "it attacks nobody"
+    return _EVENT_WORDS.get(event, "{who} {n}").format(who=who, n=n)
+
+
 def card_words(cards: list[Card]) -> str:
     return " then ".join(str(c) for c in cards)
 
@@ -32,12 +39,7 @@ def room_lines(rules: Rules, rec: RoomRecord) -> list[str]:
     if rec.torches:
         lines.append(f"    torches: {', '.join(rec.torches)} looked ahead")
     lines.append("    plays: " + ", ".join(f"{n} {card_words(c)}" for n, c in rec.plays.items()))
-    happened = []
-    for event, who, n in rec.trace:
-        if event == "attack" and not who:
-            happened.append("it attacks nobody")
-            continue
-        happened.append(_EVENT_WORDS.get(event, "{who} {n}").format(who=who, n=n))
+    happened = [effect_words(event, who, n) for event, who, n in rec.trace]
     lines.append("    " + ("; ".join(happened) if happened else "nothing happens"))
     return lines
 

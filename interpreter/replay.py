@@ -215,10 +215,14 @@ def _compare(rec: RoomRecord, room: RoomSpec) -> Optional[Divergence]:
 
 
 def replay(spec: LogSpec, check: bool = False,
-           on_room: Optional[Callable[[RoomRecord, Game], None]] = None) -> ReplayOutcome:
+           on_room: Optional[Callable[[RoomRecord, Game], None]] = None,
+           on_start: Optional[Callable[[Game], None]] = None) -> ReplayOutcome:
     """Re-run a log. With `check`, stop at the first checkpoint that differs.
-    `on_room(record, game)` is called after every room (for narration)."""
+    `on_room(record, game)` is called after every room (for narration); `on_start(game)`
+    once the game is set up, before it runs (the viewer's first look, a trace recorder)."""
     game, driver = build_game(spec)
+    if on_start is not None:
+        on_start(game)
     outcome = ReplayOutcome(spec, game, None, 0)
 
     class _Diverged(Exception):

@@ -1,0 +1,210 @@
+"""Command-line parts of the replay viewer: `replay --html`, `replay --trace`, `play --from`
+and `serve` (docs/viewer.md). The commands themselves live in cli_games.py and cli.py; this
+module holds what they run, so that the shared command modules change by a few lines only."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import attrs
+import click
+
+from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.library import display_path
+
+from .cli_common import print_diagnostics
+
+
+def _html_targets(files: list[str], html: str) -> list[Path]:
+    """One log: `--html` is the page's file. Several: it is a folder, one page per log, named
+    after the log (a.yaml -> a.html; the same stem twice keeps its folder in the name)."""
+    if len(files) == 1 and not Path(html).is_dir():
+        return [Path(html)]
+    stems = [Path(f).stem for f in files]
+    out = []
+    for f, stem in zip(files, stems, strict=True):
+        name = stem if stems.count(stem) == 1 else \
+            "-".join(Path(display_path(f)).with_suffix("").parts)
+        out.append(Path(html) / f"{name}.html")
+    return out
+
+
+def replay_html(files: list[str], refused: list[Diagnostic], html: str, check: bool,
+                quiet: bool, allow_paths: tuple[str, ...]) -> int:
+    """`replay --html`: a page per log; the exit status (1: a bad log, an unwritable page, or
+    with --check a divergence)."""
+    from .viewer import view_for, write_html
+    from .yamlcheck import InputError
+
+    bad = len(refused)
+    ok = 0
+    for f, target in zip(files, _html_targets(files, html), strict=True):
+        shown = display_path(f)
+        try:
+            data = view_for(f, allow_paths)
+        except InputError as err:
+            bad += 1
+            click.echo(f"FAIL  {shown}: bad log", err=True)
+            print_diagnostics(err.diagnostics, {})
+            continue
+        try:
+            write_html(str(target), data)
+        except OSError as err:
+            bad += 1
+            click.echo(f"error: cannot write {target}: {err.strerror or err}", err=True)
+            continue
+        note = ""
+        first = data["firstDivergence"]
+        if first is not None:
+            s = data["steps"][first]
+            d = s["diverges"][0]
+            note = (f"; the checkpoint differs at floor {s['floor'] + 1}, room {s['room'] + 1} "
+                    f"({s['card']}): {d['player']}.{d['field']}: expected {d['expected']!r}, "
+                    f"got {d['actual']!r}")
+        elif data["result"] is not None and data["result"]["diverges"]:
+            d = data["result"]["diverges"][0]
+            note = f"; the result differs: {d['field']}: expected {d['expected']!r}"
+        if note and check:
+            bad += 1
+        else:
+            ok += 1
+        if not quiet or note:
+            click.echo(f"wrote {display_path(str(target))}: {shown}, {len(data['steps'])} "
+                       f"room(s){note}")
+    if len(files) + len(refused) > 1 or check:
+        click.echo(f"{len(files) + len(refused)} log(s): {ok} ok, {bad} failed")
+    return 1 if bad else 0
+
+
+class TraceNarration:
+    """`replay --trace`: the narration's rooms with the rules' steps among the effects."""
+
+    def __init__(self, rules: Any):
+        from .why import RoomEffects, WhyRecorder
+
+        self.rules = rules
+        self.recorder = WhyRecorder(rules)
+        self.effects = RoomEffects()
+
+    def start(self, game: Any) -> None:
+        game.table.why = self.recorder
+
+    def room_lines(self, rec: Any) -> list[str]:
+        from .narrate import effect_words, room_lines
+        from .why import trace_lines
+
+        effects, start = self.effects.of(rec.trace)
+        head = room_lines(self.rules, rec)[:-1]  # all but the line of what happened
+        return head + trace_lines(effects, start, self.recorder.take(), effect_words)
+
+
+# ---- play --from LOG --room N
+
+def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, ...],
+              seed: Optional[int], log_file: Optional[str], quiet: bool,
+              allow_paths: tuple[str, ...]) -> None:
+    from .branch import branch_game, branch_meta
+    from .cli_games import _bot_kinds
+    from .human import HumanSeat
+    from .logs import read_log, render_log, write_atomic
+    from .narrate import floor_header, result_lines, room_lines, standings
+    from .players import BOTS
+    from .room import RulesError
+    from .yamlcheck import InputError
+
+    try:
+        spec = read_log(log, allow_paths)
+    except InputError as err:
+        click.echo(f"FAIL  {display_path(log)}: bad log", err=True)
+        print_diagnostics(err.diagnostics, {})
+        sys.exit(1)
+    n = len(spec.names)
+    keep = len(spec.rooms) if room is None else room
+    if not 0 <= keep <= len(spec.rooms):
+        raise click.UsageError(f"--room takes 0..{len(spec.rooms)}: {display_path(log)} has "
+                               f"{len(spec.rooms)} room(s)")
+    if any(h > n for h in human_seats):
+        raise click.UsageError(f"--human takes a seat 1..{n}")
+    kinds = _bot_kinds(bots, n)
+    seats = [HumanSeat() if i + 1 in human_seats else BOTS[k]() for i, k in enumerate(kinds)]
+    if seed is None:
+        seed = spec.meta.seed if spec.meta.seed is not None else 1
+    rules = spec.rules
+    narrate = not quiet
+    try:
+        branch = branch_game(spec, keep, seats, seed)
+    except InputError as err:
+        click.echo(f"FAIL  {display_path(log)}: bad log", err=True)
+        print_diagnostics(err.diagnostics, {})
+        sys.exit(1)
+    game = branch.game
+    effects_of = None
+    if narrate:
+        from .why import RoomEffects
+
+        effects_of = RoomEffects()
+        click.echo(f"{display_path(log)}: {rules.ruleset.name}, {rules.variant.name} play, "
+                   f"{n} player(s); the log's first {keep} room(s), then the seats play "
+                   f"(seed {seed})")
+
+    def on_room(rec) -> None:
+        if not narrate:
+            return
+        k = len(game.records)
+        if rec.index == 0:
+            click.echo(floor_header(rec.floor, game.deal.floors[rec.floor].floor_card))
+        if k == keep + 1:
+            click.echo(f"  --- from here on the seats play (room {k}) ---")
+        effects, _ = effects_of.of(rec.trace)
+        for line in room_lines(rules, attrs.evolve(rec, trace=effects)):
+            click.echo(line)
+        click.echo(standings(game.players))
+
+    try:
+        result = branch.run(on_room)
+    except InputError as err:
+        click.echo(f"FAIL  {display_path(log)}: bad log", err=True)
+        print_diagnostics(err.diagnostics, {})
+        sys.exit(1)
+    except RulesError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(1)
+    for line in result_lines(result, rules.variant.scoring == "solo"):
+        click.echo(line)
+    if log_file:
+        target = Path(log_file)
+        text = render_log(branch_meta(spec, seed, target), rules, result)
+        try:
+            write_atomic(target, text)
+        except OSError as err:
+            click.echo(f"error: cannot write {target}: {err.strerror or err}", err=True)
+            sys.exit(1)
+
+
+# ---- serve
+
+@click.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="The port on localhost (0: any free port).")
+@click.option("--allow-path", "allow_paths", multiple=True, metavar="DIR",
+              type=click.Path(exists=True),
+              help="Let the logs name rulesets and mod folders inside DIR too (repeatable).")
+def serve(folder: str, port: int, allow_paths: tuple[str, ...]) -> None:
+    """Serve the replay viewer for a folder of logs on http://127.0.0.1:PORT/.
+
+    The index lists every *.yaml log below FOLDER; each opens in the same viewer that
+    `raiders replay LOG --html` writes. Only localhost is served. Stop with Ctrl-C.
+    """
+    from .serve import make_server
+
+    server = make_server(folder, port, allow_paths)
+    host, real_port = server.server_address[:2]
+    click.echo(f"serving {display_path(folder)} on http://{host}:{real_port}/ (Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
