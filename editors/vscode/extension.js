@@ -1,0 +1,33 @@
+// The VS Code side of raiders: starts `raiders lsp` (over stdio) for card files and for the
+// YAML files `raiders validate` checks (rulesets, mod.yaml, scenarios, logs).
+"use strict";
+const vscode = require("vscode");
+const { LanguageClient, TransportKind } = require("vscode-languageclient/node");
+
+let client;
+
+function activate(context) {
+  const [command, ...args] = vscode.workspace
+    .getConfiguration("raiders")
+    .get("server.command", ["raiders", "lsp"]);
+  const server = { command, args, transport: TransportKind.stdio };
+  client = new LanguageClient(
+    "raiders",
+    "Raiders card language",
+    { run: server, debug: server },
+    {
+      documentSelector: [
+        { scheme: "file", language: "raiders" },
+        { scheme: "file", language: "yaml" },
+      ],
+    }
+  );
+  context.subscriptions.push(client);
+  return client.start();
+}
+
+function deactivate() {
+  return client ? client.stop() : undefined;
+}
+
+module.exports = { activate, deactivate };
