@@ -47,6 +47,10 @@ from .cli_games import _bot_kinds, _relative_to
               help="With --sweep: the value whose FIGURE comes nearest VALUE, e.g. "
                    "win.seat.P1=0.25, card.ID.wounds=1.5, out.unconscious=0.2 (figure names "
                    "as in --json).")
+@click.option("--report", "report_file", type=click.Path(dir_okay=False), default=None,
+              help="Also write one self-contained HTML page (no network needed) with the "
+                   "command, the seed, every figure with its interval, plots (inline SVG) and "
+                   "the mods' card texts. Needs matplotlib: pip install 'raiders[report]'.")
 @click.option("--jobs", type=click.IntRange(1), default=None,
               help="Processes (default: every core). The figures do not depend on it.")
 @click.option("--json", "as_json", is_flag=True,
@@ -57,7 +61,8 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
              games: int, seed: int, cards: tuple[str, ...], compare_mod: Optional[str],
              difficulty: Optional[int], precision: Optional[float], until_resolved: bool,
              max_games: Optional[int], sweep_text: Optional[str], target_text: Optional[str],
-             jobs: Optional[int], as_json: bool, log_dir: Optional[str]) -> None:
+             report_file: Optional[str], jobs: Optional[int], as_json: bool,
+             log_dir: Optional[str]) -> None:
     """Play many games with bots on every core and summarise them, to balance cards.
 
     Every figure comes with its 95% interval: wins by seat, by character and by
@@ -110,6 +115,12 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
                   "bots": list(kinds), "cards": list(cards), "seed": seed,
                   "difficulty": difficulty if var.scoring == "solo" else None,
                   "precision": precision}
+    if report_file:
+        from raiders.interpreter import report
+
+        if not report.available():
+            raise click.UsageError(report.MISSING)
+    command = _command_line(click.get_current_context())
     if target_text and not sweep_text:
         raise click.UsageError("--target picks a value of --sweep")
     if sweep_text:
@@ -118,7 +129,7 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
         from .cli_sweep import run_sweep
 
         run_sweep(setups[0], rules, sweep_text, target_text, games, seed, jobs, precision,
-                  max_games, as_json, setup_json)
+                  max_games, as_json, setup_json, report_file, command)
         return
     label = "games" if not compare_mod else "games (base and mod)"
     with click.progressbar(length=max_games or games, label=label, file=sys.stderr,
@@ -128,6 +139,8 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
         except SimulationError as err:
             click.echo(f"\nerror: {err}", err=True)
             sys.exit(1)
+    if report_file:
+        _write_report(report_file, tally, setup_json, command, seed, cards, compare_mod)
     if as_json:
         out: dict = {"format": JSON_FORMAT, "setup": setup_json}
         if compare_mod:
@@ -141,3 +154,46 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
         return
     for line in table(tally, ("base", display_path(compare_mod) if compare_mod else "")):
         click.echo(line)
+
+
+def _command_line(ctx: click.Context) -> str:
+    """The command as it could be typed again: every option given a non-default value."""
+    import shlex
+
+    words = ["raiders", "simulate"]
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name)
+        if value in (None, False, ()) or value == param.default:
+            continue
+        flag = param.opts[-1] if param.opts[-1].startswith("--") else param.opts[0]
+        for v in (value if isinstance(value, tuple) else (value,)):
+            words += [flag] if value is True else [flag, str(v)]
+    return shlex.join(words)
+
+
+def write_page(path: str, text: str) -> None:
+    from pathlib import Path
+
+    from raiders.interpreter.logs import write_atomic
+
+    try:
+        write_atomic(Path(path), text)
+    except OSError as err:
+        click.echo(f"error: cannot write {path}: {err}", err=True)
+        sys.exit(1)
+    click.echo(f"report: {path}", err=True)
+
+
+def _write_report(path: str, tally, setup_json: dict, command: str, seed: int,
+                  cards: tuple[str, ...], compare_mod: Optional[str]) -> None:
+    from raiders.interpreter import report
+
+    runs = [("base" if compare_mod else "games", tally.figures(0))]
+    if compare_mod:
+        runs.append((f"with {display_path(compare_mod)}", tally.figures(1)))
+    diffs = tally.differences() if compare_mod else None
+    texts = report.card_texts([*cards, *([compare_mod] if compare_mod else [])])
+    title = "raiders simulate" + (f": {display_path(compare_mod)} against the base game"
+                                  if compare_mod else "")
+    write_page(path, report.page(title, command, seed, tally.games, setup_json,
+                                 report.run_sections(runs, diffs), texts))

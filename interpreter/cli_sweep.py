@@ -13,7 +13,8 @@ from .cli_common import print_diagnostics
 
 def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: int, seed: int,
               jobs: Optional[int], precision: Optional[float], max_games: Optional[int],
-              as_json: bool, setup_json: dict) -> None:
+              as_json: bool, setup_json: dict, report_file: Optional[str] = None,
+              command: str = "") -> None:
     """Parse, check every value (exit 2 with the reason), play, print; `base`: the Setup."""
     from .rules import LoadError, load_rules
     from .simulate import JSON_FORMAT, SimulationError, simulate
@@ -62,6 +63,8 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
     if target is not None:
         got = [(v, (f.value if (f := t.figures().get(target.figure)) else None)) for v, t in rows]
         best = nearest(got, target.value)
+    if report_file:
+        _report(report_file, rules, sweep, rows, shown, target, best, setup_json, command, seed)
     if as_json:
         doc = {"format": JSON_FORMAT, "setup": setup_json,
                "sweep": {"param": sweep.text, "values": [
@@ -96,3 +99,29 @@ def sweep_lines(param: str, rows: list, shown: list[str], target, best) -> list[
                          f"({f.value:.4g}, 95% [{f.low:.4g}, {f.high:.4g}]"
                          + (", the target is inside)" if inside else ", the target is outside)"))
     return lines
+
+
+def _report(path: str, rules, sweep, rows: list, shown: list[str], target, best,
+            setup_json: dict, command: str, seed: int) -> None:
+    import html
+
+    from . import report
+    from .cli_simulate import write_page
+
+    figs = [(v, t.figures()) for v, t in rows]
+    sections = []
+    for name in shown:
+        svg = report.sweep_plot(sweep.text, figs, name,
+                                target.value if target and target.figure == name else None, best)
+        sections.append((name, f'<div class="plot">{svg}</div>'))
+    body = report.figure_table([(f"{sweep.text} = {v}", f) for v, f in figs])
+    sections.append(("Every figure, per value", body))
+    card = rules.library.cards[sweep.card]
+    source = rules.library.sources.get(card.span.path, "").splitlines()
+    text = "\n".join(source[card.span.line - 1:card.span.end_line])
+    sections.insert(0, ("The card swept", f"<pre>{html.escape(text)}</pre>"))
+    texts = report.card_texts(setup_json.get("cards", []))
+    best_note = "" if best is None else f" (nearest the target: {best})"
+    write_page(path, report.page(f"raiders simulate --sweep {sweep.text}{best_note}", command,
+                                 seed, rows[0][1].games if rows else 0, setup_json, sections,
+                                 texts))
