@@ -54,17 +54,17 @@ class WhyRecorder:
     def __init__(self, rules: Rules):
         self.rules = rules
         self.steps: list[WhyStep] = []
-        self._cards: Optional[dict[int, str]] = None
+        self._cards: Optional[dict[int, tuple[str, str]]] = None
 
     # ---- what the bus calls (room.py)
     def modified(self, ctx: Any, event: Optional[str], p: Optional[Player], before: int,
                  after: int, fn: Any, owner: Optional[Player]) -> None:
         if before == after:  # a rule that applied but changed nothing explains nothing
             return
+        card, target = self._card_of(fn)
         self.steps.append(WhyStep(
-            "modify", self._card_of(fn), owner.name if owner is not None else None,
-            event or "number", (p.name,) if p is not None else (), False, before, after, "",
-            _at(ctx)))
+            "modify", card, owner.name if owner is not None else None, event or target,
+            (p.name,) if p is not None else (), False, before, after, "", _at(ctx)))
 
     def ran(self, ctx: Any, h: Handler, owner: Optional[Player], subject: Sequence[Player],
             amount: int) -> None:
@@ -79,27 +79,28 @@ class WhyRecorder:
         steps, self.steps = self.steps, []
         return steps
 
-    def _card_of(self, fn: Any) -> str:
-        """The card a compiled `modify` belongs to: each card compiles its own closures, so
-        the function object names its card."""
+    def _card_of(self, fn: Any) -> tuple[str, str]:
+        """The card a compiled `modify` belongs to, and what it modifies (an event, `value`,
+        a room's number, `score`): each card compiles its own closures, so the function object
+        names its card."""
         if self._cards is None:
-            cards: dict[int, str] = {}
+            cards: dict[int, tuple[str, str]] = {}
             r = self.rules
             groups = (r.rooms, r.characters, r.items, r.statuses, r.floors, r.house)
             for group in groups:
                 for cid, card in group.items():
                     _index(card.rules, cid, cards)
             self._cards = cards
-        return self._cards.get(id(fn), "?")
+        return self._cards.get(id(fn), ("?", "number"))
 
 
-def _index(rules: CardRules, cid: str, into: dict[int, str]) -> None:
+def _index(rules: CardRules, cid: str, into: dict[int, tuple[str, str]]) -> None:
     for _, fn, _ in rules.value_mods:
-        into[id(fn)] = cid
+        into[id(fn)] = (cid, "value")
     for group in (rules.effect_mods, rules.param_mods):
-        for mods in group.values():
+        for target, mods in group.items():
             for fn, _ in mods:
-                into[id(fn)] = cid
+                into[id(fn)] = (cid, target)
 
 
 def _at(ctx: Any) -> int:
