@@ -186,6 +186,10 @@ class Checker:
                 self.err(p.span, "E202", f"parameter `{p.name}` is declared twice",
                          f"first declared at line {seen_params[p.name].span.line}")
             seen_params.setdefault(p.name, p)
+            if p.name in ATOMS or p.name in SELECTORS:
+                what = "number" if p.name in ATOMS else "selector"
+                self.err(p.span, "E203", f"parameter `{p.name}` hides the built-in {what} "
+                         f"`{p.name}`", "give the parameter another name")
             if p.type is not None and p.type not in PARAM_TYPES:
                 self.err(p.type_span or p.span, "E108", f"unknown parameter type `{p.type}`",
                          did_you_mean(p.type, PARAM_TYPES) or
@@ -214,6 +218,7 @@ class Checker:
                 self.err(card.id_span, "E201",
                          f"{card.kind} `{card.id}` is missing required field `{name}`",
                          f"add `{name} …` ({PARAM_TYPES.get(p.type, p.type)})")
+        self.check_param_cycles(card, info, given)
         for name, f in given.items():
             p = info.params.get(name)
             if p is None or p.type != "int" or not self.is_expr(f.value) \
@@ -236,6 +241,50 @@ class Checker:
             p.type == "table" for p in info.params.values()) else {}
         self.check_members(card.members, info.params, allow_fields=True, role=info.role)
         self.table_subject = {}
+
+    def check_param_cycles(self, card: A.CardDecl, info: KindInfo,
+                           given: dict[str, A.Field]) -> None:
+        """A number that, through the card's fields and its kind's defaults, needs itself
+        (`wounds wounds + 1`; `strength = wounds`, `wounds = strength`) has no value: E305."""
+        numeric = {n for n, p in info.params.items() if p.type in ("int", "number", "per_players")}
+        deps: dict[str, list[str]] = {}
+        for n in numeric:
+            value = given[n].value if n in given else info.params[n].default
+            deps[n] = sorted({x.name for x in _names(value)} & numeric)
+        state: dict[str, int] = {}  # 1: on the current path, 2: done
+        stack: list[str] = []
+        found: set[frozenset] = set()
+
+        def visit(n: str) -> None:
+            state[n] = 1
+            stack.append(n)
+            for d in deps[n]:
+                if state.get(d) == 1:
+                    cycle = stack[stack.index(d):]
+                    if frozenset(cycle) not in found:
+                        found.add(frozenset(cycle))
+                        self._report_cycle(card, given, cycle)
+                elif d not in state:
+                    visit(d)
+            stack.pop()
+            state[n] = 2
+
+        for n in sorted(numeric):
+            if n not in state:
+                visit(n)
+
+    def _report_cycle(self, card: A.CardDecl, given: dict[str, A.Field],
+                      cycle: list[str]) -> None:
+        at = next((given[n].value.span for n in cycle if n in given), card.id_span)
+        names = [f"`{n}`" for n in cycle]
+        if len(cycle) == 1:
+            message = f"{names[0]} of `{card.id}` refers to itself"
+        else:
+            listed = ", ".join(names[:-1]) + " and " + names[-1]
+            message = (f"{listed} of `{card.id}` refer to each other "
+                       f"({' -> '.join([*cycle, cycle[0]])})")
+        self.err(at, "E305", message, "give one of them a number, or an expression of "
+                 "what is played (`total`, `highest_value`, …)")
 
     def _table_usage(self, info: KindInfo, card: A.CardDecl) -> dict[str, bool]:
         """For each table parameter, whether its rows run with players to affect (in
@@ -275,6 +324,7 @@ class Checker:
                       role: str = "room") -> None:
         scope = Scope(params, subject=False, role=role)
         resolves = 0
+        said: dict[str, A.Playable | A.Unplayable | A.Escape] = {}  # item -> first rule on it
         bad_lines: set[int] = set()  # a misspelt rule word makes the rest of its line look
         for m in members:              # like more fields: report the first only
             if isinstance(m, A.Field):
@@ -306,6 +356,7 @@ class Checker:
                 self.check_block(m.body, scope)
             elif isinstance(m, (A.Playable, A.Unplayable, A.Escape)):
                 self.check_card_ref(m.card)
+                self.check_contradiction(m, said)
                 if m.card.any_item and not isinstance(m, A.Playable):
                     word = type(m).__name__.lower()
                     self.err(m.card.span, "E302", f"`{word}` takes one item, not `any`",
@@ -323,6 +374,25 @@ class Checker:
                 self.check_handler(m, scope)
 
     # ---- rules
+    def check_contradiction(self, m, said: dict) -> None:
+        """One card (or kind) saying two things about one item: `playable sword` and
+        `unplayable sword`, or two different `playable … as` values (E307). A derived kind or
+        a card may override its kind; only rules side by side contradict."""
+        ref = m.card
+        key = "any" if ref.any_item else ref.item if ref.power is None else None
+        if key is None:
+            return
+        first = said.get(key)
+        if first is None:
+            said[key] = m
+            return
+        words = {A.Playable: "playable", A.Unplayable: "unplayable", A.Escape: "escape"}
+        if type(first) is type(m) and not isinstance(m, A.Playable):
+            return  # said twice, the same way
+        self.err(m.span, "E307", f"`{words[type(m)]} {key}` contradicts "
+                 f"`{words[type(first)]} {key}` at line {first.span.line}",
+                 "keep one of the two rules")
+
     def check_card_ref(self, ref: A.CardRef) -> None:
         if ref.any_item:
             return
@@ -646,6 +716,65 @@ class Checker:
             self.check_expr(e.operand, scope)
         elif isinstance(e, A.Str):
             self.err(e.span, "E302", "a string is not a number")
+
+
+def _names(node) -> list[A.Name]:
+    """Every bare name in an expression (or `N / N / N`)."""
+    if isinstance(node, A.Name):
+        return [node]
+    if isinstance(node, A.PerPlayers):
+        return [n for v in node.values for n in _names(v)]
+    if isinstance(node, A.Call):
+        return [n for a in node.args for n in _names(a)]
+    if isinstance(node, A.BinOp):
+        return _names(node.left) + _names(node.right)
+    if isinstance(node, A.Not):
+        return _names(node.operand)
+    return []
+
+
+def _nodes(node):
+    """Every AST node under `node` (attrs classes and tuples), depth first."""
+    if isinstance(node, tuple):
+        for x in node:
+            yield from _nodes(x)
+    elif attrs.has(type(node)):
+        yield node
+        for f in attrs.fields(type(node)):
+            yield from _nodes(getattr(node, f.name))
+
+
+def check_in_game(lib: Library, rooms: list[str], supply: dict[str, int],
+                  threat_deck: bool) -> list[Diagnostic]:
+    """What only a ruleset can tell: a room dealt in a game that reads `threat` without a
+    threat deck (E409), or gives an item its supply does not hold (E410). `rooms`: the ids
+    dealt (deck and bosses); `supply`: item -> copies (empty: the variant plays without)."""
+    problems: list[Diagnostic] = []
+    for cid in dict.fromkeys(rooms):
+        card = lib.cards.get(cid)
+        info = lib.kinds.get(card.kind) if card is not None else None
+        if info is None:
+            continue
+        seen: set[str] = set()
+        sources = [card.members, tuple(info.members()),
+                   tuple(p.default for p in info.params.values())]
+        for node in _nodes(tuple(sources)):
+            if isinstance(node, A.Name) and node.name == "threat" and not threat_deck \
+                    and "threat" not in seen:
+                seen.add("threat")
+                problems.append(Diagnostic(node.span, "E409", f"`{cid}` reads `threat`, but "
+                                           "this game has no threat deck",
+                                           "only a variant with `threat_deck` (solo) reveals "
+                                           "a monster card for each room"))
+            elif isinstance(node, A.Effect) and node.verb == "give" and supply \
+                    and isinstance(node.arg, A.Name) and supply.get(node.arg.name, 0) == 0 \
+                    and node.arg.name not in seen:
+                item = node.arg.name
+                seen.add(item)
+                problems.append(Diagnostic(node.span, "E410", f"`{cid}` gives `{item}`, "
+                                           "but the supply holds none", "add it to the supply "
+                                           "(mod.yaml `items: {" + item + ": 2}`)"))
+    return problems
 
 
 def check(lib: Library) -> list[Diagnostic]:

@@ -199,7 +199,7 @@ class _ToAst:
     after = _handler("react")
 
     def power_ref(self, meta, ch):
-        return A.CardRef(int(ch[0]), None, self._s(meta))
+        return A.CardRef(_int(ch[0]), None, self._s(meta))
 
     def any_ref(self, meta, ch):
         return A.CardRef(None, None, _tok_span(self.path, ch[0]), any_item=True)
@@ -239,7 +239,7 @@ class _ToAst:
         return A.Do(ch[0], self._s(meta))
 
     def row(self, meta, ch):
-        return A.Row(int(ch[0]), ch[1], self._s(meta))
+        return A.Row(_int(ch[0]), ch[1], self._s(meta))
 
     def selectors(self, meta, ch):
         return tuple(ch)
@@ -305,7 +305,7 @@ class _ToAst:
 
     # ---- expressions
     def number(self, meta, ch):
-        return A.Num(int(ch[0]), self._s(meta))
+        return A.Num(_int(ch[0]), self._s(meta))
 
     def name_ref(self, meta, ch):
         return A.Name(str(ch[0]), self._s(meta))
@@ -469,6 +469,24 @@ def _describe(tok: Token) -> str:
 ParseResult = tuple[Optional[A.Module], list[Diagnostic]]
 
 
+# No card needs a number this large; beyond it a literal is refused before it is converted
+# (a 5,000-digit number would otherwise stop Python's int() with a traceback).
+MAX_LITERAL = 1_000_000
+
+
+class _TooLarge(Exception):
+    def __init__(self, token):
+        super().__init__(str(token)[:20])
+        self.token = token
+
+
+def _int(token) -> int:
+    text = str(token)
+    if len(text) > len(str(MAX_LITERAL)) or int(text) > MAX_LITERAL:
+        raise _TooLarge(token)
+    return int(text)
+
+
 # Deeply nested input (a sum of hundreds of terms) needs more than Python's default
 # recursion depth to transform; beyond this it is refused with E005, never a crash.
 RECURSION_LIMIT = 12_000
@@ -483,6 +501,13 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
         decls = _ToAst(path).transform(tree)
     except UnexpectedInput as err:
         return None, [_syntax_diagnostic(path, text, err)]
+    except _TooLarge as err:
+        tok = err.token
+        digits = len(str(tok))
+        return None, [Diagnostic(Span(path, tok.line, tok.column, tok.end_line, tok.end_column),
+                                 "E301", f"this number is too large ({digits} digits; at most "
+                                 f"{MAX_LITERAL:,})",
+                                 "a monster nobody can beat has `strength never`")]
     except RecursionError:
         return None, [Diagnostic(Span(path, 1, 1, 1, 2), "E005",
                                  "the text is nested too deeply to read",

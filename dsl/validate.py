@@ -17,7 +17,7 @@ from typing import Iterable
 import attrs
 
 from . import ast as A
-from .checker import check
+from .checker import check, check_in_game
 from .diagnostics import Diagnostic
 from .library import (
     CARD_SUFFIX,
@@ -170,7 +170,13 @@ def _validate_mod(report: Report, files: list[Path], base: str, folders: list[Pa
         if (folder / MOD_FILE).is_file():
             report.rulesets += 1
         # without a mod.yaml the folder's rooms join the deck: that can warn too (W601)
-        report.add(mod_manifest(folder, lib).diagnostics)
+        mod = mod_manifest(folder, lib)
+        report.add(mod.diagnostics)
+        if not diags and not any(d.severity == "error" for d in mod.diagnostics):
+            # what the game would refuse at load: E409 (no variant deals a threat), E410
+            supply = {**ruleset.items, **mod.items}
+            threat = any(v.threat_deck for v in ruleset.variants.values())
+            report.add(check_in_game(lib, [*mod.deck, *mod.bosses], supply, threat))
     report.sources.update(sources)
 
 
