@@ -163,8 +163,8 @@ CASES: list[Case] = [
     C("game_checks", [("game_checks/cards.dsl", "E410", 2, 36),
                         ("game_checks/cards.dsl", "E409", 3, 26)],
       "`charm-vault` gives `charm`, but the supply holds none", "items: {charm: 2}"),
-    C("boss_in_deck", [("boss_in_deck/lich.dsl", "W601", 1, 1)], "`lich` is a boss but joins the room deck",
-      "bosses: [lich]"),
+    C("boss_in_deck", [("boss_in_deck/lich.dsl", "W601", 1, 1)],
+      "`lich` is a boss but joins the room deck", "bosses: [lich]"),
 ]
 
 
