@@ -431,9 +431,15 @@ class Game:
                     Context(table, None).phase("first_player", [new])
         rolls, choices = self._rolls, self._choices
         self._rolls, self._choices = [], {}
+        # Each record gets this room's effects only; the list itself lives on (every Context
+        # of the game appends to it), so it is emptied in place.
+        effects: list = []
+        if table.trace:
+            effects = list(table.trace)
+            table.trace.clear()
         return RoomRecord(
             f, r, room.id, torches, played,
-            table.trace or [], [(p.name, p.coins, p.wounds, tuple(p.items)) for p in self.players],
+            effects, [(p.name, p.coins, p.wounds, tuple(p.items)) for p in self.players],
             first_name, ctx.threat_value, rolls, choices)
 
     def resolve(self, f: int, r: int, card: str, plays: list[Play], torches: list[str],

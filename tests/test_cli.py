@@ -96,3 +96,10 @@ def test_simulate_log_dir_writes_logs_that_replay(tmp_path):
     single = tmp_path / "one.yaml"
     run("play", "--players", "3", "--bots", "random", "--seed", "1", "--log", str(single), "-q")
     assert single.read_bytes() == (tmp_path / "logs" / "game-1.yaml").read_bytes()
+
+
+def test_replay_narrates_each_room_with_its_own_effects_only():
+    # the game's effect list is shared by every room; each record must hold its own room's
+    out = run("replay", "examples/logs/deluxe-standard-table.yaml").output
+    room2 = out.split("Room 2: Goblin")[1].split("Room 3")[0]
+    assert "nothing happens" in room2 and "gains" not in room2
