@@ -375,8 +375,8 @@ class Checker:
 
     # ---- rules
     def check_contradiction(self, m, said: dict) -> None:
-        """One card (or kind) saying two things about one item: `playable sword` and
-        `unplayable sword`, or two different `playable … as` values (E307). A derived kind or
+        """One card (or kind) saying two things about one item: `playable ITEM` and
+        `unplayable ITEM`, or two different `playable … as` values (E307). A derived kind or
         a card may override its kind; only rules side by side contradict."""
         ref = m.card
         key = "any" if ref.any_item else ref.item if ref.power is None else None
