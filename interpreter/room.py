@@ -13,7 +13,7 @@ events, is a RulesError naming the card.
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping, Optional, Sequence
+from typing import Callable, Iterable, Mapping, Optional, Sequence, Union
 
 import attrs
 
@@ -24,6 +24,10 @@ MAX_DEPTH = 32
 MAX_EVENTS = 20_000  # per room: enough for any real card, a clear stop for runaway ones
 MAX_NUMBER = 10**6  # amounts beyond this are a runaway card, not a game
 SECOND_CARD = "second_card"
+
+
+_NONE: tuple = ()
+_NO_SEATS: frozenset[int] = frozenset()
 
 
 class RulesError(Exception):
@@ -188,13 +192,13 @@ class Context:
         self.round = round_no
         self.events = 0
         self.rolls: Optional[dict] = None
-        self.attack_targets: list[Player] = []
-        self.attacked_seats: frozenset[int] = frozenset()
+        self.attack_targets: Sequence[Player] = _NONE
+        self.attacked_seats: frozenset[int] = _NO_SEATS
         self.amount = 0
         self.applied: tuple = ()
         self.depth = 0
         self.values_by_player: dict[int, int] = {}
-        self.escaped_seats: set[int] = set()
+        self.escaped_seats: Union[set[int], frozenset[int]] = _NO_SEATS  # a set once needed
         self.distinct_values: list[int] = []
         self.total = self.highest_value = self.lowest_value = self.highest_card = 0
         self.all_same = 1
@@ -207,18 +211,25 @@ class Context:
         room = self.room
         plain = not self.value_mods and room.any_item is None
         vb: dict[int, int] = {}
-        escaped = self.escaped_seats
+        play_of = self.play_of
         top_card = 0
         for pl in self.plays:
-            self.play_of[pl.player.seat] = pl
-            if pl.cards is None and plain and pl.card.__class__ is int:
-                pl.value = pl.card  # a power card counts its value: the common case
-            else:
-                self._value(pl)
+            seat = pl.player.seat
+            play_of[seat] = pl
+            card = pl.card
+            if plain and card.__class__ is int and pl.cards is None:
+                pl.value = card  # a power card counts its value: the common case
+                vb[seat] = card
+                if card > top_card:
+                    top_card = card
+                continue
+            self._value(pl)
             if pl.escaped:
-                escaped.add(pl.player.seat)
+                if not self.escaped_seats:
+                    self.escaped_seats = set()
+                self.escaped_seats.add(seat)
             elif pl.value is not None:
-                vb[pl.player.seat] = pl.value
+                vb[seat] = pl.value
             best = max(pl.card_values) if pl.card_values else pl.value
             if best is not None and best > top_card:
                 top_card = best
@@ -328,17 +339,28 @@ class Context:
         if amount < 0:
             amount = 0
         reps = self.reps.get(event)
-        if reps:
-            for h, owner in reps:
-                if (h, owner) not in self.applied and _in_play(h, owner) and (h.pred is None or h.pred(self, p, owner)):
-                    self._run(h, owner, [p], amount)
-                    return
+        if reps and self._replaced(reps, [p], amount):
+            return
         _APPLY[event](self, p, amount, item, extra)
         reacts = self.reacts.get(event)
         if reacts:
-            for h, owner in reacts:
-                if (h, owner) not in self.applied and _in_play(h, owner) and (h.pred is None or h.pred(self, p, owner)):
-                    self._run(h, owner, [p], amount)
+            self._react(reacts, [p], amount)
+
+    def _replaced(self, reps: list, subject: list[Player], amount: int) -> bool:
+        """`instead of`: the first handler that applies runs in the event's place."""
+        for h, owner in reps:
+            if (h, owner) not in self.applied and _in_play(h, owner) and (
+                    h.pred is None or any(h.pred(self, p, owner) for p in subject)):
+                self._run(h, owner, subject, amount)
+                return True
+        return False
+
+    def _react(self, reacts: list, subject: list[Player], amount: int) -> None:
+        """`after`: every handler that applies, in bus order."""
+        for h, owner in reacts:
+            if (h, owner) not in self.applied and _in_play(h, owner) and (
+                    h.pred is None or any(h.pred(self, p, owner) for p in subject)):
+                self._run(h, owner, subject, amount)
 
     def phase(self, event: str, subject: list[Player]) -> None:
         """A moment of the game (game_start, reveal, room, …): only `after` handlers."""
@@ -422,19 +444,12 @@ class Context:
             self.trace.append(("attack", ",".join(p.name for p in targets), 0))
         try:
             reps = self.reps.get("attack")
-            if reps:
-                for h, owner in reps:
-                    if (h, owner) not in self.applied and _in_play(h, owner) and (
-                            h.pred is None or any(h.pred(self, p, owner) for p in targets)):
-                        self._run(h, owner, targets, 0)
-                        return
+            if reps and self._replaced(reps, targets, 0):
+                return
             body(self, targets)
             reacts = self.reacts.get("attack")
             if reacts:
-                for h, owner in reacts:
-                    if (h, owner) not in self.applied and _in_play(h, owner) and (
-                            h.pred is None or any(h.pred(self, p, owner) for p in targets)):
-                        self._run(h, owner, targets, 0)
+                self._react(reacts, targets, 0)
         finally:
             self.attack_targets, self.attacked_seats = saved_targets, saved_seats
 
@@ -648,13 +663,23 @@ def resolve_round(table: Table, room: CompiledRoom, plays: list[Play], round_no:
     room card go back to the supply. Second-card items in a chain are back already (X-3)."""
     ctx = Context(table, room, plays, participants, round_no)
     ctx.value_plays()
-    if ctx.reacts:
-        for pl in plays:
-            ctx.phase("play", [pl.player])
-        ctx.phase("room_start", list(ctx.participants))
+    reacts = ctx.reacts
+    if reacts:  # lists are built only for events some card hears
+        if "play" in reacts:
+            for pl in plays:
+                ctx.phase("play", [pl.player])
+        if "room_start" in reacts:
+            ctx.phase("room_start", list(ctx.participants))
     room.resolve(ctx, None)
     for play in plays:
-        for card in play.counted:
+        if play.cards is None:  # one card: the common case, without building a tuple
+            card = play.card
+            if card.__class__ is int:
+                play.player.hand.remove(card)
+            elif card is not None:
+                table.return_item(play.player, card)
+            continue
+        for card in play.cards:
             if card is None:
                 continue
             if card.__class__ is int:
