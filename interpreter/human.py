@@ -21,10 +21,14 @@ class HumanSeat:
         me = view.me
         floor = " ".join(c or "??" for c in view.floor_rooms)
         self.say(f"\n[{me.name}] floor {view.floor_index + 1}: {floor}")
+        marks = view.marks
         self.say(f"  you: {me.coins} coins, {me.wounds} wounds; hand {me.hand}"
-                 + (f"; items {', '.join(me.items)}" if me.items else ""))
+                 + (f"; items {', '.join(me.items)}" if me.items else "")
+                 + (f"; statuses {_statuses(marks.items())}" if marks else ""))
         others = [p for p in view.players if p.seat != me.seat and not p.dead]
-        self.say("  others: " + ", ".join(f"{p.name} {p.coins}c {p.wounds}w" for p in others))
+        self.say("  others: " + ", ".join(
+            f"{p.name} {p.coins}c {p.wounds}w"
+            + (f" ({_statuses(p.marks)})" if getattr(p, "marks", ()) else "") for p in others))
         if view.revealed:
             self.say("  on the table: " + ", ".join(f"{pl.player.name} {pl.card}"
                                                    for pl in view.revealed))
@@ -33,7 +37,7 @@ class HumanSeat:
         self._show(view)
         room = view.room
         if room is not None:
-            self.say(f"  room: {room.name} ({room.kind})"
+            self.say(f"  room: {room.name} ({room.kind}); {view.how_played}"
                      + (" — your second card" if second else ""))
         options = [str(c) for c in legal]
         while True:
@@ -51,3 +55,16 @@ class HumanSeat:
                                   default="n")).strip().lower()
             if answer in ("y", "yes", "n", "no"):
                 return answer.startswith("y")
+
+    def decide(self, view: SeatView, question: str, card: str) -> bool:
+        """A choice a card offers (`may "question" { … }`): yes or no."""
+        self._show(view)
+        while True:
+            answer = str(self.ask(f"  {card}: {question} [y/n]", default="n")).strip().lower()
+            if answer in ("y", "yes", "n", "no"):
+                return answer.startswith("y")
+            self.say("  answer y or n")
+
+
+def _statuses(marks) -> str:
+    return ", ".join(name if count == 1 else f"{name} x{count}" for name, count in marks)

@@ -103,3 +103,37 @@ def test_replay_narrates_each_room_with_its_own_effects_only():
     out = run("replay", "examples/logs/deluxe-standard-table.yaml").output
     room2 = out.split("Room 2: Goblin")[1].split("Room 3")[0]
     assert "nothing happens" in room2 and "gains" not in room2
+
+
+def test_a_human_seat_answers_a_card_s_question_and_sees_how_a_room_is_played():
+    """`may` asks a --human seat (issue 8 §2, §4); the answer is recorded like a bot's."""
+    import re
+    from pathlib import Path
+
+    from raiders.interpreter.engine import Game
+    from raiders.interpreter.human import HumanSeat
+    from raiders.interpreter.players import RandomBot
+    from raiders.interpreter.rules import load_rules
+
+    mods = Path(__file__).resolve().parent.parent / "examples" / "mods"
+    rules = load_rules("classic", None, (str(mods / "wishing-well"), str(mods / "bosses-2013")))
+    asked, shown = [], []
+
+    def ask(prompt, default=None):
+        if "[y/n]" in prompt and "well" in prompt:
+            asked.append(prompt)
+            return "maybe" if len(asked) == 1 else "y"  # a bad answer first: asked again
+        if "[y/n]" in prompt:
+            return "n"  # a peek item: not now
+        return re.search(r"\((.*)\)", prompt).group(1).split(", ")[0]
+
+    for seed in range(40):
+        human = HumanSeat(ask=ask, say=shown.append)
+        game = Game(rules, ["Ann", "Bob", "Cid"], [human, RandomBot(), RandomBot()], seed=seed)
+        result = game.run()
+        if asked:
+            break
+    assert asked and "Throw 1 coin in the well" in asked[0], "no seed dealt the question"
+    assert "  answer y or n" in shown
+    assert any(rec.choices.get("Ann") for rec in result.rooms)
+    assert any("room: " in line and "card" in line for line in shown)
