@@ -1,12 +1,188 @@
-"""A search bot (in progress, issue 12): for now it plays as the greedy bot."""
+"""A search bot: determinized Monte Carlo search over what its seat cannot see.
+
+For a decision with several legal cards it samples `budget` playouts in all (`--bots
+search:200`: 200 playouts per decision, shared evenly among the legal cards; default 200).
+Each playout first *determinizes* the hidden parts from what the seat could know — the
+others' item cards (how many each holds is public; which ones is drawn from the copies not in
+the supply nor in this seat's hand), the face-down rooms of this floor and every room of the
+floors to come (drawn from the deck less the rooms this seat has seen), the boss (drawn from the
+bosses), the monster deck's order (its remaining cards are public) — then plays the rest of the
+game with the engine and the compiled cards themselves (so it understands any mod), this seat's
+candidate card first, every seat then playing as the random bot. Every candidate is tried on
+the same determinizations and playout seeds (common random numbers), and the card with the best
+mean score (a win, shared wins split, plus a little for coins, less a little for wounds) is played.
+
+It reads only what SeatView shows plus the rules (the public card texts) and the first player
+(the scroll lies on the table). Its choices come from the seat's own generator, so a game is
+deterministic for a seed. Torches, yes/no choices, second cards and rooms of several cards are
+left to the greedy bot's one-room look-ahead.
+"""
 from __future__ import annotations
 
-from .players import GreedyBot
+from collections import Counter
+from typing import Sequence
+
+from .players import GreedyBot, RandomBot, SeatView
+from .state import Card, Floor, Mark, RoomSlot
+
+# Random playouts rarely end in a win (solo: rarely survive), so the end state shapes the score
+# a little: coins up, wounds down (most wounds fall unconscious, ten wounds kill).
+COIN_WEIGHT = 0.01
+WOUND_WEIGHT = 0.015
+SOLO_WOUND_WEIGHT = 0.1
+
+
+class _Forced(RandomBot):
+    """A playout seat: the cards given first (the candidate, a revealed card), then random."""
+
+    def __init__(self, first: Sequence[Card] = ()):
+        self.first = list(first)
+
+    def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
+        while self.first:
+            card = self.first.pop(0)
+            if card in legal:
+                return card
+        return super().choose_card(view, legal, second)
 
 
 class SearchBot(GreedyBot):
+    """Determinized Monte Carlo search; see the module's docstring for the budget."""
+
     name = "search"
     takes_budget = True
 
     def __init__(self, budget: int = 200):
         self.budget = budget
+        self.seen: dict[tuple[int, int], str] = {}  # (floor, room) -> card, as this seat saw it
+
+    # ---- what this seat knows
+    def _remember(self, view: SeatView) -> None:
+        for i, card in enumerate(view.floor_rooms):
+            if card is not None:
+                self.seen[(view.floor_index, i)] = card
+
+    @staticmethod
+    def _rules(view: SeatView):
+        return view._game.rules  # the card texts: public, like the rulebook
+
+    def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
+        self._remember(view)
+        room = view.room
+        if room is None or len(legal) == 1:
+            return legal[0]
+        if second or view.taken or room.cards_each != 1 or room.rounds != 1:
+            return super().choose_card(view, legal, second)
+        per = max(1, self.budget // len(legal))
+        scores = Counter()
+        for _ in range(per):
+            world = self._determinize(view)
+            seed = view.rng.getrandbits(64)
+            for card in legal:
+                scores[card] += self._playout(view, world, card, seed)
+        best = max(scores.values())
+        return next(c for c in legal if scores[c] == best)
+
+    # ---- one sampled world
+    def _determinize(self, view: SeatView) -> dict:
+        rules = self._rules(view)
+        rng = view.rng
+        rs = rules.ruleset
+        per_floor = rs.rooms_per_floor
+        f0 = view.floor_index
+        # Rooms not yet seen come from the deck less every room this seat has seen.
+        pool = Counter(rules.deck)
+        for card in self.seen.values():
+            if pool[card] > 0:
+                pool[card] -= 1
+        unseen = [c for c, n in sorted(pool.items()) for _ in range(n)]
+        rng.shuffle(unseen)
+        boss = rng.choice(rules.bosses) if rules.bosses else None
+        boss_known = next((c for (f, i), c in self.seen.items()
+                           if c in rules.bosses and f == rs.floors_used - 1
+                           and i == per_floor - 1), None)
+        floors = []
+        for f in range(f0, rs.floors_used):
+            rooms = []
+            for i in range(per_floor):
+                last = f == rs.floors_used - 1 and i == per_floor - 1
+                known = self.seen.get((f, i)) if f == f0 else None
+                if known is None and last and boss is not None:
+                    known = boss_known or boss
+                if known is None:
+                    known = unseen.pop() if unseen else rng.choice(list(rules.deck))
+                rooms.append(RoomSlot(known, True))
+            floors.append(Floor(rooms, None))
+        # Others' item cards: how many is public; which, drawn from the copies out of the
+        # supply and out of this seat's hand.
+        out_there = Counter(getattr(rules, "supply", None) or rs.items)
+        out_there.subtract(view.supply)
+        out_there.subtract(view.me.items)
+        bag = [i for i, n in sorted(out_there.items()) for _ in range(max(n, 0))]
+        rng.shuffle(bag)
+        items = {}
+        for p in view.players:
+            if p is view.me:
+                continue
+            items[p.seat] = sorted(bag.pop() for _ in range(min(p.item_count, len(bag))))
+        threats = list(view.threats_left)
+        rng.shuffle(threats)
+        return {"floors": floors, "items": items, "threats": threats}
+
+    def _playout(self, view: SeatView, world: dict, card: Card, seed: int) -> float:
+        """The rest of the game in one sampled world, `card` played now; this seat's score."""
+        from .engine import Deal, Game
+        from .room import RulesError
+
+        rules = self._rules(view)
+        g0 = view._game
+        f0, r0 = view.floor_index, view.room_index
+        # Floors before this one are over: empty stand-ins keep the indexes.
+        floors = [Floor([], None) for _ in range(f0)] + [
+            Floor(list(fl.rooms), None) for fl in world["floors"]]
+        revealed = {pl.player.seat: pl.card for pl in view.revealed}
+        seats = [_Forced([card] if p.seat == view.me.seat else
+                         ([revealed[p.seat]] if p.seat in revealed else []))
+                 for p in view.players]
+        names = [p.name for p in view.players]
+        chars = [p.character for p in view.players]
+        deal = Deal(floors, chars, g0.first, list(world["threats"]))
+        try:
+            game = Game(rules, names, seats, seed=seed, deal=deal,
+                        difficulty=1 if rules.variant.scoring == "solo" else None)
+        except (RulesError, ValueError):
+            return 0.0
+        game.supply.clear()
+        game.supply.update(view.supply)
+        for p, src in zip(game.players, view.players, strict=True):
+            p.coins, p.wounds, p.out, p.dead = src.coins, src.wounds, src.out, src.dead
+            p.hand = list(src.hand)
+            p.items = sorted(src.items) if src is view.me else list(world["items"][p.seat])
+            p.marks = ({n: Mark(m.count, m.until_room, m.until_floor)
+                        for n, m in src.marks.items()} if src is view.me
+                       else {n: Mark(c) for n, c in src.marks})  # others: counts are public
+        game.table.rooms_done = g0.table.rooms_done
+        me = game.players[view.me.seat]
+        try:
+            for f in range(f0, len(floors)):
+                floor = floors[f]
+                if f == f0:
+                    game.floor_index = f
+                else:
+                    game.start_floor(f, floor)
+                for r in range(r0 if f == f0 else 0, len(floor.rooms)):
+                    game._room_index = r
+                    game.play_room(f, r, floor, floor.rooms[r])
+                    if game.game_over():
+                        break
+                if game.game_over():
+                    break
+                game.end_floor()
+            result = game.finish()
+        except (RulesError, KeyError, ValueError, IndexError):
+            return 0.0
+        won = (1.0 / len(result.winners)) if me.name in result.winners else 0.0
+        if rules.variant.scoring == "solo":  # survival is the win: wounds weigh more
+            return won + COIN_WEIGHT * me.coins - SOLO_WOUND_WEIGHT * me.wounds
+        return won + COIN_WEIGHT * me.coins - WOUND_WEIGHT * me.wounds
+
