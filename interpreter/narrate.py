@@ -17,6 +17,13 @@ _EVENT_WORDS = {
     "attack": "it attacks {who}",
     "short": "too few {n} for {who}: nobody gets one",
     "threat": "the monster card is {n}",
+    "take": "{who} gives a {n} back to the supply",
+    "steal": "{who} takes {n}",
+    "mark": "{who} is now {n}",
+    "unmark": "{who} is no longer {n}",
+    "death": "{who} dies",
+    "roll": "a die rolls {n}",
+    "choice": "{who} answers {n}",
 }
 
 
@@ -24,6 +31,8 @@ def effect_words(event: str, who: str, n: object) -> str:
     """One traced effect in words: `Ann takes 2 wound(s)`."""
     if event == "attack" and not who:
         return "it attacks nobody"
+    if event == "roll" and who:
+        return f"{who} rolls {n}"
     return _EVENT_WORDS.get(event, "{who} {n}").format(who=who, n=n)
 
 
@@ -47,7 +56,12 @@ def room_lines(rules: Rules, rec: RoomRecord) -> list[str]:
 def standings(players: Iterable) -> str:
     return "    " + " | ".join(
         f"{p.name}: {p.coins}c {p.wounds}w" + (f" [{', '.join(p.items)}]" if p.items else "")
+        + (f" {{{_statuses(p)}}}" if getattr(p, "marks", None) else "")
         + (f" ({p.out})" if p.out else "") for p in players)
+
+
+def _statuses(p) -> str:
+    return ", ".join(n if m.count == 1 else f"{n} x{m.count}" for n, m in sorted(p.marks.items()))
 
 
 def result_lines(result: GameResult, solo: bool = False) -> list[str]:

@@ -522,7 +522,7 @@ def _steal(ctx: Context, taker: Player, amount: int, item, giver: Player) -> Non
     if moved > 0:
         giver.coins -= moved
         taker.coins += moved
-    _traced(ctx, "steal", taker, f"{max(moved, 0)} from {giver.name}")
+    _traced(ctx, "steal", taker, f"{max(moved, 0)} coin(s) from {giver.name}")
 
 
 def _mark(ctx: Context, p: Player, amount: int, status, lasting) -> None:

@@ -74,3 +74,18 @@ def test_every_example_mod_plays_and_replays(tmp_path):
             assert result.exit_code == 0, result.output
     result = run("replay", "--check", "-q", "--allow-path", MODS, tmp_path)
     assert result.exit_code == 0 and "4 ok" in result.output, result.output
+
+
+def test_narration_says_what_the_new_effects_did(tmp_path):
+    """Statuses, dice, transfers and answers are narrated (issue 8 §3: shown in narration)."""
+    from raiders.interpreter.narrate import effect_words, standings
+    from raiders.interpreter.state import Mark, Player
+
+    assert effect_words("mark", "Ann", "poisoned") == "Ann is now poisoned"
+    assert effect_words("unmark", "Ann", "poisoned") == "Ann is no longer poisoned"
+    assert effect_words("roll", "", 4) == "a die rolls 4"
+    assert effect_words("steal", "Bob", "2 coin(s) from Ann") == "Bob takes 2 coin(s) from Ann"
+    assert effect_words("take", "Ann", "key") == "Ann gives a key back to the supply"
+    ann = Player(0, "Ann")
+    ann.marks["poisoned"] = Mark(2)
+    assert "{poisoned x2}" in standings([ann])
