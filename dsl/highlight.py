@@ -63,7 +63,7 @@ def rules() -> tuple[Rule, ...]:
         Rule(r"^([ \t]*)(" + "|".join(sorted(declaring)) + r")([ \t]+)(" + NAME + ")" + _E,
              ("", "keyword.declaration.raiders", "", "entity.name.type.raiders"),
              ("Whitespace", "Keyword.Declaration", "Whitespace", "Name.Class")),
-        # `monster dragon {`: a card of a kind, at the start of a line
+        # `monster m {`: a card of a kind, at the start of a line
         Rule(r"^(" + NAME + r")([ \t]+)(" + NAME + r")(?=[ \t]*\{)",
              ("entity.name.type.raiders", "", "entity.name.function.raiders"),
              ("Name.Class", "Whitespace", "Name.Entity")),

@@ -1,4 +1,4 @@
-"""Commands for modders' tools: `fmt` (the canonical layout of card files)."""
+"""Commands for modders' tools: `fmt` (the canonical layout of card files), `lsp`."""
 from __future__ import annotations
 
 import difflib
@@ -100,4 +100,26 @@ def _diff(old: str, new: str, path: str) -> str:
                                         f"{path} (as it is)", f"{path} (formatted)"))
 
 
-COMMANDS = (fmt_cmd,)
+@click.command(name="lsp")
+@click.option("--stdio", is_flag=True, help="Talk over standard input and output (the default; "
+              "accepted because editors pass it).")
+def lsp_cmd(stdio: bool) -> None:
+    """Run the language server for card files (LSP over stdio).
+
+    Editors start it: diagnostics as you type (those of `validate`), hover (what
+    `show` says), completion, go to definition, document symbols, quick fixes for
+    "did you mean" hints, and formatting (`fmt`). Needs the `lsp` extra:
+    pip install 'raiders[lsp]'. The VS Code extension is in editors/vscode.
+    """
+    try:
+        from .lsp import build_server
+
+        server = build_server()
+    except ImportError as err:
+        click.echo(f"raiders lsp needs pygls and lsprotocol ({err}): "
+                   "pip install 'raiders[lsp]'", err=True)
+        sys.exit(1)
+    server.start_io()
+
+
+COMMANDS = (fmt_cmd, lsp_cmd)
