@@ -1,4 +1,5 @@
-"""Commands for modders' tools: `fmt` (the canonical layout of card files), `lsp`."""
+"""Commands for modders' tools: `fmt` (the canonical layout of card files), `lsp`,
+`new` (a mod to start from)."""
 from __future__ import annotations
 
 import difflib
@@ -122,4 +123,38 @@ def lsp_cmd(stdio: bool) -> None:
     server.start_io()
 
 
-COMMANDS = (fmt_cmd, lsp_cmd)
+@click.command(name="new")
+@click.argument("what", type=click.Choice(["boss", "mod"]))
+@click.argument("name")
+@click.option("--dir", "parent", default=".", show_default=True,
+              type=click.Path(file_okay=False), help="Where to create the mod folder.")
+def new_cmd(what: str, name: str, parent: str) -> None:
+    """Start a mod: a folder NAME with a card, mod.yaml and passing scenarios.
+
+    `boss` writes a new boss (it joins the bosses); `mod` a new monster room (it
+    joins the deck). Both check clean and their scenarios pass at once:
+
+    \b
+      raiders new boss stone-giant
+      raiders validate stone-giant
+      raiders test stone-giant/scenarios.yaml
+      raiders play --cards stone-giant --seed 1
+    """
+    from pathlib import Path
+
+    from .scaffold import ScaffoldError, create
+
+    try:
+        made = create(what, name, Path(parent))
+    except ScaffoldError as err:
+        raise click.UsageError(str(err)) from None
+    except OSError as err:
+        click.echo(f"cannot create {Path(parent) / name}: {err.strerror or err}", err=True)
+        sys.exit(1)
+    for f in made.files:
+        click.echo(f"created {display_path(str(f))}")
+    folder = display_path(str(made.folder))
+    click.echo(f"next: raiders validate {folder} && raiders test {folder}/scenarios.yaml")
+
+
+COMMANDS = (fmt_cmd, lsp_cmd, new_cmd)
