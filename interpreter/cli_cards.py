@@ -139,9 +139,14 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, allow_paths: tuple[str, ...]) 
     A scenario may name built-in rulesets and paths inside its own folder;
     --allow-path DIR lets it name paths inside DIR too. Format: docs/scenarios.md.
     """
+    import os
+
     from raiders.interpreter.scenarios import run_file
 
     files, refused = found_files(paths, ["*.y*ml"])
+    # a folder's mod.yaml and ruleset.yaml are not scenarios (a file named outright still is)
+    files = [f for f in files
+             if f in paths or os.path.basename(f) not in ("mod.yaml", "ruleset.yaml")]
     if not files and not refused:
         click.echo("no scenario files (*.yaml) in " + ", ".join(paths), err=True)
         sys.exit(1)

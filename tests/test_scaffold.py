@@ -36,3 +36,11 @@ def test_new_refuses_bad_names_and_existing_folders(tmp_path):
     res = runner.invoke(main, ["new", "mod", "taken", "--dir", str(tmp_path)])
     assert res.exit_code == 2 and "already exists" in res.output
     assert list((tmp_path / "taken").iterdir()) == []
+
+
+def test_raiders_test_on_a_mod_folder_skips_mod_yaml(tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(main, ["new", "boss", "stone-giant", "--dir", str(tmp_path)])
+    assert res.exit_code == 0
+    res = runner.invoke(main, ["test", str(tmp_path / "stone-giant")])
+    assert res.exit_code == 0 and "2 passed, 0 failed" in res.output, res.output
