@@ -91,9 +91,8 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
     var = rules.variant
     if n_players is None:
         n_players = min(max(4, var.min_players), var.max_players)
-    if not var.min_players <= n_players <= var.max_players:
-        raise click.UsageError(f"{rules.ruleset.id} {var.name} is for {var.min_players}"
-                               f"–{var.max_players} players, not {n_players}")
+    if rules.wrong_player_count(n_players):
+        raise click.UsageError(rules.wrong_player_count(n_players))
     if difficulty is not None and var.scoring != "solo":
         raise click.UsageError("--difficulty is for solo play")
     if until_resolved and precision is None:

@@ -75,11 +75,8 @@ class Game:
         if len(names) != len(seats):
             raise ValueError("one seat per player name")
         var = rules.variant
-        if not var.min_players <= len(names) <= var.max_players:
-            raise ValueError(
-                f"{rules.ruleset.id} {var.name} is for {var.min_players}"
-                + (f"–{var.max_players}" if var.max_players != var.min_players else "")
-                + f" players, not {len(names)}")
+        if rules.wrong_player_count(len(names)):
+            raise ValueError(rules.wrong_player_count(len(names)))
         if deal is None and len(names) > len(rules.pool):
             raise ValueError(f"{len(names)} players but only {len(rules.pool)} "
                              "characters to deal")
@@ -107,7 +104,7 @@ class Game:
                 p.give_item(item)
             self.players.append(p)
         self.sequential = var.play == "sequential"
-        self.coin_cap = rules.ruleset.coin_cap if var.coin_cap == -1 else var.coin_cap
+        self.coin_cap = rules.coin_cap
         self.scoring = var.scoring
         self.threats_drawn = 0
         self.scripted_threats: dict[int, int] = {}  # room number -> card, from a log

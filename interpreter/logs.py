@@ -231,10 +231,8 @@ def _read(r: Reader, path: str) -> LogSpec:
                    "give `character:` (or a `seed` to deal the characters)")
         characters.append(char)
     var = rules.variant
-    if r.has("players") and not var.min_players <= len(players) <= var.max_players:
-        r.fail(r.span("players"), f"{rules.ruleset.id} {var.name} is for {var.min_players}"
-               + (f"–{var.max_players}" if var.max_players != var.min_players else "")
-               + f" players, not {len(names)}")
+    if r.has("players") and rules.wrong_player_count(len(players)):
+        r.fail(r.span("players"), rules.wrong_player_count(len(players)))
 
     first = r.get("first_player", "str")
     first_seat = None

@@ -7,7 +7,7 @@ from typing import Optional
 
 import attrs
 
-from raiders.dsl.checker import check
+from raiders.dsl.checker import check, check_in_game
 from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.library import Library
 from raiders.dsl.mods import expand_mod_folders, mod_manifest
@@ -78,6 +78,21 @@ class Rules:
     def room(self, card_id: str) -> CompiledRoom:
         return self.rooms[card_id]
 
+    @property
+    def coin_cap(self) -> Optional[int]:
+        """The most coins a player may hold in this variant (None: no cap, C-12)."""
+        var = self.variant
+        return self.ruleset.coin_cap if var.coin_cap == -1 else var.coin_cap
+
+    def wrong_player_count(self, n: int) -> Optional[str]:
+        """Why `n` players cannot play this variant, or None when they can."""
+        var = self.variant
+        if var.min_players <= n <= var.max_players:
+            return None
+        span = (f"{var.min_players}–{var.max_players}" if var.max_players != var.min_players
+                else f"{var.min_players}")
+        return f"{self.ruleset.id} {var.name} is for {span} players, not {n}"
+
 
 @functools.lru_cache(maxsize=32)
 def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
@@ -133,6 +148,9 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
             supply[cid] = supply.get(cid, 0) + n
         bosses.extend(b for b in mod.bosses if b not in bosses)
         pool.extend(c for c in mod.characters if c not in pool)
+    if not problems:
+        problems = check_in_game(lib, [*deck, *bosses], supply if var.items else {},
+                                 bool(var.threat_deck))
     if problems:
         raise LoadError(problems, lib.sources)
     compiled = {cid: compile_card(lib, cid, rs.strength_players) for cid in lib.cards}

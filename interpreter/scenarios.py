@@ -141,11 +141,8 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
         raise InputError(r.diags)
     rules = _rules(r, path)
     names = _players(r)
-    var = rules.variant
-    if not var.min_players <= len(names) <= var.max_players:
-        r.fail(r.span("players"), f"{rules.ruleset.id} {var.name} is for {var.min_players}"
-               + (f"–{var.max_players}" if var.max_players != var.min_players else "")
-               + f" players, not {len(names)}")
+    if rules.wrong_player_count(len(names)):
+        r.fail(r.span("players"), rules.wrong_player_count(len(names)))
         raise InputError(r.diags)
     players = [Player(i, n) for i, n in enumerate(names)]
     by_name = {p.name: p for p in players}
@@ -295,7 +292,7 @@ def _start_player(r: Reader, p: Player, spec: Any, rules: Rules,
             if difficulty is not None:
                 p.wounds = difficulty
     p.coins = sub.get("coins", "nat", default=p.coins)
-    cap = rules.ruleset.coin_cap if rules.variant.coin_cap == -1 else rules.variant.coin_cap
+    cap = rules.coin_cap
     if cap is not None and p.coins > cap:
         r.fail(sub.span("coins"), f"{p.name} cannot start with {p.coins} coins: the cap is {cap}")
     p.wounds = sub.get("wounds", "nat", default=p.wounds)
@@ -428,8 +425,7 @@ def _table(rules: Rules, players: list[Player], supply: dict[str, int],
            first: Optional[int]) -> tuple[Table, dict[str, Any]]:
     """The table every room of the scenario is played on; dice, answers and the monster card
     come from the room being played (`Table.scripted`)."""
-    rs, var = rules.ruleset, rules.variant
-    cap = rs.coin_cap if var.coin_cap == -1 else var.coin_cap
+    rs, cap = rules.ruleset, rules.coin_cap
     script: dict[str, Any] = {}
 
     def threat() -> int:
