@@ -69,6 +69,23 @@ class SeatView:
         return self._game.abilities
 
     @property
+    def rules(self):
+        """Every card's text and the ruleset: public, like the rulebook (a search bot's
+        playouts use them)."""
+        return self._game.rules
+
+    @property
+    def first(self) -> Optional[int]:
+        """The first player's seat (None: a variant without one); public, the scroll is on
+        the table."""
+        return self._game.first
+
+    @property
+    def rooms_done(self) -> int:
+        """How many rooms the game has played so far (statuses count them down)."""
+        return self._game.table.rooms_done
+
+    @property
     def held_rules(self):
         """The rules of the cards players hold (public card texts), for a look-ahead."""
         return self._game.rules.held_rules

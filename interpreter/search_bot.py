@@ -64,7 +64,7 @@ class SearchBot(GreedyBot):
 
     @staticmethod
     def _rules(view: SeatView):
-        return view._game.rules  # the card texts: public, like the rulebook
+        return view.rules
 
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
         self._remember(view)
@@ -135,7 +135,6 @@ class SearchBot(GreedyBot):
         from .room import RulesError
 
         rules = self._rules(view)
-        g0 = view._game
         f0, r0 = view.floor_index, view.room_index
         # Floors before this one are over: empty stand-ins keep the indexes.
         floors = [Floor([], None) for _ in range(f0)] + [
@@ -146,7 +145,7 @@ class SearchBot(GreedyBot):
                  for p in view.players]
         names = [p.name for p in view.players]
         chars = [p.character for p in view.players]
-        deal = Deal(floors, chars, g0.first, list(world["threats"]))
+        deal = Deal(floors, chars, view.first, list(world["threats"]))
         try:
             game = Game(rules, names, seats, seed=seed, deal=deal,
                         difficulty=1 if rules.variant.scoring == "solo" else None)
@@ -161,7 +160,7 @@ class SearchBot(GreedyBot):
             p.marks = ({n: Mark(m.count, m.until_room, m.until_floor)
                         for n, m in src.marks.items()} if src is view.me
                        else {n: Mark(c) for n, c in src.marks})  # others: counts are public
-        game.table.rooms_done = g0.table.rooms_done
+        game.table.rooms_done = view.rooms_done
         me = game.players[view.me.seat]
         try:
             for f in range(f0, len(floors)):
