@@ -25,7 +25,7 @@ trap lava {
   hits {
     3 -> everyone: lose 1 coin
     2 -> everyone: lose 2 coins
-    1 -> everyone: lose half(your_coins) coins          # 5 coins: loses 2
+    1 -> everyone: lose half(your_coins) coins  # 5 coins: loses 2
   }
 }
 
@@ -35,6 +35,6 @@ trap spikes {
   hits {
     3 -> everyone: wound 1
     2 -> everyone: wound 2
-    1 -> everyone: wound half(death - your_wounds)      # 3 wounds: 7 left, takes 3
+    1 -> everyone: wound half(death - your_wounds)  # 3 wounds: 7 left, takes 3
   }
 }

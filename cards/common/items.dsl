@@ -3,18 +3,18 @@
 
 item torch {
   name "Torch"
-  ability peek            # X-2: any time; look at the floor's face-down rooms; back at once
+  ability peek  # X-2: any time; look at the floor's face-down rooms; back at once
 }
 
 item crystal-ball {
   name "Crystal Ball"
-  ability second_card     # X-3: play a second card after the reveal; back to the supply at once
+  ability second_card  # X-3: play a second card after the reveal; back to the supply at once
 }
 
 item key {
-  name "Key"              # counts 5 in treasure rooms (kind treasure)
+  name "Key"  # counts 5 in treasure rooms (kind treasure)
 }
 
 item sword {
-  name "Sword"            # counts 5 in monster rooms (kind monster)
+  name "Sword"  # counts 5 in monster rooms (kind monster)
 }

@@ -7,7 +7,7 @@ vault item-vault {
     2 -> give crystal-ball
     3 -> give key
     4 -> give sword
-    5 -> heal 1             # potion 1
+    5 -> heal 1  # potion 1
   }
 }
 
@@ -16,8 +16,8 @@ vault coin-vault {
   rewards {
     1 -> gain 1 coin
     2 -> gain 2 coins
-    3 -> heal 1             # potion 1
+    3 -> heal 1  # potion 1
     4 -> gain 3 coins
-    5 -> heal 2             # potion 2
+    5 -> heal 2  # potion 2
   }
 }

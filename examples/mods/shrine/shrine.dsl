@@ -8,5 +8,5 @@ kind shrine(offering: int = 1, blessing: int = 1) {
   }
 }
 
-shrine shrine-of-ash { name "Shrine of Ash" }
+shrine shrine-of-ash  { name "Shrine of Ash" }
 shrine shrine-of-dawn { name "Shrine of Dawn"  blessing 2 }
