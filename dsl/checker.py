@@ -7,7 +7,7 @@ import attrs
 
 from . import ast as A
 from .diagnostics import Diagnostic, did_you_mean
-from .library import KindInfo, Library, ParamInfo, display_path
+from .library import KindInfo, Library, ParamInfo
 from .vocabulary import (
     ABILITIES,
     ATOMS,
@@ -19,7 +19,6 @@ from .vocabulary import (
     MODIFY_ONLY_ATOMS,
     OWNER_SELECTORS,
     PARAM_TYPES,
-    ROLE_KINDS,
     ROOM_SHAPE,
     SELECTORS,
     SELECTORS_OF,
@@ -27,95 +26,6 @@ from .vocabulary import (
 )
 
 # ---- symbol tables -----------------------------------------------------------------------
-
-
-def index_declarations(lib: Library) -> None:
-    """Build lib.kinds and lib.cards; report duplicate ids/kinds and bad parents."""
-    decls: dict[str, A.KindDecl] = {}
-    extensions: list[A.ExtendDecl] = []
-    for module in lib.modules:
-        for decl in module.decls:
-            if isinstance(decl, A.ExtendDecl):
-                extensions.append(decl)
-            elif isinstance(decl, A.KindDecl):
-                if decl.name in decls:
-                    first = decls[decl.name]
-                    lib.diagnostics.append(Diagnostic(
-                        decl.name_span, "E402", f"kind `{decl.name}` is defined twice",
-                        f"first defined at {display_path(str(first.name_span))}"))
-                    continue
-                decls[decl.name] = decl
-            else:
-                if decl.id in lib.cards:
-                    first = lib.cards[decl.id]
-                    lib.diagnostics.append(Diagnostic(
-                        decl.id_span, "E401", f"card id `{decl.id}` is defined twice",
-                        f"first defined at {display_path(str(first.id_span))}; "
-                        "ids must be unique in a ruleset"))
-                    continue
-                lib.cards[decl.id] = decl
-    for name, decl in decls.items():
-        chain = _chain(decl, decls, lib.diagnostics)
-        if chain is None:
-            continue
-        params: dict[str, ParamInfo] = {}
-        if chain[0].name not in ROLE_KINDS:
-            # Every room kind says how it is played (cards each, rounds), by default 1 and 1;
-            # a kind or card may change that like any parameter: `kind k : monster(cards = 2)`.
-            for shape, (typ, default, _) in ROOM_SHAPE.items():
-                value = A.Num(default, chain[0].name_span)
-                params[shape] = ParamInfo(shape, typ, value,
-                                          A.Param(shape, typ, value, chain[0].name_span))
-        for kind in chain:
-            for p in kind.params:
-                if p.type is None:
-                    inherited = params.get(p.name)
-                    if inherited is None:
-                        lib.diagnostics.append(Diagnostic(
-                            p.span, "E108", f"parameter `{p.name}` needs a type",
-                            f"`{p.name}: int`; only a parent's parameter may be given a "
-                            "new default without a type"))
-                        continue
-                    params[p.name] = attrs.evolve(inherited, default=p.default, decl=p)
-                else:
-                    params[p.name] = ParamInfo(p.name, p.type, p.default, p)
-        lib.kinds[name] = KindInfo(decl, chain, params)
-    for ext in extensions:
-        info = lib.kinds.get(ext.kind)
-        if info is None:
-            lib.diagnostics.append(Diagnostic(
-                ext.kind_span, "E101", f"`extend` names unknown kind `{ext.kind}`",
-                did_you_mean(ext.kind, lib.kinds)))
-            continue
-        info.extensions.append(ext)
-    # A kind's children inherit what extends it.
-    for info in lib.kinds.values():
-        for ancestor in info.chain[:-1]:
-            parent = lib.kinds.get(ancestor.name)
-            if parent is not None:
-                info.inherited_extensions.extend(
-                    e for e in parent.extensions if e not in info.inherited_extensions)
-
-
-def _chain(decl: A.KindDecl, decls: dict[str, A.KindDecl],
-           diags: list[Diagnostic]) -> Optional[tuple[A.KindDecl, ...]]:
-    chain = [decl]
-    seen = {decl.name}
-    while chain[-1].parent is not None:
-        parent = chain[-1].parent
-        if parent not in decls:
-            diags.append(Diagnostic(chain[-1].parent_span or chain[-1].span, "E403",
-                                    f"unknown parent kind `{parent}`",
-                                    did_you_mean(parent, decls)))
-            return None
-        if parent in seen:
-            diags.append(Diagnostic(decl.name_span, "E403",
-                                    f"kind `{decl.name}` derives from itself",
-                                    "remove the cycle of `:` parents"))
-            return None
-        seen.add(parent)
-        chain.append(decls[parent])
-    return tuple(reversed(chain))
 
 
 # ---- scopes ---------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from . import ast as A
 from . import yamlsrc as Y
 from .checker import check
 from .diagnostics import Diagnostic, did_you_mean
-from .library import CARD_SUFFIX, Library, add_module, build_tables, parse_many
+from .library import CARD_SUFFIX, Library, parse_many
 from .safeio import Confinement, listed_files, read_text, refused
 from .spans import Span
 
@@ -333,19 +333,20 @@ def ruleset_library(folders: list[str], variant_folders: tuple[str, ...] = (),
     parsed_overrides = parse_many(override_files)
     replaced = {d.name if isinstance(d, A.KindDecl) else d.id
                 for _, module, _, _ in parsed_overrides if module for d in module.decls}
-    lib = Library()
+    parsed = []
     for path, module, diags, text in parse_many([f for folder in folders for f in files(folder)]):
         if module is not None and replaced:
             module = A.Module(module.path, tuple(
                 d for d in module.decls
                 if (d.name if isinstance(d, A.KindDecl) else d.id) not in replaced))
-        add_module(lib, module, diags, text, path)
-    for path, module, diags, text in parsed_overrides:
-        add_module(lib, module, diags, text, path)
-    for path, module, diags, text in parse_many([f for folder in mods for f in card_files(folder)]):
-        add_module(lib, module, diags, text, path)
-    lib.diagnostics.extend(refusals)
-    build_tables(lib)
+        parsed.append((path, module, diags, text))
+    parsed += parsed_overrides
+    parsed += parse_many([f for folder in mods for f in card_files(folder)])
+    parsed.append(("", None, refusals, ""))  # the refused files: diagnostics only
+    from . import extend_library  # the package's front door
+
+    lib = extend_library(None, parsed)
+    lib.sources.pop("", None)
     return lib
 
 

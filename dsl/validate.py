@@ -27,7 +27,6 @@ from .library import (
     build_tables,
     card_files,
     display_path,
-    parse_many,
 )
 from .mods import MOD_FILE, expand_mod_folders, is_mod_collection, mod_manifest, mod_rulesets
 from .parser import parse
@@ -187,11 +186,9 @@ def check_mod(base_lib: Library,
     base_files = set(base_lib.sources)
     if len(files) >= PARALLEL_FROM and _can_fork():
         return _check_mod_sharded(base_lib, files)
-    lib = Library(modules=list(base_lib.modules), sources=dict(base_lib.sources))
-    for path, module, fdiags, text in parse_many(files):
-        add_module(lib, module, fdiags, text, path)
-    build_tables(lib)
-    mine = [d for d in check(lib) if d.span.path not in base_files]
+    from . import load_library  # the package's front door (it imports this module's peers)
+
+    lib, mine = load_library(files, base_lib)
     return mine, {p: t for p, t in lib.sources.items() if p not in base_files}, lib
 
 

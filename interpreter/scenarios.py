@@ -10,11 +10,9 @@ from typing import Any, Optional, Sequence
 import attrs
 
 from raiders.dsl import ast as A
+from raiders.dsl import load_text
 from raiders.dsl import yamlsrc as Y
-from raiders.dsl.checker import check
 from raiders.dsl.diagnostics import Diagnostic, did_you_mean
-from raiders.dsl.library import Library, add_module, build_tables
-from raiders.dsl.parser import parse
 
 from .compiler import CompiledRoom, compile_card
 from .room import Context, RulesError, Table, check_deaths, check_play, resolve_round
@@ -84,13 +82,9 @@ def _inline_room(r: Reader, rules: Rules, text: str, lines: list[str]) -> Compil
         first += 1
     indent = len(lines[first]) - len(lines[first].lstrip()) if first < len(lines) else 0
     body = textwrap.dedent(text)
-    module, diags = parse(body, r.path)
-    lib = Library(modules=list(rules.library.modules), sources=dict(rules.library.sources))
-    if module is not None:
-        add_module(lib, module, [], body, r.path)
-        build_tables(lib)
-        diags = diags + [d for d in check(lib) if d.span.path == r.path]
-    if diags:
+    lib, diags = load_text(body, r.path, rules.library)
+    module = next((m for m in lib.modules if m.path == r.path), None)
+    if diags or module is None:
         shift = first - (vline + 1) + vline + 1
         raise InputError([attrs.evolve(d, span=attrs.evolve(
             d.span, line=d.span.line + shift, end_line=d.span.end_line + shift,
