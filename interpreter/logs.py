@@ -367,7 +367,9 @@ def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules,
                 r.fail(span, f"`{c}` is not a card", hint)
                 continue
             spans.append(span)
-        if not cards and not bad:
+        # `[]`: the player had no card left to play (a room fought in rounds); whether the
+        # room asked for one is the replay's to check. A bare null is a mistake.
+        if not cards and not bad and not Y.is_seq(v):
             r.fail(Y.key_span(r.path, plays_node, name), f"{name} plays no card")
         plays[str(name)] = PlaySpec(cards, spans)
     torches = sub.get("torches", "list", default=[]) or []

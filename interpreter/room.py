@@ -598,6 +598,8 @@ def legal_cards(room: CompiledRoom, player: Player, abilities: Mapping[str, Opti
         if any_item or item in room.playable or item in room.escapes \
                 or abilities.get(item) == SECOND_CARD:
             cards.append(item)
+    if not hand and cards and all(is_second_card(room, c, abilities) for c in cards):
+        return []  # a second-card item needs a card to follow it; there is none
     return cards
 
 

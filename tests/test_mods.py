@@ -89,3 +89,24 @@ def test_narration_says_what_the_new_effects_did(tmp_path):
     ann = Player(0, "Ann")
     ann.marks["poisoned"] = Mark(2)
     assert "{poisoned x2}" in standings([ann])
+
+
+def test_rooms_of_rounds_and_several_cards_play_and_replay_with_every_bot(tmp_path):
+    """A deck of two-round and two-card rooms: players run out of cards mid-room (they count
+    `missing`, the log says `[]`), a crystal ball with nothing to follow it is not playable."""
+    mod = tmp_path / "heads"
+    mod.mkdir()
+    (mod / "heads.dsl").write_text(
+        'monster twin-heads { name "Twin Heads" strength 6 / 8 / 10  wounds 1  rounds 2 }\n'
+        'monster pair { name "Pair" strength 9 / 11 / 13  wounds 1  cards 2 }\n')
+    (mod / "mod.yaml").write_text("deck: {twin-heads: 12, pair: 8}\n")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for bots in ("greedy", "random"):
+        for seed in (1, 2):
+            result = run("play", "--cards", mod, "--seed", seed, "-q", "--bots", bots,
+                         "--log", logs / f"{bots}-{seed}.yaml")
+            assert result.exit_code == 0, result.output
+    assert any(": []" in f.read_text() for f in logs.iterdir())
+    result = run("replay", "--check", "-q", "--allow-path", mod, logs)
+    assert result.exit_code == 0 and "4 ok" in result.output, result.output
