@@ -324,6 +324,20 @@ class Checker:
             targets += sorted(self.room_numbers - set(targets))
         if m.tag is not None:
             self.check_selector(m.tag, scope, code="E109")
+        event = EVENTS.get(m.target)
+        if m.target in ROOM_SHAPE:
+            self.err(m.target_span or m.span, "E302", f"`{m.target}` cannot be modified",
+                     "how a room is played is known before anyone plays: give the room "
+                     f"card its own `{m.target}`")
+        elif m.tag is not None and m.target not in MODIFIABLE:
+            self.err(m.tag.span, "E302", f"`modify {m.target}` takes no `on` players",
+                     "a room's number is the same for everyone; `on` narrows per-player "
+                     "quantities (value, wound, heal, gain, lose, steal, score)")
+        elif event is not None and ((scope.role == "room" and not event.in_room) or
+                                    (scope.role == "floor" and not event.on_floor)):
+            self.err(m.target_span or m.span, "E406",
+                     f"`{m.target}` is never read while a {scope.role} card is in play",
+                     "a character, item, status or rule card can modify it")
         if m.target not in targets:
             self.err(m.target_span or m.span, "E107", f"`{m.target}` cannot be modified",
                      did_you_mean(m.target, targets) or "modifiable: " + ", ".join(targets))
@@ -344,6 +358,9 @@ class Checker:
         if event is None:
             self.err(h.event_span or h.span, "E107", f"unknown event `{h.event}` in `{word}`",
                      did_you_mean(h.event, EVENTS) or "events: " + ", ".join(EVENTS))
+        elif not event.hookable:
+            self.err(h.event_span or h.span, "E107",
+                     f"`{h.event}` can only be modified (`modify {h.event} to …`)")
         elif h.sort == "replace" and not event.replaceable:
             self.err(h.event_span or h.span, "E107",
                      f"`{h.event}` can only be reacted to (`after {h.event}`)")
@@ -611,8 +628,8 @@ class Checker:
                         self.check_status(arg.name, arg.span)
                 elif kind == "selector":
                     if isinstance(arg, A.Name) and arg.name == "them":
-                        self.err(arg.span, "E302", "`count(them)` is not supported",
-                                 "count a selector: `count(highest)`")
+                        self.err(arg.span, "E302", f"`{e.func}(them)` is not supported",
+                                 f"give a selector: `{e.func}(highest)`")
                     elif isinstance(arg, A.Name):
                         self.check_selector(A.Selector(arg.name, arg.span), scope)
                     else:

@@ -99,10 +99,11 @@ FUNCTIONS: dict[str, Function] = {
     "coins": Function(("selector",), "the most coins among the players a selector picks (0: none)"),
     "wounds": Function(("selector",), "the most wounds among the players a selector picks"),
     "value": Function(("selector",), "the highest value played by the players a selector picks"),
-    "roll": Function(("number",), "a die of N faces rolled once per room for the whole table "
-                     "(the same number however often it is read in the room)"),
-    "your_roll": Function(("number",), "a die of N faces rolled once per room for the player "
-                          "being affected", per_player=True),
+    "roll": Function(("number",), "a die of N faces rolled once per round of a room (or per "
+                     "moment of the game) for the whole table: the same number however often "
+                     "it is read there"),
+    "your_roll": Function(("number",), "a die of N faces rolled once per round of a room for "
+                          "the player being affected", per_player=True),
     "holds": Function(("item",), "how many ITEM the player being affected holds",
                       per_player=True),
     "played": Function(("item",), "1 if the player being affected played ITEM in this room",
@@ -135,6 +136,7 @@ class Event:
     numeric: bool = False  # has an amount (`amount` in handlers, `modify` of it)
     in_room: bool = True  # happens while a room card is in play
     on_floor: bool = True  # happens while a floor card is in play
+    hookable: bool = True  # False: a quantity read, not an event: only `modify` applies
 
 
 # Events handlers may hook: `instead of EVENT` (replace) and `after EVENT` (react); the
@@ -170,7 +172,8 @@ EVENTS: dict[str, Event] = {
     "scoring": Event("final scoring begins", "every player still in the game", False,
                      in_room=False, on_floor=False),
     "score": Event("a player's score is read at final scoring (coins, unless modified)",
-                   "that player", False, numeric=True, in_room=False, on_floor=False),
+                   "that player", False, numeric=True, in_room=False, on_floor=False,
+                   hookable=False),
 }
 
 # Quantities `modify` can change, besides the kind's own parameters.

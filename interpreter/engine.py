@@ -424,7 +424,7 @@ class Game:
             self.pass_first_player(plays)
             if self.first != before:
                 new = self.players[self.first]
-                if table.house or table.held:
+                if table.house or table.held or table.floor_rules is not None:
                     Context(table, None).phase("first_player", [new])
         rolls, choices = self._rolls, self._choices
         self._rolls, self._choices = [], {}

@@ -118,9 +118,15 @@ class _Driver:
         """The next die the log gives for room entry k (None: none given; the seed rolls)."""
         if k >= len(self.spec.rooms):
             return None
-        rolls = self.spec.rooms[k].rolls
+        room = self.spec.rooms[k]
+        rolls = room.rolls
         i = self.step.get((k, "#roll"), 0)
         if i >= len(rolls):
+            if self.spec.meta.seed is None:  # nothing to roll from: a replay must be exact
+                raise InputError([Diagnostic(room.span, "E503",
+                                             f"room entry {k + 1} rolls a die, but the log "
+                                             f"gives {len(rolls)} roll(s) and no seed",
+                                             "record the dice: `rolls: [N, …]`")])
             return None
         self.step[(k, "#roll")] = i + 1
         return rolls[i]

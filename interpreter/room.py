@@ -156,11 +156,20 @@ class Table:
         done, floor = self.rooms_done, self.floor_index
         for p in self.players:
             if p.marks:
-                for name in [n for n, m in p.marks.items()
-                             if (m.until_room is not None and m.until_room <= done)
-                             or (floor_over and m.until_floor is not None
-                                 and m.until_floor <= floor)]:
+                for name in [n for n, m in p.marks.items() if _time_up(m, done, floor,
+                                                                         floor_over)]:
                     del p.marks[name]
+
+
+def _time_up(m: Mark, done: int, floor: int, floor_over: bool) -> bool:
+    """A status ends when every limit it has is reached (a status marked both for some rooms
+    and for the floor lasts as long as the longer); one without limits lasts the game."""
+    if m.until_room is None and m.until_floor is None:
+        return False
+    rooms_up = m.until_room is None or m.until_room <= done
+    floor_up = m.until_floor is None or m.until_floor < floor or (
+        floor_over and m.until_floor <= floor)
+    return rooms_up and floor_up
 
 
 class Context:
@@ -539,10 +548,15 @@ def _mark(ctx: Context, p: Player, amount: int, status, lasting) -> None:
         ctx.held_changed(status)
     else:
         m.count += max(amount, 0)
-        m.until_room = until_room if until_room is None or m.until_room is None \
-            else max(m.until_room, until_room)
-        m.until_floor = until_floor if until_floor is None or m.until_floor is None \
-            else max(m.until_floor, until_floor)
+        if m.until_room is None and m.until_floor is None:
+            pass  # it lasts the game already: a shorter mark does not shorten it
+        elif until_room is None and until_floor is None:
+            m.until_room = m.until_floor = None  # now it lasts the game
+        else:  # the later end of each kind of limit
+            m.until_room = until_room if m.until_room is None else \
+                m.until_room if until_room is None else max(m.until_room, until_room)
+            m.until_floor = until_floor if m.until_floor is None else \
+                m.until_floor if until_floor is None else max(m.until_floor, until_floor)
     _traced(ctx, "mark", p, status)
 
 

@@ -464,7 +464,8 @@ def _play(rules: Rules, table: Table, script: dict[str, Any], step: Step,
                 if why:
                     return why, first
     feeds = {p.name: list(chosen[p.name]) for p in players if p.name in chosen}
-    ctx = None
+    ctx = Context(table, room)
+    ctx.phase("reveal", list(ctx.participants))
     plays: list[Play] = []
     for round_no in range(1, room.rounds + 1):
         plays = []
@@ -487,7 +488,14 @@ def _play(rules: Rules, table: Table, script: dict[str, Any], step: Step,
     if first is not None:
         from .engine import next_first_player
 
-        first = next_first_player(first, plays, len(players))
+        before, first = first, next_first_player(first, plays, len(players))
+        if first != before:
+            Context(table, None).phase("first_player", [players[first]])
+    if script["rolls"]:
+        return (f"{len(script['rolls'])} roll(s) given but not used: {script['rolls']}"), first
+    unused = {name: a for name, a in script["answers"].items() if a}
+    if unused:
+        return f"answers given but never asked for: {unused}", first
     return None, first
 
 

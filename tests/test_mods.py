@@ -110,3 +110,22 @@ def test_rooms_of_rounds_and_several_cards_play_and_replay_with_every_bot(tmp_pa
     assert any(": []" in f.read_text() for f in logs.iterdir())
     result = run("replay", "--check", "-q", "--allow-path", mod, logs)
     assert result.exit_code == 0 and "4 ok" in result.output, result.output
+
+
+def test_a_log_without_a_seed_must_record_its_dice(tmp_path):
+    import re
+
+    for seed in range(1, 30):
+        log = tmp_path / "dice.yaml"
+        assert run("play", "--cards", MODS / "dice", "--seed", seed, "-q",
+                   "--log", log).exit_code == 0
+        text = log.read_text()
+        if "rolls:" in text:
+            break
+    assert run("replay", "--check", "-q", "--allow-path", MODS, log).exit_code == 0
+    stripped = re.sub(r"^seed: .*\n", "", text, flags=re.M)
+    stripped = re.sub(r",? ?rolls: \[[0-9, ]*\]", "", stripped)
+    log.write_text(stripped)
+    result = run("replay", "--check", "-q", "--allow-path", MODS, log)
+    assert result.exit_code == 1 and "rolls a die, but the log gives 0 roll(s) and no seed" \
+        in result.output, result.output
