@@ -87,6 +87,17 @@ def respaced(draw) -> str:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(respaced())
 def test_fmt_is_idempotent_and_keeps_the_meaning(text):
+    _check_fmt(text)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(respaced())
+def test_fmt_is_idempotent_and_keeps_the_meaning_many_examples(text):
+    _check_fmt(text)
+
+
+def _check_fmt(text: str) -> None:
     once = _fmt(text)
     _same_meaning(text, once)
     assert _fmt(once) == once
