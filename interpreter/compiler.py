@@ -204,7 +204,7 @@ class CardCompiler:
             base = self._modified(base, mods)
             words = f"{words} (modified)"
         if typ in ("per_players", "int", "number") and name not in ROOM_SHAPE \
-                and self.kind.role == "room":
+                and self.kind.role == "room" and name in _modified_from_outside(self.lib):
             base = _open_to_mods(name, base)
         self._compiling.discard(name)
         self._param_cache[name] = (base, words)
@@ -745,6 +745,29 @@ def _per_player(node) -> bool:
     if isinstance(node, tuple):
         return any(_per_player(x) for x in node)
     return False
+
+
+_OUTSIDE: dict[int, tuple[Library, frozenset[str]]] = {}
+
+
+def _modified_from_outside(lib: Library) -> frozenset[str]:
+    """The room numbers some card that is not a room modifies (`modify strength to …` on a
+    status, a floor or a house rule): only those pay for a look-up when read."""
+    known = _OUTSIDE.get(id(lib))
+    if known is not None and known[0] is lib:
+        return known[1]
+    names: set[str] = set()
+    for info in lib.kinds.values():
+        if info.role != "room":
+            names.update(m.target for m in info.members() if isinstance(m, A.Modify))
+    for card in lib.cards.values():
+        info = lib.kinds.get(card.kind)
+        if info is not None and info.role != "room":
+            names.update(m.target for m in card.members if isinstance(m, A.Modify))
+    if len(_OUTSIDE) > 64:
+        _OUTSIDE.clear()
+    _OUTSIDE[id(lib)] = (lib, frozenset(names))
+    return _OUTSIDE[id(lib)][1]
 
 
 def _open_to_mods(name: str, base: Expr) -> Expr:

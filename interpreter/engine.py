@@ -281,10 +281,11 @@ class Game:
 
     def play_order(self) -> list[Player]:
         """Seat order, or clockwise from the first player where the variant has one."""
-        if self.first is None:
+        first = self.table.first
+        if first is None:
             return [p for p in self.players if not p.dead]
         n = len(self.players)
-        order = [self.players[(self.first + k) % n] for k in range(n)]
+        order = [self.players[(first + k) % n] for k in range(n)]
         return [p for p in order if not p.dead]
 
     def choose(self, p: Player, room: CompiledRoom, r: int, revealed: Sequence[Play],
@@ -327,8 +328,8 @@ class Game:
             if not sequential:
                 revealed = [pl for pl in plays if pl not in pending]
             self._second_cards(room, r, pending, revealed)
-        if self.first is not None:
-            plays.sort(key=lambda pl: pl.player.seat)
+        if self.table.first is not None:
+            plays.sort(key=_seat_of)
         return plays
 
     def _card_play_several(self, room: CompiledRoom, r: int) -> list[Play]:
@@ -395,13 +396,18 @@ class Game:
 
     def play_room(self, f: int, r: int, floor: Floor, slot: RoomSlot) -> RoomRecord:
         self._room_index = r
-        first_name = self.players[self.first].name if self.first is not None else None
+        first = self.table.first
+        first_name = self.players[first].name if first is not None else None
         torches = self.torches(floor, r)
         room = self.rules.rooms[slot.card]
         self.phase("reveal", room)
-        played: dict[str, list[Card]] = {}
-        plays: list[Play] = []
-        ctx: Optional[Context] = None
+        if room.rounds == 1:  # the common case, without merging rounds
+            plays = self.card_play(room, r)
+            played = {pl.player.name: [*pl.chain, pl.card] if pl.sequence is None
+                      else list(pl.sequence) for pl in plays}
+            ctx = resolve_round(self.table, room, plays)
+            return self.finish_room(f, r, room, ctx, plays, played, torches, first_name)
+        played = {}
         for round_no in range(1, room.rounds + 1):
             plays = self.card_play(room, r)
             for pl in plays:
@@ -415,8 +421,10 @@ class Game:
         """After the room's last round: `after room`, deaths, statuses that run out, the
         first player's hand-over; then the room's record."""
         table = self.table
-        ctx.phase("room", list(ctx.participants))
-        check_deaths(ctx)
+        if "room" in ctx.reacts:
+            ctx.phase("room", list(ctx.participants))
+        if table.death is not None:
+            check_deaths(ctx)
         table.rooms_done += 1
         table.expire_marks()
         if self.first is not None:
@@ -455,6 +463,10 @@ class Game:
         winners = final_scoring(self.players, self.rules.ruleset, self.scoring, self.table)
         return GameResult(winners, [p.name for p in self.players if p.out],
                           self.players, self.records, self.deal)
+
+
+def _seat_of(pl: Play) -> int:
+    return pl.player.seat
 
 
 def next_first_player(first: int, plays: Sequence[Play], n_seats: int) -> int:

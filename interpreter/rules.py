@@ -58,8 +58,9 @@ class Rules:
     pool: tuple[str, ...] = ()  # the characters heroes are dealt from: the ruleset's plus mods'
     warnings: tuple[Diagnostic, ...] = ()  # what the mods' manifests warned about
 
-    @property
+    @functools.cached_property
     def abilities(self) -> dict[str, Optional[str]]:
+        """Each item's ability (None: none); read once a game, so kept."""
         return {i: c.ability for i, c in self.items.items()}
 
     @functools.cached_property
@@ -71,7 +72,7 @@ class Rules:
                 held[cid] = card.rules
         return held
 
-    @property
+    @functools.cached_property
     def house_rules(self) -> list[CardRules]:
         return [c.rules for c in self.house.values()]
 
