@@ -289,7 +289,7 @@ def _validate_yaml(path: str) -> list[Diagnostic]:
     """`raiders validate PATH` for a YAML file, from the disk."""
     from raiders.dsl.validate import validate_paths
 
-    from .cli_cards import _check_document, _split_yaml_documents
+    from .cli.cards import _check_document, _split_yaml_documents
 
     cards, other = _split_yaml_documents((path,))
     diags: list[Diagnostic] = []

@@ -32,7 +32,7 @@ def _error_page(title: str, text: str) -> str:
 
 def make_server(folder: str, port: int, allow: tuple[str, ...] = ()) -> ThreadingHTTPServer:
     """A server for the logs below `folder` (not started: call serve_forever)."""
-    from .cli_common import found_files, source_lines
+    from .cli.common import found_files, source_lines
     from .viewer import render_html, view_for
     from .yamlcheck import InputError
 

@@ -322,7 +322,7 @@ def test_cli_text_output(name, code, line, col, word, hint, monkeypatch):
     shown = f"tests/corpus/{name}"
     result = _run_cli(["validate", shown], monkeypatch)
     assert result.exit_code == 1, result.output
-    _check_rendered(result.stdout, shown, code, line, col, word, hint)
+    _check_rendered(result.stderr, shown, code, line, col, word, hint)
     assert "1 error(s)" in result.stderr
 
 
@@ -367,8 +367,9 @@ def test_cli_subprocess_exit_code_and_streams():
     proc = subprocess.run([*cmd, "validate", "tests/corpus/missing_wounds.dsl"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
-    first = proc.stdout.splitlines()[0]
+    assert proc.stdout == ""  # diagnostics are not data: they all go to stderr
+    first = proc.stderr.splitlines()[0]
     assert first == ("tests/corpus/missing_wounds.dsl:1:9: error[E201]: "
                      "monster `bat` is missing required field `wounds`")
-    assert "= hint: add `wounds …`" in proc.stdout
+    assert "= hint: add `wounds …`" in proc.stderr
     assert "1 error(s)" in proc.stderr

@@ -8,7 +8,7 @@ from typing import Optional
 import attrs
 import click
 
-from .cli_common import print_diagnostics
+from .common import Failure, print_diagnostics
 
 
 def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: int, seed: int,
@@ -16,9 +16,9 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
               as_json: bool, setup_json: dict, report_file: Optional[str] = None,
               command: str = "") -> None:
     """Parse, check every value (exit 2 with the reason), play, print; `base`: the Setup."""
-    from .rules import LoadError, load_rules
-    from .simulate import JSON_FORMAT, SimulationError, simulate
-    from .sweep import SweepError, check_figure, nearest, parse_sweep, parse_target, resolve
+    from ..rules import LoadError, load_rules
+    from ..simulate import JSON_FORMAT, SimulationError, simulate
+    from ..sweep import SweepError, check_figure, nearest, parse_sweep, parse_target, resolve
 
     try:
         sweep = parse_sweep(sweep_text)
@@ -56,8 +56,7 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
             try:
                 tally = simulate((setup,), games, seed, jobs, bar.update, precision, max_games)
             except SimulationError as err:
-                click.echo(f"\nerror: {sweep.text} = {e.value}: {err}", err=True)
-                sys.exit(1)
+                raise Failure(f"\nerror: {sweep.text} = {e.value}: {err}") from None
             rows.append((e.value, tally))
     best = None
     if target is not None:
@@ -79,7 +78,7 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
 
 
 def sweep_lines(param: str, rows: list, shown: list[str], target, best) -> list[str]:
-    from .simulate import _cell, _kind
+    from ..simulate import _cell, _kind
 
     lines = [f"sweep {param}: {rows[0][1].games if rows else 0}+ games per value, same seeds; "
              "95% intervals in brackets",
@@ -105,8 +104,8 @@ def _report(path: str, rules, sweep, rows: list, shown: list[str], target, best,
             setup_json: dict, command: str, seed: int) -> None:
     import html
 
-    from . import report
-    from .cli_simulate import write_page
+    from .. import report
+    from .simulate import write_page
 
     figs = [(v, t.figures()) for v, t in rows]
     sections = []

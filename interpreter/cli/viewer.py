@@ -1,9 +1,8 @@
 """Command-line parts of the replay viewer: `replay --html`, `replay --trace`, `play --from`
-and `serve` (docs/viewer.md). The commands themselves live in cli_games.py and cli.py; this
+and `serve` (docs/viewer.md). The commands themselves live in cli/games.py and cli/__init__.py; this
 module holds what they run, so that the shared command modules change by a few lines only."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any, Optional
 
@@ -13,7 +12,7 @@ import click
 from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.library import display_path
 
-from .cli_common import print_diagnostics
+from .common import Failure, print_diagnostics
 
 
 def _html_targets(files: list[str], html: str) -> list[Path]:
@@ -34,8 +33,8 @@ def replay_html(files: list[str], refused: list[Diagnostic], html: str, check: b
                 quiet: bool, allow_paths: tuple[str, ...]) -> int:
     """`replay --html`: a page per log; the exit status (1: a bad log, an unwritable page, or
     with --check a divergence)."""
-    from .viewer import view_for, write_html
-    from .yamlcheck import InputError
+    from ..viewer import view_for, write_html
+    from ..yamlcheck import InputError
 
     bad = len(refused)
     ok = 0
@@ -81,7 +80,7 @@ class TraceNarration:
     """`replay --trace`: the narration's rooms with the rules' steps among the effects."""
 
     def __init__(self, rules: Any):
-        from .why import RoomEffects, WhyRecorder
+        from ..why import RoomEffects, WhyRecorder
 
         self.rules = rules
         self.recorder = WhyRecorder(rules)
@@ -91,8 +90,8 @@ class TraceNarration:
         game.table.why = self.recorder
 
     def room_lines(self, rec: Any) -> list[str]:
-        from .narrate import effect_words, room_lines
-        from .why import trace_lines
+        from ..narrate import effect_words, room_lines
+        from ..why import trace_lines
 
         effects, start = self.effects.of(rec.trace)
         head = room_lines(self.rules, rec)[:-1]  # all but the line of what happened
@@ -104,21 +103,19 @@ class TraceNarration:
 def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, ...],
               seed: Optional[int], log_file: Optional[str], quiet: bool,
               allow_paths: tuple[str, ...]) -> None:
-    from .branch import branch_game, branch_meta
-    from .cli_games import _bot_kinds
-    from .human import HumanSeat
-    from .logs import read_log, render_log, write_atomic
-    from .narrate import floor_header, result_lines, room_lines, standings
-    from .players import BOTS
-    from .room import RulesError
-    from .yamlcheck import InputError
+    from ..branch import branch_game, branch_meta
+    from ..human import HumanSeat
+    from ..logs import read_log, render_log, write_atomic
+    from ..narrate import floor_header, result_lines, room_lines, standings
+    from ..players import BOTS
+    from ..room import RulesError
+    from ..yamlcheck import InputError
+    from .games import _bot_kinds
 
     try:
         spec = read_log(log, allow_paths)
     except InputError as err:
-        click.echo(f"FAIL  {display_path(log)}: bad log", err=True)
-        print_diagnostics(err.diagnostics, {})
-        sys.exit(1)
+        raise Failure(f"FAIL  {display_path(log)}: bad log", err.diagnostics) from None
     n = len(spec.names)
     keep = len(spec.rooms) if room is None else room
     if not 0 <= keep <= len(spec.rooms):
@@ -135,13 +132,11 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
     try:
         branch = branch_game(spec, keep, seats, seed)
     except InputError as err:
-        click.echo(f"FAIL  {display_path(log)}: bad log", err=True)
-        print_diagnostics(err.diagnostics, {})
-        sys.exit(1)
+        raise Failure(f"FAIL  {display_path(log)}: bad log", err.diagnostics) from None
     game = branch.game
     effects_of = None
     if narrate:
-        from .why import RoomEffects
+        from ..why import RoomEffects
 
         effects_of = RoomEffects()
         click.echo(f"{display_path(log)}: {rules.ruleset.name}, {rules.variant.name} play, "
@@ -164,12 +159,9 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
     try:
         result = branch.run(on_room)
     except InputError as err:
-        click.echo(f"FAIL  {display_path(log)}: bad log", err=True)
-        print_diagnostics(err.diagnostics, {})
-        sys.exit(1)
+        raise Failure(f"FAIL  {display_path(log)}: bad log", err.diagnostics) from None
     except RulesError as err:
-        click.echo(f"error: {err}", err=True)
-        sys.exit(1)
+        raise Failure(f"error: {err}") from None
     for line in result_lines(result, rules.variant.scoring == "solo"):
         click.echo(line)
     if log_file:
@@ -178,8 +170,7 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
         try:
             write_atomic(target, text)
         except OSError as err:
-            click.echo(f"error: cannot write {target}: {err.strerror or err}", err=True)
-            sys.exit(1)
+            raise Failure(f"error: cannot write {target}: {err.strerror or err}") from None
 
 
 # ---- serve
@@ -197,7 +188,7 @@ def serve(folder: str, port: int, allow_paths: tuple[str, ...]) -> None:
     The index lists every *.yaml log below FOLDER; each opens in the same viewer that
     `raiders replay LOG --html` writes. Only localhost is served. Stop with Ctrl-C.
     """
-    from .serve import make_server
+    from ..serve import make_server
 
     server = make_server(folder, port, allow_paths)
     host, real_port = server.server_address[:2]

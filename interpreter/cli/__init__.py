@@ -16,18 +16,18 @@ def main() -> None:
     """
 
 
-from .cli_cards import show, test_cmd, validate  # noqa: E402  (commands, registered below)
-from .cli_games import play, replay  # noqa: E402
-from .cli_simulate import simulate  # noqa: E402
+from .cards import show, test_cmd, validate  # noqa: E402  (commands, registered below)
+from .games import play, replay  # noqa: E402
+from .simulate import simulate  # noqa: E402
 
 for command in (validate, play, replay, simulate, test_cmd, show):
     main.add_command(command)
 
-from .cli_tools import COMMANDS as TOOL_COMMANDS  # noqa: E402  (fmt, lsp, new: modders' tools)
+from .tools import COMMANDS as TOOL_COMMANDS  # noqa: E402  (fmt, lsp, new: modders' tools)
 
 for command in TOOL_COMMANDS:
     main.add_command(command)
 
-from .cli_viewer import serve  # noqa: E402  (the replay viewer over HTTP, docs/viewer.md)
+from .viewer import serve  # noqa: E402  (the replay viewer over HTTP, docs/viewer.md)
 
 main.add_command(serve)

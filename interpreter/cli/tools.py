@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import difflib
-import sys
 
 import click
 
 from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.library import display_path
 
-from .cli_common import print_diagnostics
+from .common import Failure, print_diagnostics
 
 
 @click.command(name="fmt")
@@ -47,15 +46,14 @@ def fmt_cmd(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
         try:
             out, diags = format_text(text, "<stdin>")
         except FormatError as err:
-            click.echo(f"internal error: {err}; nothing was changed", err=True)
-            sys.exit(1)
+            raise Failure(f"internal error: {err}; nothing was changed") from None
         if out is None:
-            print_diagnostics(diags, {"<stdin>": text})
-            sys.exit(1)
+            raise Failure("", diags, {"<stdin>": text})
         if check or show_diff:
             if out != text:
                 click.echo(_diff(text, out, "<stdin>") if show_diff else "<stdin>")
-            sys.exit(1 if out != text else 0)
+            if out != text:
+                raise Failure()
         click.echo(out, nl=False)
         return
     files: list[str] = []
@@ -93,7 +91,8 @@ def fmt_cmd(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
     if failed or problems:
         summary += f", {max(failed, len(problems))} not formatted (problems above)"
     click.echo(summary, err=True)
-    sys.exit(1 if problems or failed or (changed and not write) else 0)
+    if problems or failed or (changed and not write):
+        raise Failure()
 
 
 def _diff(old: str, new: str, path: str) -> str:
@@ -113,13 +112,12 @@ def lsp_cmd(stdio: bool) -> None:
     pip install 'raiders[lsp]'. The VS Code extension is in editors/vscode.
     """
     try:
-        from .lsp import build_server
+        from ..lsp import build_server
 
         server = build_server()
     except ImportError as err:
-        click.echo(f"raiders lsp needs pygls and lsprotocol ({err}): "
-                   "pip install 'raiders[lsp]'", err=True)
-        sys.exit(1)
+        raise Failure(f"raiders lsp needs pygls and lsprotocol ({err}): "
+                      "pip install 'raiders[lsp]'") from None
     server.start_io()
 
 
@@ -142,15 +140,14 @@ def new_cmd(what: str, name: str, parent: str) -> None:
     """
     from pathlib import Path
 
-    from .scaffold import ScaffoldError, create
+    from ..scaffold import ScaffoldError, create
 
     try:
         made = create(what, name, Path(parent))
     except ScaffoldError as err:
         raise click.UsageError(str(err)) from None
     except OSError as err:
-        click.echo(f"cannot create {Path(parent) / name}: {err.strerror or err}", err=True)
-        sys.exit(1)
+        raise Failure(f"cannot create {Path(parent) / name}: {err.strerror or err}") from None
     for f in made.files:
         click.echo(f"created {display_path(str(f))}")
     folder = display_path(str(made.folder))

@@ -8,8 +8,8 @@ import click
 
 from raiders.dsl.library import display_path
 
-from .cli_common import load_rules_or_exit
-from .cli_games import _bot_kinds, _relative_to
+from .common import Failure, load_rules_or_exit
+from .games import _bot_kinds, _relative_to
 
 
 @click.command()
@@ -125,7 +125,7 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
     if sweep_text:
         if compare_mod or log_dir:
             raise click.UsageError("--sweep plays its own runs; leave out --compare and --log-dir")
-        from .cli_sweep import run_sweep
+        from .sweep import run_sweep
 
         run_sweep(setups[0], rules, sweep_text, target_text, games, seed, jobs, precision,
                   max_games, as_json, setup_json, report_file, command)
@@ -136,8 +136,7 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
         try:
             tally = run(tuple(setups), games, seed, jobs, bar.update, precision, max_games)
         except SimulationError as err:
-            click.echo(f"\nerror: {err}", err=True)
-            sys.exit(1)
+            raise Failure(f"\nerror: {err}") from None
     if report_file:
         _write_report(report_file, tally, setup_json, command, seed, cards, compare_mod)
     if as_json:
@@ -178,8 +177,7 @@ def write_page(path: str, text: str) -> None:
     try:
         write_atomic(Path(path), text)
     except OSError as err:
-        click.echo(f"error: cannot write {path}: {err}", err=True)
-        sys.exit(1)
+        raise Failure(f"error: cannot write {path}: {err}") from None
     click.echo(f"report: {path}", err=True)
 
 

@@ -1,8 +1,7 @@
 """What the command modules share: printing diagnostics, loading rules for a command."""
 from __future__ import annotations
 
-import sys
-from typing import Optional
+from typing import Optional, Sequence
 
 import click
 
@@ -31,6 +30,26 @@ def source_lines(sources: dict[str, str], shown_path: str):
     return quotable_lines(shown_path)
 
 
+class Failure(click.ClickException):
+    """The command could not do its job because of what it was given. The exit status travels
+    with the exception (1; click's UsageError carries 2): the diagnostics, then a one-line
+    message, go to stderr. Data a command produces goes to stdout; never this."""
+
+    exit_code = 1
+
+    def __init__(self, message: str = "", diagnostics: Sequence[Diagnostic] = (),
+                 sources: Optional[dict[str, str]] = None):
+        super().__init__(message)
+        self.diagnostics = list(diagnostics)
+        self.sources = sources or {}
+
+    def show(self, file=None) -> None:
+        if self.diagnostics:
+            print_diagnostics(self.diagnostics, self.sources)
+        if self.message:
+            click.echo(self.message, err=True)
+
+
 def load_rules_or_exit(ruleset: str, variant: Optional[str], cards: tuple[str, ...]):
     """Rules for a command, or a clean exit with diagnostics (1) or a usage error (2)."""
     import os
@@ -43,9 +62,8 @@ def load_rules_or_exit(ruleset: str, variant: Optional[str], cards: tuple[str, .
     except ValueError as err:
         raise click.UsageError(str(err)) from None
     except LoadError as err:
-        print_diagnostics(err.diagnostics, err.sources)
-        click.echo(f"the cards do not check clean: {len(err.diagnostics)} problem(s)", err=True)
-        sys.exit(1)
+        raise Failure(f"the cards do not check clean: {len(err.diagnostics)} problem(s)",
+                      err.diagnostics, err.sources) from None
 
 
 def allow_path_option(f):

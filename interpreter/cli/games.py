@@ -1,14 +1,13 @@
 """Commands about games: `play`, `replay` and `simulate`."""
 from __future__ import annotations
 
-import sys
 from typing import Optional
 
 import click
 
 from raiders.dsl.library import display_path
 
-from .cli_common import allow_path_option, found_files, load_rules_or_exit, print_diagnostics
+from .common import Failure, allow_path_option, found_files, load_rules_or_exit, print_diagnostics
 
 
 def _relative_to(path_or_id: str, log_file) -> str:
@@ -93,7 +92,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
       raiders play --from game.yaml --room 12 --bots greedy --log branch.yaml
     """
     if from_log or from_room is not None:
-        from raiders.interpreter.cli_viewer import play_from
+        from raiders.interpreter.cli.viewer import play_from
 
         return play_from(from_log, from_room, bots, human_seats, seed, log_file, quiet,
                          allow_paths)
@@ -137,8 +136,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
         except ValueError as err:
             raise click.UsageError(str(err)) from None
         except RulesError as err:
-            click.echo(f"error: {err}", err=True)
-            sys.exit(1)
+            raise Failure(f"error: {err}") from None
         if narrate:
             click.echo(f"{rules.ruleset.name}, {var.name} play, {n_players} player(s), "
                        f"seed {game_seed}")
@@ -159,8 +157,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
         try:
             result = game.run(on_room)
         except RulesError as err:
-            click.echo(f"error: {err}", err=True)
-            sys.exit(1)
+            raise Failure(f"error: {err}") from None
         if narrate or (games == 1 and quiet):
             for line in result_lines(result, solo):
                 click.echo(line)
@@ -176,8 +173,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
             try:
                 write_atomic(target, text)
             except OSError as err:
-                click.echo(f"error: cannot write {target}: {err}", err=True)
-                sys.exit(1)
+                raise Failure(f"error: cannot write {target}: {err}") from None
 
 
 @click.command()
@@ -214,12 +210,13 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
     if refused:
         print_diagnostics(refused, {})
     if not files and not refused:
-        click.echo("no logs (*.yaml) in " + ", ".join(logs), err=True)
-        sys.exit(1)
+        raise Failure("no logs (*.yaml) in " + ", ".join(logs)) from None
     if html:
-        from raiders.interpreter.cli_viewer import replay_html
+        from raiders.interpreter.cli.viewer import replay_html
 
-        sys.exit(replay_html(files, refused, html, check, quiet, allow_paths))
+        if replay_html(files, refused, html, check, quiet, allow_paths):
+            raise Failure()
+        return
     ok = bad = 0
     for f in files:
         shown = display_path(f)
@@ -228,7 +225,7 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
             rules = spec.rules
             why = None
             if trace and narrate:
-                from raiders.interpreter.cli_viewer import TraceNarration
+                from raiders.interpreter.cli.viewer import TraceNarration
 
                 why = TraceNarration(rules)
 
@@ -270,4 +267,5 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
     bad += len(refused)
     if check or len(files) + len(refused) > 1:
         click.echo(f"{len(files) + len(refused)} log(s): {ok} ok, {bad} failed")
-    sys.exit(1 if bad else 0)
+    if bad:
+        raise Failure()

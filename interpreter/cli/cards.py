@@ -1,7 +1,6 @@
 """Commands about card text: `validate`, `test` (scenarios) and `show`."""
 from __future__ import annotations
 
-import sys
 from typing import Optional
 
 import click
@@ -9,7 +8,8 @@ import click
 from raiders.dsl.diagnostics import Diagnostic, render
 from raiders.dsl.library import display_path
 
-from .cli_common import (
+from .common import (
+    Failure,
     allow_path_option,
     found_files,
     load_rules_or_exit,
@@ -112,19 +112,19 @@ def validate(paths: tuple[str, ...], fmt: str, base: str, allow_paths: tuple[str
     else:
         for d in sorted(diags, key=lambda d: (d.span.path, d.span.line, d.span.col)):
             d = d.with_path(display_path(d.span.path))
-            click.echo(render(d, source_lines(report.sources, d.span.path)) + "\n")
+            click.echo(render(d, source_lines(report.sources, d.span.path)) + "\n", err=True)
         errors = sum(d.severity == "error" for d in diags)
         if report.files == 0:
-            click.echo("nothing to check: no card files (*.dsl), ruleset.yaml, mod.yaml, logs "
-                       "or scenario files in " + ", ".join(paths), err=True)
-            sys.exit(1)
+            raise Failure("nothing to check: no card files (*.dsl), ruleset.yaml, mod.yaml, "
+                          "logs or scenario files in " + ", ".join(paths))
         warned = len(diags) - errors
         summary = f"checked {report.files} file(s): " + (
             f"{errors} error(s)" if errors else "no problems found") + (
             f", {warned} warning(s)" if warned else "")
         click.echo(summary, err=bool(errors))
     # Warnings are printed but do not fail the check (like a compiler's).
-    sys.exit(1 if any(d.severity == "error" for d in diags) or report.files == 0 else 0)
+    if any(d.severity == "error" for d in diags) or report.files == 0:
+        raise Failure()
 
 
 @click.command(name="test")
@@ -148,8 +148,7 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, allow_paths: tuple[str, ...]) 
     files = [f for f in files
              if f in paths or os.path.basename(f) not in ("mod.yaml", "ruleset.yaml")]
     if not files and not refused:
-        click.echo("no scenario files (*.yaml) in " + ", ".join(paths), err=True)
-        sys.exit(1)
+        raise Failure("no scenario files (*.yaml) in " + ", ".join(paths)) from None
     passed = failed = 0
     if refused:
         failed += len(refused)
@@ -171,7 +170,8 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, allow_paths: tuple[str, ...]) 
             if o.diagnostics:
                 print_diagnostics(o.diagnostics, {})
     click.echo(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed or not passed else 0)
+    if failed or not passed:
+        raise Failure()
 
 
 
