@@ -76,7 +76,7 @@ def replay_recorded(rules: Rules, results: list[GameResult],
                     p.items.remove(ball)
                     supply[ball] += 1
                 cards.append(chain[-1])
-            for name in rec.torches:
+            for name in rec.peeks:
                 p = players[NAMES.index(name)]
                 item = next(i for i in p.items if i in peek_items)
                 p.items.remove(item)

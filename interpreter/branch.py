@@ -38,8 +38,8 @@ class _BranchSeat:
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
         return self._seat().choose_card(view, legal, second)
 
-    def use_torch(self, view: SeatView) -> bool:
-        return self._seat().use_torch(view)
+    def use_peek(self, view: SeatView) -> bool:
+        return self._seat().use_peek(view)
 
     def decide(self, view: SeatView, question: str, card: str) -> bool:
         decide = getattr(self._seat(), "decide", None)

@@ -1,6 +1,8 @@
 """A card in plain words, from its compiled form (what `raiders show` prints)."""
 from __future__ import annotations
 
+import re
+
 from .compiler import CompiledCharacter, CompiledFloor, CompiledItem, CompiledRoom
 from .rules import Rules
 
@@ -39,3 +41,41 @@ def describe(rules: Rules, card_id: str) -> list[str]:
     assert isinstance(card, CompiledFloor)
     faces = ", ".join("up" if c == "U" else "down" for c in card.layout)
     return [f"{card.name}: a floor card; rooms left to right lie face {faces}."]
+
+
+_PER_PLAYERS = re.compile(r"(\d+(?:/\d+)+) for (\d+)\.\.(\d+) players")
+_PLURAL = re.compile(r"\b(1|-1|an?|one) (\w+)\(s\)|(\w+)\(s\)")
+
+
+def count(n: int, word: str) -> str:
+    """`1 coin`, `2 coins`, `0 coins`."""
+    return f"{n} {word}" if n in (1, -1) else f"{n} {word}s"
+
+
+def plurals(text: str) -> str:
+    """`1 coin(s)` → `1 coin`, `2 wound(s)` → `2 wounds`: the words the compiler and the
+    narration write once for any number, made right for the number in front."""
+    def fix(m: re.Match) -> str:
+        if m.group(2):
+            return f"{m.group(1)} {m.group(2)}"
+        return m.group(3) + "s"
+
+    return _PLURAL.sub(fix, text)
+
+
+def for_players(text: str, players: int) -> str:
+    """`14/18/23 for 3..5 players` → `18 for 4 players`: a card's words at one table."""
+    def pick(m: re.Match) -> str:
+        values = m.group(1).split("/")
+        first = int(m.group(2))
+        i = min(max(players - first, 0), len(values) - 1)
+        return f"{values[i]} for {players} player{'s' if players != 1 else ''}"
+
+    return _PER_PLAYERS.sub(pick, text)
+
+
+def room_words(rules: Rules, card_id: str, players: int) -> list[str]:
+    """What a room does at a table of `players`, in words (the human seat's prompt, the dealt
+    dungeon): the compiled card's words with the numbers for that many players."""
+    room = rules.rooms[card_id]
+    return [plurals(for_players(w, players)) for w in room.words]

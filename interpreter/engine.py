@@ -44,7 +44,7 @@ class RoomRecord:
     floor: int
     index: int
     card: str
-    torches: list[str]
+    peeks: list[str]  # who played a peek item before the room (a log's `torches`)
     plays: dict[str, list[Card]]  # name -> second-card items…, card
     trace: list
     after_state: list[tuple[str, int, int, tuple[str, ...]]]  # name, coins, wounds, items
@@ -260,7 +260,7 @@ class Game:
     def view(self, p: Player, r: int, revealed: Sequence[Play], entered: bool) -> SeatView:
         return SeatView(self, p, r, revealed, entered)
 
-    def torches(self, floor: Floor, r: int) -> list[str]:
+    def peeks(self, floor: Floor, r: int) -> list[str]:
         """X-2: before a room's cards, anyone may play a peek item to see the hidden rooms."""
         used = []
         peek_items = self.peek_items
@@ -270,12 +270,12 @@ class Game:
             peek_item = next((i for i in p.items if i in peek_items), None)
             if peek_item is None:
                 continue
-            if self.seats[p.seat].use_torch(self.view(p, r, (), False)):
-                self.use_torch(p, peek_item, floor)
+            if self.seats[p.seat].use_peek(self.view(p, r, (), False)):
+                self.use_peek(p, peek_item, floor)
                 used.append(p.name)
         return used
 
-    def use_torch(self, p: Player, item: str, floor: Floor) -> None:
+    def use_peek(self, p: Player, item: str, floor: Floor) -> None:
         self.table.return_item(p, item)
         self.peeked.setdefault(p.seat, set()).update(range(len(floor.rooms)))
 
@@ -398,7 +398,7 @@ class Game:
         self._room_index = r
         first = self.table.first
         first_name = self.players[first].name if first is not None else None
-        torches = self.torches(floor, r)
+        peeks = self.peeks(floor, r)
         room = self.rules.rooms[slot.card]
         self.phase("reveal", room)
         if room.rounds == 1:  # the common case, without merging rounds
@@ -406,17 +406,17 @@ class Game:
             played = {pl.player.name: [*pl.chain, pl.card] if pl.sequence is None
                       else list(pl.sequence) for pl in plays}
             ctx = resolve_round(self.table, room, plays)
-            return self.finish_room(f, r, room, ctx, plays, played, torches, first_name)
+            return self.finish_room(f, r, room, ctx, plays, played, peeks, first_name)
         played = {}
         for round_no in range(1, room.rounds + 1):
             plays = self.card_play(room, r)
             for pl in plays:
                 played.setdefault(pl.player.name, []).extend(pl.played)
             ctx = resolve_round(self.table, room, plays, round_no)
-        return self.finish_room(f, r, room, ctx, plays, played, torches, first_name)
+        return self.finish_room(f, r, room, ctx, plays, played, peeks, first_name)
 
     def finish_room(self, f: int, r: int, room: CompiledRoom, ctx: Context, plays: list[Play],
-                    played: dict[str, list[Card]], torches: list[str],
+                    played: dict[str, list[Card]], peeks: list[str],
                     first_name: Optional[str]) -> RoomRecord:
         """After the room's last round: `after room`, deaths, statuses that run out, the
         first player's hand-over; then the room's record."""
@@ -443,17 +443,17 @@ class Game:
             effects = list(table.trace)
             table.trace.clear()
         return RoomRecord(
-            f, r, room.id, torches, played,
+            f, r, room.id, peeks, played,
             effects, [(p.name, p.coins, p.wounds, tuple(p.items)) for p in self.players],
             first_name, ctx.threat_value, rolls, choices)
 
-    def resolve(self, f: int, r: int, card: str, plays: list[Play], torches: list[str],
+    def resolve(self, f: int, r: int, card: str, plays: list[Play], peeks: list[str],
                 first_name: Optional[str]) -> RoomRecord:
         """Resolve one round of a room from plays already made (a scenario's)."""
         room = self.rules.rooms[card]
         ctx = resolve_round(self.table, room, plays)
         played = {pl.player.name: list(pl.played) for pl in plays}
-        return self.finish_room(f, r, room, ctx, plays, played, torches, first_name)
+        return self.finish_room(f, r, room, ctx, plays, played, peeks, first_name)
 
     def pass_first_player(self, plays: list[Play]) -> None:
         self.first = next_first_player(self.first, plays, len(self.players))

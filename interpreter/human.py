@@ -46,7 +46,7 @@ class HumanSeat:
                 return legal[options.index(answer)]
             self.say(f"  `{answer}` is not one of: {', '.join(options)}")
 
-    def use_torch(self, view: SeatView) -> bool:
+    def use_peek(self, view: SeatView) -> bool:
         if None not in view.floor_rooms[view.room_index:]:
             return False
         self._show(view)

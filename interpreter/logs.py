@@ -93,8 +93,8 @@ def render_log(meta: LogMeta, rules: Rules, result: GameResult) -> str:
 def _room_lines(rec: RoomRecord) -> list[str]:
     lines = []
     first = "  - "
-    if rec.torches:
-        lines.append(f"{first}torches: {_flow(rec.torches)}")
+    if rec.peeks:
+        lines.append(f"{first}torches: {_flow(rec.peeks)}")
         first = "    "
     plays = {n: (c[0] if len(c) == 1 else list(c)) for n, c in rec.plays.items()}
     lines.append(f"{first}plays: {_flow(plays)}")
@@ -147,8 +147,8 @@ class PlaySpec:
 class RoomSpec:
     plays: dict[str, PlaySpec]
     plays_span: Span
-    torches: list[str]
-    torches_span: Optional[Span]
+    peeks: list[str]  # the log's `torches` field (its name in the log contract)
+    peeks_span: Optional[Span]
     monster: Optional[int]
     after: dict[str, dict[str, Any]]
     span: Span

@@ -45,8 +45,8 @@ def room_lines(rules: Rules, rec: RoomRecord) -> list[str]:
     lines = [f"  Room {rec.index + 1}: {room.name} ({room.kind})"]
     if rec.first_player:
         lines.append(f"    first player: {rec.first_player}")
-    if rec.torches:
-        lines.append(f"    torches: {', '.join(rec.torches)} looked ahead")
+    if rec.peeks:
+        lines.append(f"    peeked: {', '.join(rec.peeks)} looked ahead")
     lines.append("    plays: " + ", ".join(f"{n} {card_words(c)}" for n, c in rec.plays.items()))
     happened = [effect_words(event, who, n) for event, who, n in rec.trace]
     lines.append("    " + ("; ".join(happened) if happened else "nothing happens"))

@@ -143,7 +143,7 @@ class Seat(Protocol):
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
         """The card to put down (`second`: after a second-card item was played)."""
 
-    def use_torch(self, view: SeatView) -> bool:
+    def use_peek(self, view: SeatView) -> bool:
         """Whether to play a peek item now (before the current room's cards)."""
 
     def decide(self, view: SeatView, question: str, card: str) -> bool:
@@ -158,7 +158,7 @@ class RandomBot:
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
         return legal[view.rng.randrange(len(legal))]
 
-    def use_torch(self, view: SeatView) -> bool:
+    def use_peek(self, view: SeatView) -> bool:
         return None in view.floor_rooms[view.room_index:] and view.rng.random() < 0.25
 
     def decide(self, view: SeatView, question: str, card: str) -> bool:
@@ -203,7 +203,7 @@ class GreedyBot:
         near = [card for score, card in scored if score >= top - self.SLACK]
         return near[view.rng.randrange(len(near))]
 
-    def use_torch(self, view: SeatView) -> bool:
+    def use_peek(self, view: SeatView) -> bool:
         return view.floor_rooms[view.room_index:].count(None) >= 2
 
     def decide(self, view: SeatView, question: str, card: str) -> bool:

@@ -67,7 +67,7 @@ class _Driver:
         self.spec = spec
         self.rpf = rooms_per_floor
         self.step: dict[tuple[int, str], int] = {}
-        self.asked_torch: set[tuple[int, str]] = set()
+        self.asked_peek: set[tuple[int, str]] = set()
 
     def entry(self, view: SeatView) -> tuple[int, RoomSpec]:
         k = view.floor_index * self.rpf + view.room_index
@@ -131,17 +131,17 @@ class _Driver:
         self.step[(k, "#roll")] = i + 1
         return rolls[i]
 
-    def use_torch(self, name: str, view: SeatView) -> bool:
+    def use_peek(self, name: str, view: SeatView) -> bool:
         k, room = self.entry(view)
-        self.asked_torch.add((k, name))
-        return name in room.torches
+        self.asked_peek.add((k, name))
+        return name in room.peeks
 
     def finish_room(self, k: int, living: list[str], room: CompiledRoom) -> None:
         """After a room: every logged play and peek was used, and nobody else played."""
         entry = self.spec.rooms[k]
-        for name in entry.torches:
-            if (k, name) not in self.asked_torch:
-                raise InputError([Diagnostic(entry.torches_span or entry.span, "E503",
+        for name in entry.peeks:
+            if (k, name) not in self.asked_peek:
+                raise InputError([Diagnostic(entry.peeks_span or entry.span, "E503",
                                              f"{name} is listed in `torches` of room entry "
                                              f"{k + 1} but holds no item with the peek "
                                              "ability")])
@@ -168,8 +168,8 @@ class _LogSeat:
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
         return self.driver.choose_card(self.name, view, legal)
 
-    def use_torch(self, view: SeatView) -> bool:
-        return self.driver.use_torch(self.name, view)
+    def use_peek(self, view: SeatView) -> bool:
+        return self.driver.use_peek(self.name, view)
 
     def decide(self, view: SeatView, question: str, card: str) -> bool:
         return self.driver.decide(self.name, view, question)

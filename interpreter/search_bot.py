@@ -32,8 +32,11 @@ WOUND_WEIGHT = 0.015
 SOLO_WOUND_WEIGHT = 0.1
 
 
-class _Forced(RandomBot):
-    """A playout seat: the cards given first (the candidate, a revealed card), then random."""
+class _Forced(GreedyBot):
+    """A playout seat: the cards given first (the candidate, a revealed card), then a cheap
+    greedy: one guess of the others' cards (the middle of what they hold) instead of four."""
+
+    GUESSES = 1
 
     def __init__(self, first: Sequence[Card] = ()):
         self.first = list(first)

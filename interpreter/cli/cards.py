@@ -183,7 +183,13 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, allow_paths: tuple[str, ...]) 
               help="Show the card as this variant plays it (e.g. classic solo's monsters).")
 @click.option("--cards", multiple=True, type=click.Path(exists=True, file_okay=False),
               help="A mod folder to look in too (repeatable).")
-def show(card: Optional[str], ruleset: str, variant: Optional[str], cards: tuple[str, ...]) -> None:
+@click.option("--dungeon", is_flag=True,
+              help="Show the dungeon a seed deals, floor by floor (with --seed, --players).")
+@click.option("--seed", type=int, default=None, help="With --dungeon: the game's seed.")
+@click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
+              help="With --dungeon: the number of players (default: as `play`).")
+def show(card: Optional[str], ruleset: str, variant: Optional[str], cards: tuple[str, ...],
+         dungeon: bool, seed: Optional[int], n_players: Optional[int]) -> None:
     """Print a card's (or a kind's) text and what it does in plain words.
 
     The words are generated from the compiled card, so they say what the engine
@@ -196,11 +202,18 @@ def show(card: Optional[str], ruleset: str, variant: Optional[str], cards: tuple
       raiders show CARD-ID
       raiders show CARD-ID --ruleset classic --variant solo
       raiders show monster              (a kind)
+      raiders show --dungeon --seed 7   (the rooms `play --seed 7` deals)
     """
     from raiders.dsl.diagnostics import did_you_mean
     from raiders.interpreter.describe import describe
 
+    if (seed is not None or n_players is not None) and not dungeon:
+        raise click.UsageError("--seed and --players go with --dungeon")
+    if dungeon and card is not None:
+        raise click.UsageError("--dungeon shows a whole deal: leave out CARD")
     rules = load_rules_or_exit(ruleset, variant, cards)
+    if dungeon:
+        return _show_dungeon(rules, seed, n_players)
     lib = rules.library
     if card is None:
         by_kind: dict[str, list[str]] = {}
@@ -231,4 +244,28 @@ def show(card: Optional[str], ruleset: str, variant: Optional[str], cards: tuple
         click.echo(f"cards of this kind: {', '.join(users) or 'none'}")
         return
     for line in describe(rules, card):
+        click.echo(line)
+
+
+def _show_dungeon(rules, seed: Optional[int], n_players: Optional[int]) -> None:
+    from raiders.interpreter.dungeon import dungeon_lines
+    from raiders.interpreter.room import RulesError
+
+    from .games import draw_seed
+
+    var = rules.variant
+    if n_players is None:
+        n_players = min(max(4, var.min_players), var.max_players)
+    if seed is None:
+        seed = draw_seed()
+    if rules.wrong_player_count(n_players):
+        raise click.UsageError(rules.wrong_player_count(n_players))
+    try:
+        lines = dungeon_lines(rules, seed, n_players,
+                              3 if var.scoring == "solo" else None)
+    except ValueError as err:
+        raise click.UsageError(str(err)) from None
+    except RulesError as err:
+        raise Failure(f"error: {err}") from None
+    for line in lines:
         click.echo(line)

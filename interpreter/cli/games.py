@@ -23,6 +23,13 @@ def _relative_to(path_or_id: str, log_file) -> str:
     return os.path.relpath(Path(path_or_id).resolve(), Path(log_file).parent.resolve())
 
 
+def draw_seed() -> int:
+    """A fresh seed from the system's entropy, small enough to type back."""
+    import secrets
+
+    return secrets.randbelow(10**9)
+
+
 def _bot_kinds(bots: str, n_players: int) -> list[str]:
     from raiders.interpreter.botspec import bot_classes, parse_bot
 
@@ -50,7 +57,9 @@ def _bot_kinds(bots: str, n_players: int) -> list[str]:
               help="Number of players (default: 4, or what the variant allows).")
 @click.option("--bots", default="greedy", show_default=True,
               help="Bot for every seat (random, greedy), or one per seat: greedy,random,greedy.")
-@click.option("--seed", type=int, default=None, help="Seed for the deal and the bots.")
+@click.option("--seed", type=int, default=None,
+              help="Seed for the deal and the bots (default: drawn at random, printed and "
+                   "logged).")
 @click.option("--cards", multiple=True, type=click.Path(exists=True, file_okay=False),
               help="A mod folder whose cards join the pool (repeatable).")
 @click.option("--names", default=None, help="Player names, comma separated.")
@@ -117,8 +126,11 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
     seat_names = names.split(",") if names else [f"P{i + 1}" for i in range(n_players)]
     if len(seat_names) != n_players or len(set(seat_names)) != n_players:
         raise click.UsageError(f"--names takes {n_players} distinct names")
-    if seed is None and (log_file or log_dir or games > 1):
-        seed = 1
+    if seed is None:
+        # Every game is reproducible: a drawn seed is printed and logged like a given one, so
+        # `--log` never changes which game is played.
+        seed = draw_seed()
+        click.echo(f"seed {seed} (drawn; --seed {seed} plays this game again)", err=True)
     narrate = games == 1 and not quiet
     if any(h > n_players for h in human_seats):
         raise click.UsageError(f"--human takes a seat 1..{n_players}")
@@ -127,7 +139,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
     from raiders.interpreter.human import HumanSeat
 
     for g in range(games):
-        game_seed = None if seed is None else seed + g
+        game_seed = seed + g
         seats = [HumanSeat() if i + 1 in human_seats else make_bot(k)
                  for i, k in enumerate(kinds)]
         try:
