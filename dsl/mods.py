@@ -6,6 +6,9 @@
     items: {amulet: 2}           # item cards and copies added to the supply
     characters: [merchant]       # characters added to the pool heroes are dealt from
     rulesets: [deluxe]           # the rulesets the mod is written for (default: any)
+    name: gorgon                 # what diagnostics and `raiders diff` call it (default: folder)
+    version: "1.2"               # the mod's own version, for its players and reviewers
+    raiders: ">=0.1"             # the raiders it needs (a version specifier; E509 if not met)
 
 Without mod.yaml, every new room card of the folder joins the deck once (a boss-like card
 that lands there is a warning: say where it goes). A folder that holds no card file and no
@@ -20,13 +23,14 @@ import attrs
 
 from . import yamlsrc as Y
 from .diagnostics import Diagnostic, did_you_mean
-from .library import Library
+from .library import Library, display_path
 from .rulesets import MAX_COPIES
 from .safeio import leads_out, link_out
 from .spans import Span
 
 MOD_FILE = "mod.yaml"
-MOD_FIELDS = ("deck", "bosses", "boss_facing", "items", "characters", "rulesets")
+MOD_FIELDS = ("deck", "bosses", "boss_facing", "items", "characters", "rulesets", "name",
+              "version", "raiders")
 # The kind name a modder gives a boss (`boss`, `boss-2013`, …): such a card dealt into the
 # room deck is almost always a mistake, so it is a warning.
 _BOSS_WORD = "boss"
@@ -42,6 +46,27 @@ class ModManifest:
     items: dict[str, int] = attrs.Factory(dict)
     characters: list[str] = attrs.Factory(list)
     diagnostics: list[Diagnostic] = attrs.Factory(list)
+    name: Optional[str] = None
+    version: Optional[str] = None
+    raiders: Optional[str] = None  # the version specifier of raiders it needs
+
+
+def _manifest_doc(folder: Path):
+    """mod.yaml's map, or None (absent, unreadable, a link out: the manifest's own check
+    reports what is wrong with it)."""
+    manifest = folder / MOD_FILE
+    if not manifest.is_file() or leads_out(manifest, folder):
+        return None
+    _, docs, diags = Y.load_file(str(manifest))
+    doc = docs[0] if docs and not diags else None
+    return doc if Y.is_map(doc) else None
+
+
+def mod_name(folder: Path) -> str:
+    """What a mod is called in diagnostics: mod.yaml's `name`, else its folder's name."""
+    doc = _manifest_doc(folder)
+    name = doc.get("name") if doc is not None else None
+    return name if isinstance(name, str) and name.strip() else folder.resolve().name
 
 
 def is_mod_collection(folder: Path) -> bool:
@@ -54,12 +79,8 @@ def is_mod_collection(folder: Path) -> bool:
 def mod_rulesets(folder: Path) -> Optional[tuple[str, ...]]:
     """The rulesets a mod says it is for (`rulesets:` in mod.yaml); None: any, or unreadable
     (the manifest's own check reports what is wrong with it)."""
-    manifest = folder / MOD_FILE
-    if not manifest.is_file() or leads_out(manifest, folder):
-        return None
-    _, docs, diags = Y.load_file(str(manifest))
-    doc = docs[0] if docs and not diags else None
-    value = doc.get("rulesets") if Y.is_map(doc) else None
+    doc = _manifest_doc(folder)
+    value = doc.get("rulesets") if doc is not None else None
     if Y.is_seq(value) and all(isinstance(v, str) for v in value):
         return tuple(value)
     return None
@@ -91,6 +112,23 @@ def expand_mod_folders(folders: tuple[str, ...],
                 f"play it with --ruleset {wants[0]}" if wants else None))
         out.append(raw)
     return tuple(out), problems
+
+
+def _needs(path: str, doc, key: str, spec: str) -> list[Diagnostic]:
+    """`raiders: ">=0.2"`: the running raiders must meet it (E509), and it must read as a
+    version specifier (E503)."""
+    from .versions import running_version, satisfies
+
+    ok = satisfies(spec)
+    where = Y.value_span(path, doc, key)
+    if ok is None:
+        return [Diagnostic(where, "E503", f"`raiders: {spec}` is not a version specifier",
+                           "e.g. `raiders: \">=0.1\"` or `raiders: \">=0.1,<0.3\"`")]
+    if not ok:
+        return [Diagnostic(where, "E509", f"the mod needs raiders {spec}; this is raiders "
+                           f"{running_version()}", "upgrade raiders, or use a version of the "
+                           "mod written for this one")]
+    return []
 
 
 def _own_cards(folder: Path, lib: Library) -> list[str]:
@@ -178,11 +216,57 @@ def mod_manifest(folder: Path, lib: Library) -> ModManifest:
             pass  # read by mod_rulesets() before the mod is loaded
         elif key == "boss_facing" and value in ("up", "down"):
             out.boss_facing = str(value)
+        elif key in ("name", "version") and isinstance(value, (str, int, float)) \
+                and not isinstance(value, bool) and str(value).strip():
+            setattr(out, key, str(value))
+        elif key == "raiders" and isinstance(value, (str, int, float)) \
+                and not isinstance(value, bool):
+            out.raiders = str(value)
+            problems.extend(_needs(path, doc, key, str(value)))
         else:
             problems.append(Diagnostic(Y.key_span(path, doc, key), "E504",
                                        f"unknown or malformed mod field `{key}`",
                                        "mod.yaml holds `deck: {id: copies}`, `bosses: [ids]`, "
                                        "`boss_facing: up|down`, `items: {id: copies}` and "
-                                       "`characters: [ids]` and `rulesets: [ids]`"))
+                                       "`characters: [ids]`, `rulesets: [ids]`, `name`, "
+                                       "`version` and `raiders: \">=0.1\"`"))
     problems.extend(_boss_warnings(folder, lib, out.deck))
     return out
+
+
+def name_clashes(lib: Library, mods: tuple[str, ...], base: str) -> None:
+    """Rewrite the library's duplicate-id diagnostics (E401 cards, E402 kinds) where a mod is
+    involved so that they name both sides: two mods, or a mod and the ruleset `base`, never
+    merge silently, and the modder learns which mod to rename in."""
+    import re
+
+    roots = [(Path(m).resolve(), m) for m in mods]
+
+    def owner(path: str) -> Optional[str]:
+        p = Path(path).resolve()
+        for root, m in roots:
+            if p.is_relative_to(root):
+                return f"mod {mod_name(Path(m))} ({m})"
+        return None
+
+    out = []
+    for d in lib.diagnostics:
+        m = re.match(r"(card id|kind) `([^`]+)` is defined twice", d.message)
+        if d.code not in ("E401", "E402") or not m:
+            out.append(d)
+            continue
+        what, name = m.groups()
+        kept = lib.cards.get(name) if what == "card id" else getattr(
+            lib.kinds.get(name), "decl", None)
+        second = owner(d.span.path)
+        first = owner(kept.span.path) if kept is not None else None
+        if kept is None or second is None or first == second:
+            out.append(d)
+            continue
+        first = first or f"the {base} ruleset"
+        where = display_path(str(kept.span.path)) + f":{kept.span.line}"
+        out.append(attrs.evolve(
+            d, message=f"{what} `{name}` is defined by {first} and by {second}",
+            hint=f"the other is at {where}; a game holds one `{name}`: rename it in one "
+                 "of them (mods may add cards, not replace them)"))
+    lib.diagnostics[:] = out

@@ -312,7 +312,8 @@ def _confine(r: _Reader, doc: Any, values: dict, base: Path, box: Confinement) -
 
 
 def ruleset_library(folders: list[str], variant_folders: tuple[str, ...] = (),
-                    mods: tuple[str, ...] = (), exclude: set[str] = frozenset()) -> Library:
+                    mods: tuple[str, ...] = (), exclude: set[str] = frozenset(),
+                    base_name: str = "base") -> Library:
     """The cards of a ruleset: its folders (less any variant folder inside them), then a
     variant's folders, whose kinds and cards replace those of the same name, then mods, which
     may only add (a clash is a duplicate-id error). A card file that is a link leading out of
@@ -347,6 +348,10 @@ def ruleset_library(folders: list[str], variant_folders: tuple[str, ...] = (),
 
     lib = extend_library(None, parsed)
     lib.sources.pop("", None)
+    if mods:
+        from .mods import name_clashes
+
+        name_clashes(lib, mods, base_name)
     return lib
 
 

@@ -165,25 +165,15 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
 
 
 def _gives_items(lib: Library, card_id: str) -> bool:
-    """Whether a room's text hands out items (solo play removes those rooms, C-11)."""
+    """Whether a room's text (its own, or its kind's) hands out items (solo play removes those
+    rooms, C-11)."""
     from raiders.dsl import ast as A
 
-    found = False
-
-    def walk(node) -> None:
-        nonlocal found
-        if isinstance(node, A.Effect) and node.verb == "give":
-            found = True
-        elif attrs.has(type(node)):
-            for f in attrs.fields(type(node)):
-                walk(getattr(node, f.name))
-        elif isinstance(node, tuple):
-            for x in node:
-                walk(x)
-
-    walk(lib.cards[card_id])
-    return found
+    card = lib.cards[card_id]
+    info = lib.kinds.get(card.kind)
+    text = (card, tuple(info.members()) if info is not None else ())
+    return any(isinstance(n, A.Effect) and n.verb == "give" for n in A.walk(text))
 
 
 def _library(rs: Ruleset, var: Variant, cards: tuple[str, ...]) -> Library:
-    return ruleset_library(list(rs.card_paths), var.cards, cards, set(rs.variant_dirs))
+    return ruleset_library(list(rs.card_paths), var.cards, cards, set(rs.variant_dirs), rs.id)

@@ -41,6 +41,9 @@ monster {name} {{
 
 _MANIFEST = """\
 # What this mod adds to a game (docs/rulesets.md).
+name: {name}
+version: "0.1"
+raiders: ">=0.1"  # the raiders versions it works with
 {what}
 rulesets: [deluxe]
 """
@@ -117,7 +120,7 @@ def create(what: str, name: str, parent: Path) -> Scaffold:
     title = _title(name)
     if what == "boss":
         card = _BOSS.format(name=name, title=title, folder=shown)
-        manifest = _MANIFEST.format(what=f"bosses: [{name}]")
+        manifest = _MANIFEST.format(name=name, what=f"bosses: [{name}]")
         # strength 12 for three players: 5 + 4 + 3 beats it; 1 + 2 + 3 does not, and the
         # lowest (A) takes 2 wounds and loses 1 of its 3 coins
         scenarios = _SCENARIOS.format(name=name, title=title, folder=shown, strength=12,
@@ -125,7 +128,7 @@ def create(what: str, name: str, parent: Path) -> Scaffold:
                                       lowest="{wounds: 2, coins: 2}")
     else:
         card = _MONSTER.format(name=name, title=title, folder=shown)
-        manifest = _MANIFEST.format(what=f"deck: {{{name}: 1}}")
+        manifest = _MANIFEST.format(name=name, what=f"deck: {{{name}: 1}}")
         scenarios = _SCENARIOS.format(name=name, title=title, folder=shown, strength=9,
                                       beaten="{A: 5, B: 3, C: 1}",
                                       lowest="{wounds: 1, coins: 3}")

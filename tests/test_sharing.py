@@ -1,0 +1,53 @@
+"""Sharing and reviewing mods (issue 10): mod.yaml's name, version and the raiders it needs;
+two mods defining one id; `raiders diff`."""
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from raiders.dsl.versions import _fallback, satisfies
+from raiders.interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+GORGON = ROOT / "examples" / "mods" / "gorgon"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_version_specifiers_with_and_without_packaging():
+    for spec, have, want in ((">=0.1", "0.1.0", True), (">=0.2", "0.1.0", False),
+                             (">=0.1,<1", "0.3", True), ("0.1", "0.1.0", True),
+                             ("==0.1", "0.1.0", True), ("!=0.1", "0.1.0", False)):
+        assert satisfies(spec, have) is want, spec
+        assert _fallback(spec if spec[0] in "<>=!~" else ">=" + spec, have) is want, spec
+    assert satisfies("hello") is None
+
+
+def test_mod_yaml_names_the_mod_and_the_raiders_it_needs(tmp_path):
+    mod = tmp_path / "stone"
+    shutil.copytree(GORGON, mod)
+    (mod / "mod.yaml").write_text('name: Stone Gorgon\nversion: "1.2"\nraiders: ">=0.1"\n'
+                                  "bosses: [gorgon]\nrulesets: [deluxe]\n")
+    assert run("validate", mod).exit_code == 0
+    (mod / "mod.yaml").write_text('raiders: ">=99"\nbosses: [gorgon]\n')
+    out = run("play", "--cards", mod, "--seed", "1", "-q")
+    assert out.exit_code == 1 and "error[E509]: the mod needs raiders >=99" in out.stderr
+    (mod / "mod.yaml").write_text('raiders: "soon"\nbosses: [gorgon]\n')
+    assert "E503" in run("validate", mod).stderr
+
+
+def test_two_mods_defining_one_id_are_named_not_merged(tmp_path):
+    for name in ("a", "b"):
+        shutil.copytree(GORGON, tmp_path / name)
+    (tmp_path / "b" / "mod.yaml").write_text("name: Gorgon Redux\nbosses: [gorgon]\n")
+    out = run("play", "--cards", tmp_path / "a", "--cards", tmp_path / "b", "--seed", "1")
+    assert out.exit_code == 1
+    assert "card id `gorgon` is defined by mod gorgon" not in out.stderr  # named by mod.yaml
+    assert "is defined by mod a (" in out.stderr and "and by mod Gorgon Redux (" in out.stderr
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "t.dsl").write_text('monster troll { name "T" strength 1 / 2 / 3 '
+                                          "wounds 1 }\n")
+    out = run("play", "--cards", tmp_path / "c", "--seed", "1")
+    assert "`troll` is defined by the deluxe ruleset and by mod c (" in out.stderr
