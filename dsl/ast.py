@@ -1,7 +1,7 @@
 """The typed AST of the card language. Every node is frozen and carries its span."""
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Iterator, Optional, Union
 
 import attrs
 
@@ -325,3 +325,15 @@ Decl = Union[KindDecl, CardDecl, ExtendDecl]
 class Module:
     path: str
     decls: tuple[Decl, ...]
+
+
+def walk(node: object) -> Iterator[object]:
+    """Every AST node under `node` (itself included), depth first, in source order: the one
+    tree walk the checker, the rulesets and the tools share."""
+    if isinstance(node, tuple):
+        for x in node:
+            yield from walk(x)
+    elif attrs.has(type(node)) and not isinstance(node, Span):
+        yield node
+        for f in attrs.fields(type(node)):
+            yield from walk(getattr(node, f.name))

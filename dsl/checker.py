@@ -160,7 +160,7 @@ class Checker:
         deps: dict[str, list[str]] = {}
         for n in numeric:
             value = given[n].value if n in given else info.params[n].default
-            deps[n] = sorted({x.name for x in _names(value)} & numeric)
+            deps[n] = sorted({x.name for x in A.walk(value) if isinstance(x, A.Name)} & numeric)
         state: dict[str, int] = {}  # 1: on the current path, 2: done
         stack: list[str] = []
         found: set[frozenset] = set()
@@ -645,32 +645,6 @@ class Checker:
             self.err(e.span, "E302", "a string is not a number")
 
 
-def _names(node) -> list[A.Name]:
-    """Every bare name in an expression (or `N / N / N`)."""
-    if isinstance(node, A.Name):
-        return [node]
-    if isinstance(node, A.PerPlayers):
-        return [n for v in node.values for n in _names(v)]
-    if isinstance(node, A.Call):
-        return [n for a in node.args for n in _names(a)]
-    if isinstance(node, A.BinOp):
-        return _names(node.left) + _names(node.right)
-    if isinstance(node, A.Not):
-        return _names(node.operand)
-    return []
-
-
-def _nodes(node):
-    """Every AST node under `node` (attrs classes and tuples), depth first."""
-    if isinstance(node, tuple):
-        for x in node:
-            yield from _nodes(x)
-    elif attrs.has(type(node)):
-        yield node
-        for f in attrs.fields(type(node)):
-            yield from _nodes(getattr(node, f.name))
-
-
 def check_in_game(lib: Library, rooms: list[str], supply: dict[str, int],
                   threat_deck: bool) -> list[Diagnostic]:
     """What only a ruleset can tell: a room dealt in a game that reads `threat` without a
@@ -685,7 +659,7 @@ def check_in_game(lib: Library, rooms: list[str], supply: dict[str, int],
         seen: set[str] = set()
         sources = [card.members, tuple(info.members()),
                    tuple(p.default for p in info.params.values())]
-        for node in _nodes(tuple(sources)):
+        for node in A.walk(tuple(sources)):
             if isinstance(node, A.Name) and node.name == "threat" and not threat_deck \
                     and "threat" not in seen:
                 seen.add("threat")
