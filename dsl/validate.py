@@ -238,8 +238,7 @@ def _shard_worker(bounds: tuple[int, int]):
     diags = [d for d in check(lib) if d.span.path in mine and d.code != "E401"]
     ids = [(d.id, d.id_span) for m in lib.modules if m.path in mine for d in m.decls
            if isinstance(d, A.CardDecl)]
-    shown = {d.span.path for d in diags}
-    return diags, ids, {p: t for p, t, _ in shard if p in shown}
+    return diags, ids  # no texts: the parent read every file itself
 
 
 def _check_mod_sharded(base_lib: Library, files: list[Path]):
@@ -274,15 +273,16 @@ def _check_mod_sharded(base_lib: Library, files: list[Path]):
         _SHARD_RESULT = None
     base_files = set(base_lib.sources)
     diags = [d for d in check(head) if d.span.path in head_paths and d.code != "E401"]
-    sources = {p: head.sources[p] for p in head_paths}
+    # Every file read counts as checked (and may be quoted), not only those with problems:
+    # a clean mod is 'N files, no problems', not 'nothing to check'.
+    sources = {p: t for p, t, _ in entries}
     # Duplicate ids over everything, first come first kept: base, then the mod in file order.
     order = {p: i for i, (p, _, _) in enumerate(entries)}
     declared = [(d.id, d.id_span) for m in head.modules for d in m.decls
                 if isinstance(d, A.CardDecl)]
-    for shard_diags, ids, shard_sources in results:
+    for shard_diags, ids in results:
         diags.extend(shard_diags)
         declared.extend(ids)
-        sources.update(shard_sources)
     declared.sort(key=lambda e: (e[1].path not in base_files, order.get(e[1].path, -1),
                                  e[1].line, e[1].col))
     first: dict[str, Span] = {}
@@ -292,7 +292,6 @@ def _check_mod_sharded(base_lib: Library, files: list[Path]):
                 diags.append(Diagnostic(span, "E401", f"card id `{cid}` is defined twice",
                                         f"first defined at {display_path(str(first[cid]))}; "
                                         "ids must be unique in a ruleset"))
-                sources.setdefault(span.path, dict((p, t) for p, t, _ in entries)[span.path])
         else:
             first[cid] = span
     return diags, sources, head

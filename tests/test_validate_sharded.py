@@ -50,3 +50,27 @@ def test_sharded_equals_serial(tmp_path, monkeypatch):
     codes = {d.code for d in serial.diagnostics}
     assert {"E103", "E104", "E105", "E201", "E401", "E402"} <= codes
     assert len(serial.diagnostics) > 60
+
+
+def _clean_mod(folder: Path, n: int) -> None:
+    folder.mkdir()
+    for i in range(n):
+        (folder / f"c{i:04d}.dsl").write_text(f"treasure t-{i} {{ chest {1 + i % 5} }}\n",
+                                             encoding="utf-8")
+
+
+def test_clean_mod_of_600_files_validates(tmp_path):
+    """Issue 11: a clean mod big enough to be checked in shards (PARALLEL_FROM files) is
+    'N files, no problems' and exit 0, not 'nothing to check' and exit 1 (the sharded path
+    kept only the sources of files with problems). About 0.8 s."""
+    from click.testing import CliRunner
+
+    from raiders.dsl.library import PARALLEL_FROM
+    from raiders.interpreter.cli import main
+
+    n = max(600, PARALLEL_FROM)
+    mod = tmp_path / "mod"
+    _clean_mod(mod, n)
+    result = CliRunner().invoke(main, ["validate", str(mod)])
+    assert result.exit_code == 0, result.output
+    assert f"checked {n} file(s): no problems found" in result.output
