@@ -71,13 +71,16 @@ class GameResult:
 class Game:
     def __init__(self, rules: Rules, names: Sequence[str], seats: Sequence[Seat],
                  seed: Optional[int] = None, deal: Optional[Deal] = None,
-                 trace: bool = False, difficulty: Optional[int] = None):
+                 trace: bool = False, difficulty: Optional[int] = None,
+                 start: Optional[tuple[list[Player], dict[str, int]]] = None):
+        """`start`: players and supply as they already are (a scenario's table), instead of
+        dealing characters and their items from the supply."""
         if len(names) != len(seats):
             raise ValueError("one seat per player name")
         var = rules.variant
         if rules.wrong_player_count(len(names)):
             raise ValueError(rules.wrong_player_count(len(names)))
-        if deal is None and len(names) > len(rules.pool):
+        if deal is None and start is None and len(names) > len(rules.pool):
             raise ValueError(f"{len(names)} players but only {len(rules.pool)} "
                              "characters to deal")
         self.rules = rules
@@ -92,7 +95,11 @@ class Game:
         self.peek_items = frozenset(i for i, a in self.abilities.items() if a == PEEK)
         self.deal = deal if deal is not None else self.random_deal(len(names))
         self.players = []
+        if start is not None:
+            self.players, self.supply = start
         for seat, (name, char_id) in enumerate(zip(names, self.deal.characters, strict=False)):
+            if start is not None:
+                break
             char = rules.characters[char_id]
             coins = char.coins if var.start_coins is None else var.start_coins
             wounds = char.wounds if difficulty is None else difficulty
@@ -247,7 +254,8 @@ class Game:
             scripted = self.scripted_threats.get(len(self.records))
             if scripted is not None:
                 return scripted
-            raise RulesError("a room reads `threat`, but this game has no threat deck")
+            raise RulesError("a room reads `threat`, but this game has no threat deck (a "
+                             "scenario reveals the monster card with `monster: N`)")
         if self.threats_drawn >= len(deck):
             extra = list(self.rules.variant.threat_deck)
             self.rng.shuffle(extra)
@@ -297,7 +305,7 @@ class Game:
         card = self.seats[p.seat].choose_card(view, legal, second)
         if card not in legal:
             raise RulesError(check_play(room, p, [*chosen, card], self.abilities)
-                             or f"{p.name} made an illegal play: {card}")
+                             or f"{p.name} cannot play {card} here")
         return card
 
     def card_play(self, room: CompiledRoom, r: int) -> list[Play]:

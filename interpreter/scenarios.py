@@ -15,9 +15,11 @@ from raiders.dsl import yamlsrc as Y
 from raiders.dsl.diagnostics import Diagnostic, did_you_mean
 
 from .compiler import CompiledRoom, compile_card
-from .room import Context, RulesError, Table, check_deaths, check_play, resolve_round
+from .engine import Deal, Game
+from .players import SeatView
+from .room import RulesError, check_play
 from .rules import Rules
-from .state import POWER_CARDS, Card, Play, Player
+from .state import Card, Floor, Player, RoomSlot
 from .yamlcheck import InputError, Reader, allowing, rules_from
 
 FORMAT = "raiders-scenario/1"
@@ -186,22 +188,12 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
     error = None
     winners = None
     first_seat = by_name[first].seat if first is not None else None
-    table, script = _table(rules, players, supply, first_seat)
-    for k, step in enumerate(steps):
-        try:
-            error, first_seat = _play(rules, table, script, step, first_seat)
-        except RulesError as err:
-            error = str(err)
-        if error is not None:
-            if len(steps) > 1:
-                error = f"room {k + 1} ({step.room.id}): {error}"
-            break
-        if step.floor_end:
-            _next_floor(table, k + 1 < len(steps))
+    game, error = _play_steps(rules, players, supply, first_seat, steps)
+    first_seat = game.first
     if end is True and error is None:
         from .engine import final_scoring
 
-        winners = final_scoring(players, rules.ruleset, rules.variant.scoring, table)
+        winners = final_scoring(players, rules.ruleset, rules.variant.scoring, game.table)
     first_after = players[first_seat].name if first_seat is not None else None
     return _compare(r, name, line, expect, players, supply, error, winners, first_after)
 
@@ -415,145 +407,111 @@ def _step(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player],
     return Step(room, chosen, [int(x) for x in rolls], choices, monster, bool(floor_end))
 
 
-def _table(rules: Rules, players: list[Player], supply: dict[str, int],
-           first: Optional[int]) -> tuple[Table, dict[str, Any]]:
-    """The table every room of the scenario is played on; dice, answers and the monster card
-    come from the room being played (`Table.scripted`)."""
-    rs, cap = rules.ruleset, rules.coin_cap
-    script: dict[str, Any] = {}
+class _ScriptedSeat:
+    """A scenario's player at the engine's table: puts down the cards the scenario gives, in
+    order; answers its questions in order; never peeks."""
 
-    def threat() -> int:
-        if script["monster"] is None:
-            raise RulesError("this room reveals a monster card: give it with `monster: N`")
-        return script["monster"]
+    def __init__(self, name: str):
+        self.name = name
+        self.feed: list[Card] = []
+        self.answers: list[bool] = []
+        self.last: Optional[Card] = None
+
+    def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
+        if not self.feed:
+            room = view.room
+            if second and self.last is not None:
+                raise RulesError(f"{self.name} played a {self.last} but no second card after it")
+            if room is not None and room.cards_each == 1 and room.rounds == 1:
+                raise RulesError(f"{self.name} played no card (every player plays exactly one, "
+                                 "X-3)")
+            raise RulesError(f"{self.name} has no card given for every card the room asks for"
+                             + (f" ({room.cards_each} each, {room.rounds} round(s))"
+                                if room is not None else ""))
+        self.last = self.feed.pop(0)
+        return self.last
+
+    def use_peek(self, view: SeatView) -> bool:
+        return False
+
+    def decide(self, view: SeatView, question: str, card: str) -> bool:
+        if not self.answers:
+            raise RulesError(f"{self.name} is asked \"{question}\": give the answer with "
+                             f"`choices: {{{self.name}: [true]}}`")
+        return self.answers.pop(0)
+
+
+def _play_steps(rules: Rules, players: list[Player], supply: dict[str, int],
+                first: Optional[int], steps: list[Step]) -> tuple[Game, Optional[str]]:
+    """Play the scenario's rooms with the engine itself (the game's own room step), on a table
+    set as the scenario says: floors split where a room entry says `floor_end`. Returns the
+    game and the first rule broken (None: every room played)."""
+    inline = {s.room.id: s.room for s in steps if rules.rooms.get(s.room.id) is not s.room}
+    game_rules = attrs.evolve(rules, rooms={**rules.rooms, **inline}) if inline else rules
+    floors: list[list[Step]] = [[]]
+    for step in steps:
+        floors[-1].append(step)
+        if step.floor_end:
+            floors.append([])
+    if not floors[-1] and len(floors) > 1:
+        floors.pop()
+    deal = Deal([Floor([RoomSlot(s.room.id, True) for s in fl]) for fl in floors],
+                [p.character for p in players], first, [])
+    seats = [_ScriptedSeat(p.name) for p in players]
+    game = Game(game_rules, [p.name for p in players], seats, seed=0, deal=deal,
+                start=(players, supply))
+    rolls: list[int] = []
 
     def dice(faces: int) -> int:
-        if not script["rolls"]:
+        if not rolls:
             raise RulesError("the room rolls a die: give the rolls with `rolls: [N, …]`")
-        value = script["rolls"].pop(0)
-        if not 1 <= value <= faces:
-            raise RulesError(f"a roll of {value} on a {faces}-sided die")
-        return value
+        return rolls.pop(0)
 
-    def ask(p: Player, question: str, card: str) -> bool:
-        mine = script["answers"].get(p.name)
-        if not mine:
-            raise RulesError(f"{p.name} is asked \"{question}\": give the answer with "
-                             f"`choices: {{{p.name}: [true]}}`")
-        return bool(mine.pop(0))
+    game.scripted_rolls = dice
+    k = 0
+    for f, (floor, fsteps) in enumerate(zip(deal.floors, floors, strict=True)):
+        if f > 0:
+            game.start_floor(f, floor)  # D-3: hands back; floor_start
+        for r, (slot, step) in enumerate(zip(floor.rooms, fsteps, strict=True)):
+            k += 1
+            error = _play_room(game, seats, rolls, f, r, floor, slot, step)
+            if error is not None:
+                return game, (f"room {k} ({step.room.id}): {error}" if len(steps) > 1
+                              else error)
+        if fsteps[-1].floor_end:
+            game.end_floor()
+    return game, None
 
-    table = Table(players, supply, cap, rs.death, rules.held_rules, rules.house_rules, first,
-                  None, dice, ask, threat)
-    return table, script
 
-
-
-def _play(rules: Rules, table: Table, script: dict[str, Any], step: Step,
-          first: Optional[int]) -> tuple[Optional[str], Optional[int]]:
-    """Play one room like the engine does; returns an illegal play's message (or None) and
-    the first player after the room."""
-    abilities = rules.abilities
-    room, players, chosen = step.room, table.players, step.chosen
-    script.update(monster=step.monster, rolls=list(step.rolls),
-                        answers={name: list(a) for name, a in step.choices.items()})
-    table.first = first
-    if room.cards_each == 1 and room.rounds == 1:
-        for p in players:
-            if not p.dead and p.name in chosen:
-                why = check_play(room, p, chosen[p.name], abilities)
-                if why:
-                    return why, first
-    feeds = {p.name: list(chosen[p.name]) for p in players if p.name in chosen}
-    ctx = Context(table, room)
-    ctx.phase("reveal", list(ctx.participants))
-    plays: list[Play] = []
-    for round_no in range(1, room.rounds + 1):
-        plays = []
-        for p in players:
-            if p.dead:
-                continue
-            play, why = _take_play(room, p, feeds.get(p.name, []), abilities, table)
+def _play_room(game: Game, seats: list[_ScriptedSeat], rolls: list[int], f: int, r: int,
+               floor: Floor, slot: RoomSlot, step: Step) -> Optional[str]:
+    room = step.room
+    for p, seat in zip(game.players, seats, strict=True):
+        seat.feed = list(step.chosen.get(p.name, []))
+        seat.answers = list(step.choices.get(p.name, []))
+        seat.last = None
+        if room.cards_each == 1 and room.rounds == 1 and not p.dead and seat.feed:
+            # a whole chain checked before anyone plays: its message says what is wrong
+            why = check_play(room, p, seat.feed, game.abilities)
             if why:
-                return why, first
-            plays.append(play)
-        ctx = resolve_round(table, room, plays, round_no)
-    for name, left in feeds.items():
-        if left:
-            return (f"{name} has {len(left)} card(s) left over ({left}); the room takes "
-                    f"{room.cards_each * room.rounds} in all"), first
-    ctx.phase("room", list(ctx.participants))
-    check_deaths(ctx)
-    table.rooms_done += 1
-    table.expire_marks()
-    if first is not None:
-        from .engine import next_first_player
-
-        before, first = first, next_first_player(first, plays, len(players))
-        if first != before:
-            Context(table, None).phase("first_player", [players[first]])
-    if script["rolls"]:
-        return (f"{len(script['rolls'])} roll(s) given but not used: {script['rolls']}"), first
-    unused = {name: a for name, a in script["answers"].items() if a}
+                return why
+    rolls[:] = step.rolls
+    if step.monster is not None:
+        game.scripted_threats[len(game.records)] = step.monster
+    try:
+        game.records.append(game.play_room(f, r, floor, slot))
+    except RulesError as err:
+        return str(err)
+    for seat in seats:
+        if seat.feed:
+            return (f"{seat.name} has {len(seat.feed)} card(s) left over ({seat.feed}); the "
+                    f"room takes {room.cards_each * room.rounds} in all")
+    if rolls:
+        return f"{len(rolls)} roll(s) given but not used: {rolls}"
+    unused = {seat.name: seat.answers for seat in seats if seat.answers}
     if unused:
-        return f"answers given but never asked for: {unused}", first
-    return None, first
-
-
-def _next_floor(table: Table, more: bool) -> None:
-    """`floor_end: true`: the floor ends after the room (floor_end; statuses that last the
-    floor run out); a following room entry starts a new floor (hands back, D-3; floor_start)."""
-    ctx = Context(table, None)
-    ctx.phase("floor_end", list(ctx.participants))
-    table.expire_marks(floor_over=True)
-    if more:
-        table.floor_index += 1
-        for p in table.players:
-            p.hand = list(POWER_CARDS)
-        ctx = Context(table, None)
-        ctx.phase("floor_start", list(ctx.participants))
-
-
-def _take_play(room: CompiledRoom, p: Player, feed: list[Card], abilities,
-               table: Table) -> tuple[Optional[Play], Optional[str]]:
-    """One round's play for a player from the scenario's list: `cards` slots, each an
-    optional chain of second-card items then a card; a slot with nothing legal counts
-    `missing`."""
-    from .room import is_second_card, legal_cards
-
-    cards: list[Optional[Card]] = []
-    chain: list[str] = []
-    sequence: list[Card] = []
-    for _ in range(room.cards_each):
-        taken = [c for c in cards if c is not None]
-        card: Optional[Card] = None
-        while True:
-            legal = legal_cards(room, p, abilities, taken)
-            if not legal:
-                break
-            if not feed:
-                if room.cards_each == 1 and room.rounds == 1 and not chain:
-                    return None, f"{p.name} played no card (every player plays exactly one, X-3)"
-                return None, (f"{p.name} played a {sequence[-1]} but no second card after it"
-                              if chain and sequence and sequence[-1] in chain else
-                              f"{p.name} has no card given for every card the room asks for "
-                              f"({room.cards_each} each, {room.rounds} round(s))")
-            card = feed.pop(0)
-            if card not in legal:
-                why = check_play(room, p, [*chain, card] if chain else [card], abilities)
-                return None, why or f"{p.name} cannot play {card} here"
-            sequence.append(card)
-            if not is_second_card(room, card, abilities):
-                break
-            if room.cards_each == 1 and not feed:
-                return None, f"{p.name} played a {card} but no second card after it"
-            table.return_item(p, card)  # X-3: at once
-            chain.append(card)
-            card = None
-        cards.append(card)
-    if room.cards_each == 1:
-        return Play(p, cards[0], tuple(chain), cards=None if cards[0] is not None else (None,),
-                    sequence=None if cards[0] is not None else ()), None
-    return Play(p, cards[0], tuple(chain), cards=tuple(cards), sequence=tuple(sequence)), None
+        return f"answers given but never asked for: {unused}"
+    return None
 
 
 def _compare(r: Reader, name: str, line: int, expect: Any, players: list[Player],
