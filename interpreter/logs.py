@@ -246,7 +246,9 @@ def _read(r: Reader, path: str) -> LogSpec:
         else:
             first_seat = names.index(first)
     elif var.first_player != "none" and seed is None:
-        r.fail(r.span(), f"the {var.name} variant has a first player: give `first_player:`")
+        # Optional (DESIGN.md): the first player orders who decides, never what a recorded
+        # play does, so the first seat listed is assumed (docs/logs.md).
+        first_seat = 0
 
     floors = _read_dungeon(r, rules) if r.has("dungeon") else None
     if not r.has("dungeon") and seed is None:

@@ -77,6 +77,23 @@ def test_a_log_from_a_seed_only_replays(tmp_path):
     assert outcome.divergence is None and outcome.result.winners == result.winners
 
 
+@pytest.mark.parametrize("ruleset,variant,n", [("deluxe", "tactical", 4),
+                                                 ("classic", "standard", 4),
+                                                 ("classic", "duel", 2)])
+def test_a_log_without_first_player_replays_and_checks(tmp_path, ruleset, variant, n):
+    """Issue 11: `first_player` is optional (DESIGN.md), with or without a seed: the first
+    seat listed is assumed; it orders who decides, never what a recorded play does."""
+    text, result = _play(ruleset, variant, n, 7)
+    assert "\nfirst_player: " in text
+    kept = "".join(line for line in text.splitlines(True)
+                   if not line.startswith(("first_player:", "seed:")))
+    spec = read_log(_write(tmp_path, kept))
+    assert spec.first_player == 0
+    outcome = replay(spec, check=True)
+    assert outcome.divergence is None
+    assert outcome.result.winners == result.winners and outcome.result.out == result.out
+
+
 def test_a_log_that_stops_early_reports_the_state_reached(tmp_path):
     text, result = _play("deluxe", "standard", 3, 8)
     lines = text.splitlines()
