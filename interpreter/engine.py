@@ -455,14 +455,6 @@ class Game:
             effects, [(p.name, p.coins, p.wounds, tuple(p.items)) for p in self.players],
             first_name, ctx.threat_value, rolls, choices)
 
-    def resolve(self, f: int, r: int, card: str, plays: list[Play], peeks: list[str],
-                first_name: Optional[str]) -> RoomRecord:
-        """Resolve one round of a room from plays already made (a scenario's)."""
-        room = self.rules.rooms[card]
-        ctx = resolve_round(self.table, room, plays)
-        played = {pl.player.name: list(pl.played) for pl in plays}
-        return self.finish_room(f, r, room, ctx, plays, played, peeks, first_name)
-
     def pass_first_player(self, plays: list[Play]) -> None:
         self.first = next_first_player(self.first, plays, len(self.players))
 
