@@ -22,16 +22,14 @@ from __future__ import annotations
 
 import collections
 import functools
-import os
 import re
-import stat
-import tempfile
 import threading
 from typing import Iterator, Optional, Union
 
 import attrs
 from lark import Lark, Token, Tree
 
+from .atomic import write_atomic
 from .diagnostics import Diagnostic
 from .parser import grammar_text, parse
 from .safeio import read_text
@@ -484,23 +482,3 @@ def format_file(path: str, write: bool) -> FileResult:
     return FileResult(path, changed, text=text, formatted=out)
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Write a file so that it is never half written: a temporary file beside it, flushed to
-    disk, then renamed over it (the file's permissions kept; a link is written through)."""
-    real = os.path.realpath(path)
-    folder = os.path.dirname(real) or "."
-    mode = stat.S_IMODE(os.stat(real).st_mode)
-    fd, tmp = tempfile.mkstemp(prefix=".fmt-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, real)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

@@ -6,15 +6,13 @@ game, same bytes) and atomic (a temporary file renamed into place).
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
-from pathlib import Path
 from typing import Any, Optional, Sequence
 
 import attrs
 
 from raiders.dsl import yamlsrc as Y
+from raiders.dsl.atomic import write_atomic  # noqa: F401  (the play/replay commands import it here)
 from raiders.dsl.diagnostics import Diagnostic, did_you_mean
 from raiders.dsl.spans import Span
 
@@ -111,27 +109,6 @@ def _room_lines(rec: RoomRecord) -> list[str]:
         state: dict[str, Any] = {"coins": coins, "wounds": wounds, "items": list(items)}
         lines.append(f"      {_scalar(name)}: {_flow(state)}")
     return lines
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write a file so that a reader never sees half of it, even if we are killed."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a log is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 # ---- reading -------------------------------------------------------------------------------

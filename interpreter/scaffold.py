@@ -11,7 +11,7 @@ from pathlib import Path
 
 import attrs
 
-from raiders.dsl.fmt import write_atomic
+from raiders.dsl.atomic import write_atomic
 
 NAME_RE = re.compile(r"[a-z_][a-z0-9_]*(-[a-z0-9_]+)*")
 

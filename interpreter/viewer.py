@@ -19,8 +19,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Optional
 
+from raiders.dsl.atomic import write_atomic
+
 from .engine import Game, RoomRecord
-from .logs import LogSpec, write_atomic
+from .logs import LogSpec
 from .narrate import card_words, effect_words
 from .replay import replay
 from .rules import Rules

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from raiders.dsl.atomic import write_atomic
 from raiders.interpreter.engine import Game
-from raiders.interpreter.logs import LogMeta, read_log, render_log, write_atomic
+from raiders.interpreter.logs import LogMeta, read_log, render_log
 from raiders.interpreter.players import GreedyBot, RandomBot
 from raiders.interpreter.replay import replay
 from raiders.interpreter.rules import load_rules
