@@ -163,12 +163,7 @@ def read_log(path: str, allow: Sequence[str] = ()) -> LogSpec:
                                      "a log is one YAML document (one game)")])
     doc = docs[0]
     r = Reader(path, doc, FIELDS, "log")
-    fmt = r.get("format", "str", required=True)
-    if fmt is not None and fmt != FORMAT:
-        r.fail(r.span("format"), f"unknown log format `{fmt}`",
-               f"this version of raiders reads `{FORMAT}`")
-    if r.diags:
-        raise InputError(r.diags)
+    r.require_format(FORMAT, "log")
     with allowing(allow):
         return _read(r, path)
 

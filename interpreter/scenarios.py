@@ -129,12 +129,7 @@ def _card(r: Reader, node: Any, key: Any, rules: Rules) -> Optional[Card]:
 
 def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome:
     r = Reader(path, doc, FIELDS, "scenario")
-    fmt = r.get("format", "str", required=True)
-    if fmt is not None and fmt != FORMAT:
-        r.fail(r.span("format"), f"unknown scenario format `{fmt}`",
-               f"this version reads `{FORMAT}`")
-    if r.diags:
-        raise InputError(r.diags)
+    r.require_format(FORMAT, "scenario")
     rules = _rules(r, path)
     names = _players(r)
     if rules.wrong_player_count(len(names)):

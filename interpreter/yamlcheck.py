@@ -63,6 +63,15 @@ class Reader:
              code: str = "E503") -> None:
         self.diags.append(Diagnostic(span, code, message, hint))
 
+    def require_format(self, expected: str, what: str) -> None:
+        """The file's `format:` must be `expected` (this version's); else stop here."""
+        fmt = self.get("format", "str", required=True)
+        if fmt is not None and fmt != expected:
+            self.fail(self.span("format"), f"unknown {what} format `{fmt}`",
+                      f"this version of raiders reads `{expected}`")
+        if self.diags:
+            raise InputError(self.diags)
+
     def has(self, key: str) -> bool:
         return Y.is_map(self.node) and key in self.node
 
