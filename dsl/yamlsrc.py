@@ -20,6 +20,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import AliasEvent
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
+from . import fastyaml
 from .diagnostics import Diagnostic
 from .safeio import MAX_FILE_BYTES, read_text
 from .spans import Span
@@ -133,6 +134,9 @@ def load_documents(text: str, path: str) -> tuple[list[Any], list[Diagnostic]]:
     if len(text) > MAX_BYTES:
         return [], [Diagnostic(Span(path, 1, 1, 1, 2), "E006",
                                f"file is too large: the limit is {MAX_BYTES:,} bytes")]
+    fast = fastyaml.load(text)  # libyaml, when it is sure to read the same (dsl/fastyaml.py)
+    if fast is not None:
+        return fast, []
     try:
         y = _yaml()
         nodes = list(y.compose_all(io.StringIO(text)))
