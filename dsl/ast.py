@@ -1,11 +1,14 @@
 """The typed AST of the card language. Every node is frozen and carries its span."""
 from __future__ import annotations
 
-from typing import Iterator, Optional, Union
+from typing import Iterator, Literal, Optional, Union
 
 import attrs
 
 from .spans import Span
+
+# What a handler does with its event: `instead of` replaces it, `after` reacts to it.
+HandlerSort = Literal["replace", "react"]
 
 # ---- expressions --------------------------------------------------------------
 
@@ -256,7 +259,7 @@ class Modify:
 class Handler:
     """`instead of EVENT [on TAG] {…}` (replace) or `after EVENT [on TAG] {…}` (react)."""
 
-    sort: str  # "replace" | "react"
+    sort: HandlerSort
     event: str
     tag: Optional[Selector]  # `on attacked`: only when the event happens to these players
     body: Block

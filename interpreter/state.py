@@ -43,8 +43,6 @@ class Player:
     def take_item(self, item: str) -> None:
         self.items.remove(item)
 
-    def snapshot(self) -> dict:
-        return {"coins": self.coins, "wounds": self.wounds, "items": list(self.items)}
 
 
 @attrs.define(eq=False, slots=True)

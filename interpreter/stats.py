@@ -78,10 +78,6 @@ class Sums:
                     ss[i + b - a] += va * vec[b]
             i += k - a
 
-    def skip(self, games: int) -> None:
-        """Games where the figure did not arise count with x = y = 0."""
-        self.n += games
-
     def merge(self, other: "Sums") -> None:
         self.n += other.n
         self.s = [a + b for a, b in zip(self.s, other.s, strict=True)]
