@@ -129,3 +129,24 @@ def test_a_log_without_a_seed_must_record_its_dice(tmp_path):
     result = run("replay", "--check", "-q", "--allow-path", MODS, log)
     assert result.exit_code == 1 and "rolls a die, but the log gives 0 roll(s) and no seed" \
         in result.output, result.output
+
+
+def test_classic_deals_a_2013_boss_as_the_25th_room_and_its_logs_replay(tmp_path):
+    """Issue 8's acceptance: `play --ruleset classic --cards examples/mods/bosses-2013`."""
+    import re
+
+    from raiders.interpreter.rules import load_rules
+
+    bosses = set(load_rules("classic", None, (str(MODS / "bosses-2013"),)).bosses)
+    assert len(bosses) == 11
+    for seed in (1, 2, 3):
+        log = tmp_path / f"g{seed}.yaml"
+        result = run("play", "--ruleset", "classic", "--cards", MODS / "bosses-2013",
+                     "--seed", seed, "-q", "--bots", "greedy", "--log", log)
+        assert result.exit_code == 0, result.output
+        floors = re.findall(r"\{rooms: \[(.*?)\], facing: (\w+)\}", log.read_text())
+        assert len(floors) == 5
+        last_room = floors[-1][0].split(", ")[-1]
+        assert last_room in bosses and floors[-1][1][-1] == "U"  # mod.yaml: boss_facing up
+    result = run("replay", "--check", "-q", "--allow-path", MODS, tmp_path)
+    assert result.exit_code == 0 and "3 ok" in result.output, result.output
