@@ -2,9 +2,9 @@
 
 The positioned reader (yamlsrc.py) composes every document with ruamel's pure-Python composer:
 about 40 ms for one game log, most of `replay --check`. Here libyaml parses the text into
-events and we build the same maps and sequences (ruamel's CommentedMap / CommentedSeq, with
-the line and column of every key and item, taken from libyaml's marks), so every reader and
-every diagnostic after it works as before.
+events and we build the same maps and sequences, with the line and column of every key and
+item (ruamel's LineCol, taken from libyaml's marks), as dict and list subclasses (Map, Seq),
+so every reader and every diagnostic after it works as before.
 
 The meaning stays ruamel's YAML 1.2 (libyaml's own resolver is YAML 1.1: `yes`, `on`, `010`
 differ), and this path only takes what it is sure of: plain words, whole numbers written
@@ -23,7 +23,7 @@ import os
 import re
 from typing import Any, Optional
 
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.comments import LineCol
 
 try:  # PyYAML built against libyaml; the pure-Python PyYAML is no faster than ruamel
     from yaml import events as _events
@@ -44,6 +44,19 @@ _WORDS = {"true": True, "True": True, "TRUE": True, "false": False, "False": Fal
 # A plain scalar starting with one of these may be a number, a timestamp, `.inf`, `<<` or `=`
 # in YAML 1.2; we read only `_WHOLE` numbers among them.
 _SPECIAL_START = frozenset("-+0123456789.~<=")
+
+
+class Map(dict):
+    """A map read here: a plain dict (its look-ups cost what a dict's do, unlike ruamel's
+    CommentedMap) with the same positions, `lc`, as the positioned reader gives."""
+
+    __slots__ = ("lc",)
+
+
+class Seq(list):
+    """A sequence read here: a plain list with positions (`lc`)."""
+
+    __slots__ = ("lc",)
 
 
 class _NotSure(Exception):
@@ -121,8 +134,8 @@ def _documents(parser: Any) -> list[Any]:
                 if e.anchor is not None or e.tag is not None or len(stack) >= MAX_DEPTH:
                     raise _NotSure
                 stack.append((container, lines, key, key_at))
-                container = CommentedMap() if kind is map_start else CommentedSeq()
-                lc = container.lc
+                container = Map() if kind is map_start else Seq()
+                lc = container.lc = LineCol()
                 lc.line, lc.col = at
                 lines = lc.data = {}
                 key = _NotSure
@@ -141,11 +154,11 @@ def _documents(parser: Any) -> list[Any]:
                 raise _NotSure
             if container is None:
                 root = node
-            elif container.__class__ is CommentedSeq:
+            elif container.__class__ is Seq:
                 lines[len(container)] = [at[0], at[1]]
                 container.append(node)
             elif key is _NotSure:
-                if node.__class__ in (CommentedMap, CommentedSeq) or node in container:
+                if node.__class__ is Map or node.__class__ is Seq or node in container:
                     raise _NotSure  # a key that is not a plain value, or a duplicate key
                 key, key_at = node, at
             else:

@@ -168,7 +168,7 @@ def key_span(path: str, node: Any, key: Any) -> Span:
 def value_span(path: str, node: Any, key: Any) -> Span:
     """Where a value of a map (by key) or a sequence (by index) sits."""
     try:
-        if isinstance(node, CommentedSeq):
+        if isinstance(node, list):
             line, col = node.lc.item(key)
         else:
             line, col = node.lc.value(key)
@@ -186,15 +186,15 @@ def node_span(path: str, node: Any) -> Span:
 
 
 def items(node: Any) -> Iterator[tuple[Any, Any]]:
-    return iter(node.items()) if isinstance(node, CommentedMap) else iter(())
+    return iter(node.items()) if isinstance(node, dict) else iter(())
 
 
 def is_map(node: Any) -> bool:
-    return isinstance(node, CommentedMap)
+    return isinstance(node, dict)
 
 
 def is_seq(node: Any) -> bool:
-    return isinstance(node, CommentedSeq)
+    return isinstance(node, list)
 
 
 def is_int(node: Any) -> bool:
@@ -207,8 +207,8 @@ def is_str(node: Any) -> bool:
 
 def plain(node: Any) -> Optional[Any]:
     """A YAML node as plain dicts/lists/scalars (for data already validated)."""
-    if isinstance(node, CommentedMap):
+    if isinstance(node, dict):
         return {str(k): plain(v) for k, v in node.items()}
-    if isinstance(node, CommentedSeq):
+    if isinstance(node, list):
         return [plain(v) for v in node]
     return node
