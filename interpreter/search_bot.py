@@ -20,9 +20,9 @@ left to the greedy bot's one-room look-ahead.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from typing import Optional, Sequence
 
-from .players import GreedyBot, RandomBot, SeatView
+from .players import GreedyBot, SeatView
 from .state import Card, Floor, Mark, RoomSlot
 
 # Random playouts rarely end in a win (solo: rarely survive), so the end state shapes the score
@@ -38,8 +38,23 @@ class _Forced(GreedyBot):
 
     GUESSES = 1
 
-    def __init__(self, first: Sequence[Card] = ()):
+    def __init__(self, first: Sequence[Card] = (), memo: Optional[dict] = None):
         self.first = list(first)
+        self.memo = memo if memo is not None else {}
+
+    def evaluate(self, view: SeatView, card: Card, guesses: list[dict]) -> float:
+        # Playouts of one decision meet the same rooms in the same states again and again;
+        # the key is everything the greedy evaluation reads, so a hit changes nothing.
+        me = view.me
+        key = (view.room.id, card, me.seat, tuple(view.taken), tuple(me.items),
+               tuple((p.seat, p.coins, p.wounds, tuple(p.hand), p.out, p.character)
+                     for p in view.players if not p.dead),
+               tuple(sorted(view.supply.items())),
+               tuple(sorted((str(k), v) for g in guesses for k, v in g.items())))
+        score = self.memo.get(key)
+        if score is None:
+            score = self.memo[key] = super().evaluate(view, card, guesses)
+        return score
 
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
         while self.first:
@@ -58,6 +73,7 @@ class SearchBot(GreedyBot):
     def __init__(self, budget: int = 200):
         self.budget = budget
         self.seen: dict[tuple[int, int], str] = {}  # (floor, room) -> card, as this seat saw it
+        self._memo: dict = {}  # the playouts' greedy evaluations, for one decision
 
     # ---- what this seat knows
     def _remember(self, view: SeatView) -> None:
@@ -74,17 +90,32 @@ class SearchBot(GreedyBot):
         room = view.room
         if room is None or len(legal) == 1:
             return legal[0]
-        if second or view.taken or room.cards_each != 1 or room.rounds != 1:
+        if room.rounds != 1:  # a later round cannot be replayed from the view: greedy
             return super().choose_card(view, legal, second)
-        per = max(1, self.budget // len(legal))
-        scores = Counter()
-        for _ in range(per):
-            world = self._determinize(view)
-            seed = view.rng.getrandbits(64)
-            for card in legal:
-                scores[card] += self._playout(view, world, card, seed)
-        best = max(scores.values())
-        return next(c for c in legal if scores[c] == best)
+        return self._search(view, list(legal))
+
+    def _search(self, view: SeatView, legal: list[Card]) -> Card:
+        """Successive halving over the candidates: every round plays each one still in on
+        the same fresh worlds (common random numbers), then keeps the better half; the
+        budget is shared evenly among the rounds."""
+        rounds = max(1, (len(legal) - 1).bit_length())
+        self._memo: dict = {}
+        left = list(legal)
+        totals = Counter()
+        counts = Counter()
+        for k in range(rounds):
+            per = max(1, self.budget // (rounds * len(left)))
+            for _ in range(per):
+                world = self._determinize(view)
+                seed = view.rng.getrandbits(64)
+                for card in left:
+                    totals[card] += self._playout(view, world, card, seed)
+                    counts[card] += 1
+            if k < rounds - 1:
+                ranked = sorted(left, key=lambda c: -totals[c] / counts[c])
+                left = ranked[:max(2, (len(left) + 1) // 2)] if len(left) > 2 else ranked
+        best = max(totals[c] / counts[c] for c in left)
+        return next(c for c in left if totals[c] / counts[c] == best)
 
     # ---- one sampled world
     def _determinize(self, view: SeatView) -> dict:
@@ -142,9 +173,9 @@ class SearchBot(GreedyBot):
         # Floors before this one are over: empty stand-ins keep the indexes.
         floors = [Floor([], None) for _ in range(f0)] + [
             Floor(list(fl.rooms), None) for fl in world["floors"]]
-        revealed = {pl.player.seat: pl.card for pl in view.revealed}
-        seats = [_Forced([card] if p.seat == view.me.seat else
-                         ([revealed[p.seat]] if p.seat in revealed else []))
+        revealed = {pl.player.seat: pl.played for pl in view.revealed}
+        seats = [_Forced([*view.taken, card] if p.seat == view.me.seat else
+                         list(revealed.get(p.seat, ())), self._memo)
                  for p in view.players]
         names = [p.name for p in view.players]
         chars = [p.character for p in view.players]
