@@ -25,11 +25,7 @@ from typing import Any, Optional
 
 from ruamel.yaml.comments import LineCol
 
-try:  # PyYAML built against libyaml; the pure-Python PyYAML is no faster than ruamel
-    from yaml import events as _events
-    from yaml._yaml import CParser as _CParser
-except ImportError:  # pragma: no cover - depends on what is installed
-    _CParser = None
+_LIBYAML: Any = False  # (CParser, events) once looked for; None: not installed
 
 MAX_DEPTH = 40  # deeper nesting is left to the positioned reader (it has its own limit)
 MAX_INT = 2 ** 63 - 1  # a bigger number is left to the positioned reader (E301 there)
@@ -41,6 +37,8 @@ _WHOLE = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")  # a whole number written plainly
 # (an empty value is null too, but where ruamel places it differs: left to it)
 _WORDS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False,
           "FALSE": False, "null": None, "Null": None, "NULL": None, "~": None}
+_DOTTED = re.compile(r"\.(?:\Z|[^0-9_])")  # `.` then no digit: text unless `.inf`, `.nan`
+_DOT_WORDS = {".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN"}
 # A plain scalar starting with one of these may be a number, a timestamp, `.inf`, `<<` or `=`
 # in YAML 1.2; we read only `_WHOLE` numbers among them.
 _SPECIAL_START = frozenset("-+0123456789.~<=")
@@ -63,9 +61,23 @@ class _NotSure(Exception):
     """Something this path leaves to the positioned reader."""
 
 
+def _libyaml() -> Any:
+    """PyYAML's libyaml parser and its event classes, imported when first needed (a command
+    that reads no YAML does not pay for the import), or None."""
+    global _LIBYAML
+    if _LIBYAML is False:
+        try:  # PyYAML built against libyaml; the pure-Python PyYAML is no faster than ruamel
+            from yaml import events
+            from yaml._yaml import CParser
+            _LIBYAML = (CParser, events)
+        except ImportError:  # pragma: no cover - depends on what is installed
+            _LIBYAML = None
+    return _LIBYAML
+
+
 def available() -> bool:
     """Whether the fast path is in use (libyaml is installed and not turned off)."""
-    return _CParser is not None and not os.environ.get("RAIDERS_PURE_YAML")
+    return not os.environ.get("RAIDERS_PURE_YAML") and _libyaml() is not None
 
 
 def _plain(value: str) -> Any:
@@ -80,6 +92,8 @@ def _plain(value: str) -> Any:
         number = int(value)
         if abs(number) <= MAX_INT:
             return number
+    elif _DOTTED.match(value) and value not in _DOT_WORDS:
+        return value  # a path (`../common`, `.`): no float starts so
     raise _NotSure
 
 
@@ -88,14 +102,14 @@ def load(text: str) -> Optional[list[Any]]:
     read it (see the module's doc)."""
     if not available() or _UNUSUAL.search(text):
         return None
+    parser_class, events = _libyaml()
     try:
-        return _documents(_CParser(text))
+        return _documents(parser_class(text), events)
     except Exception:  # noqa: BLE001 - libyaml's errors, _NotSure: the other reader decides
         return None
 
 
-def _documents(parser: Any) -> list[Any]:
-    ev = _events
+def _documents(parser: Any, ev: Any) -> list[Any]:
     scalar_event, map_start, seq_start = ev.ScalarEvent, ev.MappingStartEvent, ev.SequenceStartEvent
     map_end, seq_end, doc_end = ev.MappingEndEvent, ev.SequenceEndEvent, ev.DocumentEndEvent
     get = parser.get_event

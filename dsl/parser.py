@@ -42,9 +42,10 @@ def grammar_text() -> str:
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
-    return Lark(
+    from .grammarcache import lalr_parser
+
+    return lalr_parser(  # built once, then read from the user's cache (dsl/grammarcache.py)
         grammar_text(),
-        parser="lalr",
         lexer="contextual",
         propagate_positions=False,  # spans are computed from tokens (see _ToAst)
         maybe_placeholders=True,
@@ -523,6 +524,15 @@ def parse_file(path: Union[str, os.PathLike]) -> tuple[Optional[A.Module], list[
             text = fh.read()
     except (OSError, UnicodeDecodeError) as err:
         return None, [Diagnostic(Span(p, 1, 1, 1, 2), "E004", f"cannot read file: {err}")], ""
-    module, diags = parse(text, p)
-    return module, diags, text
+    found = _PARSED.get((p, text))
+    if found is None:
+        if len(_PARSED) >= 512:
+            _PARSED.clear()
+        found = _PARSED[(p, text)] = parse(text, p)
+    return found[0], list(found[1]), text
+
+
+# A file parsed once per process (the rulesets share their common cards; the tree is frozen),
+# keyed by its text, so an edited file is parsed again.
+_PARSED: dict[tuple[str, str], tuple[Optional[A.Module], list[Diagnostic]]] = {}
 

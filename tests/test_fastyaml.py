@@ -10,7 +10,7 @@ from raiders.dsl import yamlsrc as Y
 
 ROOT = Path(__file__).resolve().parent.parent
 
-needs_libyaml = pytest.mark.skipif(fastyaml._CParser is None,
+needs_libyaml = pytest.mark.skipif(fastyaml._libyaml() is None,
                                    reason="PyYAML with libyaml is not installed")
 
 
@@ -53,6 +53,7 @@ SNIPPETS = [
     "a: true\nb: False\nc: NULL\nd: ~\ne:\nf: null\n",
     "a: 010\nb: 0o10\nc: 0x1F\nd: 1e3\ne: 1.5\nf: .inf\ng: -0\nh: +5\ni: 1_000\n",
     "a: 2001-12-14\nb: 12:30\nc: -\nd: <<\ne: =\n",
+    "a: ../common\nb: .\nc: .5\nd: .inf\ne: ./x\nf: .NaN\ng: ._1\nh: .x\n",
     "a: 9223372036854775807\nb: -9223372036854775807\nc: 9223372036854775808\n",
     "a: 123456789012345678901234567890\n",
     # quoting, block scalars, flow and block styles, unicode
@@ -158,7 +159,7 @@ def test_logs_read_and_replay_without_libyaml(tmp_path, monkeypatch):
 _WORDS = ["a", "P1", "crystal-ball", "yes", "No", "on", "010", "0o7", "1e3", "1.5", "-0", "+3",
           "12", "-7", "9223372036854775808", "~", "null", "True", "'q'", '"d"', "'a: b'",
           "x y", "\u00e9t\u00e9", "raiders-log/1", "2001-01-01", "<<", "-", ".inf", "!!str s",
-          "&a 1", "*a", "|\n  block"]
+          "&a 1", "*a", "|\n  block", ".", "../x", ".5", ".Inf"]
 
 
 def _strategies():
