@@ -1,10 +1,88 @@
-"""The `raiders` command line (click). Exit codes: 0 ok, 1 findings or failures, 2 usage."""
+"""The `raiders` command line (click). Exit codes: 0 ok, 1 findings or failures, 2 usage.
+
+Commands are loaded lazily: `raiders --help` and each command import only what they need (the
+card language's parser is not imported to print help, the engine not to validate cards). Each
+command's module and the first paragraph of its help are listed here, so that the help lists
+every command without importing one; tests/test_cli.py checks the list against the commands.
+"""
 from __future__ import annotations
+
+import importlib
+from typing import Optional
 
 import click
 
+# name -> (module in this package, attribute, the first paragraph of the command's help)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "validate": ("cards", "validate", "Parse and check card files, folders and rulesets."),
+    "play": ("games", "play",
+             "Play a game with bots and narrate it floor by floor, room by room."),
+    "replay": ("games", "replay",
+               "Re-run logged games (raiders-log/1) and narrate them room by room."),
+    "simulate": ("simulate", "simulate",
+                 "Play many games with bots on every core and summarise them, to balance cards."),
+    "test": ("cards", "test_cmd",
+             "Run scenario files (raiders-scenario/1): one room each, checked."),
+    "show": ("cards", "show",
+             "Print a card's (or a kind's) text and what it does in plain words."),
+    # modders' tools
+    "fmt": ("tools", "fmt_cmd",
+            "Lay out card files (*.dsl) in the one canonical layout, comments kept."),
+    "lsp": ("tools", "lsp_cmd", "Run the language server for card files (LSP over stdio)."),
+    "new": ("tools", "new_cmd",
+            "Start a mod: a folder NAME with a card, mod.yaml and passing scenarios."),
+    # the replay viewer over HTTP (docs/viewer.md)
+    "serve": ("viewer", "serve",
+              "Serve the replay viewer for a folder of logs on http://127.0.0.1:PORT/."),
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class _Main(click.Group):
+    """The command group: commands imported when named, and the last net under every command:
+    an operating-system error no command foresaw (a name too long, a disk full, a folder that
+    vanished) is a one-line error and exit 1, never a traceback."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx: click.Context, name: str) -> Optional[click.Command]:
+        if name not in self.commands and name in COMMANDS:
+            module, attribute, _ = COMMANDS[name]
+            self.commands[name] = getattr(importlib.import_module(f"{__name__}.{module}"),
+                                          attribute)
+        return self.commands.get(name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The list in `--help`, as click writes it, from the help paragraphs above."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = []
+        for name in names:
+            if name in self.commands or name not in COMMANDS:  # loaded, or added by hand
+                cmd = self.get_command(ctx, name)
+                if cmd is not None and not cmd.hidden:
+                    rows.append((name, cmd.get_short_help_str(limit)))
+            else:
+                rows.append((name, click.utils.make_default_short_help(COMMANDS[name][2],
+                                                                       limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except OSError as err:
+            from raiders.dsl.diagnostics import clip
+
+            from .common import Failure
+
+            name = f"{clip(str(err.filename), 120)}: " if err.filename else ""
+            raise Failure(f"error: {name}{err.strerror or err}") from None
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="raiders")
 def main() -> None:
     """raiders: a rules interpreter for the card game Dungeon Raiders.
@@ -14,20 +92,3 @@ def main() -> None:
     down with `test`, play with `play`, re-run a logged game with `replay`, and
     balance cards with `simulate`. Exit status: 0 ok, 1 problems, 2 usage errors.
     """
-
-
-from .cards import show, test_cmd, validate  # noqa: E402  (commands, registered below)
-from .games import play, replay  # noqa: E402
-from .simulate import simulate  # noqa: E402
-
-for command in (validate, play, replay, simulate, test_cmd, show):
-    main.add_command(command)
-
-from .tools import COMMANDS as TOOL_COMMANDS  # noqa: E402  (fmt, lsp, new: modders' tools)
-
-for command in TOOL_COMMANDS:
-    main.add_command(command)
-
-from .viewer import serve  # noqa: E402  (the replay viewer over HTTP, docs/viewer.md)
-
-main.add_command(serve)

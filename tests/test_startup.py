@@ -1,0 +1,33 @@
+"""Start-up (issue 11): `raiders --help` imports no command, and the command list it prints
+from interpreter/cli/__init__.py's table agrees with the commands themselves."""
+import inspect
+import subprocess
+import sys
+
+import click
+
+from raiders.interpreter import cli
+
+
+def test_the_static_command_table_agrees_with_the_commands():
+    ctx = click.Context(cli.main)
+    for name, (module, _, first) in cli.COMMANDS.items():
+        cmd = cli.main.get_command(ctx, name)
+        assert cmd is not None and cmd.name == name, name
+        assert f"{cli.__name__}.{module}" == cmd.callback.__module__
+        paragraph = inspect.cleandoc(cmd.help or "").split("\n\n")[0].replace("\n", " ")
+        assert paragraph == first, f"{name}: update COMMANDS in interpreter/cli/__init__.py"
+
+
+def test_help_lists_every_command_without_importing_them():
+    code = ("import sys\nfrom raiders.interpreter.cli import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "heavy = [m for m in sys.modules if m.split('.')[0] in ('lark', 'yaml', 'ruamel')"
+            " or m in ('raiders.dsl.ast', 'raiders.interpreter.engine')"
+            " or m.startswith('raiders.interpreter.cli.')]\n"
+            "print('IMPORTED', sorted(heavy))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert "IMPORTED []" in out
+    for name in cli.COMMANDS:
+        assert f"\n  {name} " in out
