@@ -69,6 +69,7 @@ class SearchBot(GreedyBot):
 
     name = "search"
     takes_budget = True
+    SOLO_FLOORS = 1  # floors a solo playout plays: this one
 
     def __init__(self, budget: int = 200):
         self.budget = budget
@@ -98,7 +99,8 @@ class SearchBot(GreedyBot):
         """Successive halving over the candidates: every round plays each one still in on
         the same fresh worlds (common random numbers), then keeps the better half; the
         budget is shared evenly among the rounds."""
-        rounds = max(1, (len(legal) - 1).bit_length())
+        # Halving needs a few playouts per candidate; a small budget is one even round.
+        rounds = max(1, min((len(legal) - 1).bit_length(), self.budget // len(legal)))
         self._memo: dict = {}
         left = list(legal)
         totals = Counter()
@@ -196,8 +198,12 @@ class SearchBot(GreedyBot):
                        else {n: Mark(c) for n, c in src.marks})  # others: counts are public
         game.table.rooms_done = view.rooms_done
         me = game.players[view.me.seat]
+        solo = rules.variant.scoring == "solo"
+        # Solo: a greedy playout of the whole game nearly always dies, which tells the
+        # candidates apart poorly; the wounds at the end of this floor tell them apart well.
+        last = min(len(floors), f0 + self.SOLO_FLOORS) if solo else len(floors)
         try:
-            for f in range(f0, len(floors)):
+            for f in range(f0, last):
                 floor = floors[f]
                 if f == f0:
                     game.floor_index = f
@@ -211,11 +217,12 @@ class SearchBot(GreedyBot):
                 if game.game_over():
                     break
                 game.end_floor()
+            if solo:  # alive (a win if this was the last floor), few wounds, some coins
+                return (0.0 if me.dead or me.out else 1.0) + COIN_WEIGHT * me.coins \
+                    - SOLO_WOUND_WEIGHT * me.wounds
             result = game.finish()
         except (RulesError, KeyError, ValueError, IndexError):
             return 0.0
         won = (1.0 / len(result.winners)) if me.name in result.winners else 0.0
-        if rules.variant.scoring == "solo":  # survival is the win: wounds weigh more
-            return won + COIN_WEIGHT * me.coins - SOLO_WOUND_WEIGHT * me.wounds
         return won + COIN_WEIGHT * me.coins - WOUND_WEIGHT * me.wounds
 
