@@ -1,21 +1,36 @@
 """A search bot: determinized Monte Carlo search over what its seat cannot see.
 
-For a decision with several legal cards it samples `budget` playouts in all (`--bots
-search:200`: 200 playouts per decision, shared evenly among the legal cards; default 200).
-Each playout first *determinizes* the hidden parts from what the seat could know — the
-others' item cards (how many each holds is public; which ones is drawn from the copies not in
-the supply nor in this seat's hand), the face-down rooms of this floor and every room of the
-floors to come (drawn from the deck less the rooms this seat has seen), the boss (drawn from the
-bosses), the monster deck's order (its remaining cards are public) — then plays the rest of the
-game with the engine and the compiled cards themselves (so it understands any mod), this seat's
-candidate card first, every seat then playing as the random bot. Every candidate is tried on
-the same determinizations and playout seeds (common random numbers), and the card with the best
-mean score (a win, shared wins split, plus a little for coins, less a little for wounds) is played.
+Budget: `--bots search:N` spends about N playouts on each decision that has two or more legal
+cards (default 30). The candidates are raced by successive halving: every round plays each
+candidate still in on the same fresh sampled worlds and playout seeds (common random numbers),
+then the better half goes on; the budget is shared evenly among the rounds (about log2 of the
+candidates; one even round when N is smaller than a few per candidate, and never fewer than
+one playout per candidate and round). The best mean score is played.
+
+Each playout first *determinizes* the hidden parts from what the seat could know: the others'
+item cards (how many each holds is public; which ones is drawn from the copies not in the
+supply nor in this seat's hand), the face-down rooms of this floor and every room of the floors
+to come (drawn from the deck less the rooms this seat has seen), the boss (drawn from the
+bosses), the monster deck's order (its remaining cards are public). Then it plays on with the
+engine and the compiled cards themselves (so it understands any mod): this seat's candidate
+(after the cards it already put down in this room), the others' revealed cards, then every
+seat, this one too, as a cheap greedy bot (one guess of the others' cards instead of four; its
+room evaluations memoized for the decision). Searching against a model of sensible play is
+what makes it strong: random playouts were a poor model of the opponents.
+
+The score: a win (shared wins split) plus a little for coins, less a little for wounds, at the
+end of the game. Solo, a greedy playout of the whole game nearly always dies, which tells the
+candidates apart poorly, so a playout stops at the end of the floor and scores being alive,
+the wounds (heavily) and the coins there.
+
+Cost (this machine, one core): search:30 is about 3 s per 4-player deluxe game for the search
+seat (greedy seats cost milliseconds), about 0.2 s per classic solo game; the cost grows
+linearly with N.
 
 It reads only what SeatView shows plus the rules (the public card texts) and the first player
 (the scroll lies on the table). Its choices come from the seat's own generator, so a game is
-deterministic for a seed. Torches, yes/no choices, second cards and rooms of several cards are
-left to the greedy bot's one-room look-ahead.
+deterministic for a seed, whatever the number of processes. Torches, yes/no choices and the
+later rounds of a room fought in rounds are left to the greedy bot's one-room look-ahead.
 """
 from __future__ import annotations
 
@@ -25,8 +40,8 @@ from typing import Optional, Sequence
 from .players import GreedyBot, SeatView
 from .state import Card, Floor, Mark, RoomSlot
 
-# Random playouts rarely end in a win (solo: rarely survive), so the end state shapes the score
-# a little: coins up, wounds down (most wounds fall unconscious, ten wounds kill).
+# A win is rare in some playouts (solo: survival), so the end state shapes the score a little:
+# coins up, wounds down (most wounds fall unconscious, ten wounds kill).
 COIN_WEIGHT = 0.01
 WOUND_WEIGHT = 0.015
 SOLO_WOUND_WEIGHT = 0.1
@@ -71,7 +86,7 @@ class SearchBot(GreedyBot):
     takes_budget = True
     SOLO_FLOORS = 1  # floors a solo playout plays: this one
 
-    def __init__(self, budget: int = 200):
+    def __init__(self, budget: int = 30):
         self.budget = budget
         self.seen: dict[tuple[int, int], str] = {}  # (floor, room) -> card, as this seat saw it
         self._memo: dict = {}  # the playouts' greedy evaluations, for one decision
