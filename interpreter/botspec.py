@@ -1,4 +1,4 @@
-"""Bots named on the command line: `greedy`, `random`, `search:200` (a name and an optional
+"""Bots named on the command line: `greedy`, `random`, `search:30` (a name and an optional
 whole-number argument, the search bot's budget)."""
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ def parse_bot(spec: str) -> tuple[str, Optional[int]]:
     kinds = bot_classes()
     if name not in kinds:
         raise ValueError(f"unknown bot `{name}` (bots: {', '.join(kinds)}; "
-                         "the search bot takes a budget: search:200)")
+                         "the search bot takes a budget: search:30)")
     if not arg:
         return name, None
     if not arg.isdigit() or int(arg) < 1:
-        raise ValueError(f"`{spec}`: a bot's argument is a whole number ≥ 1 (search:200)")
+        raise ValueError(f"`{spec}`: a bot's argument is a whole number ≥ 1 (search:30)")
     if not getattr(kinds[name], "takes_budget", False):
         raise ValueError(f"`{spec}`: the {name} bot takes no argument")
     return name, int(arg)
