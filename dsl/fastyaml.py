@@ -1,10 +1,12 @@
-"""YAML read fast: libyaml's C parser (PyYAML's `yaml._yaml.CParser`), when it is installed.
+"""YAML read fast: the layout `raiders play` writes, read line by line, and any other YAML
+through libyaml's C parser (PyYAML's `yaml._yaml.CParser`), when it is installed.
 
 The positioned reader (yamlsrc.py) composes every document with ruamel's pure-Python composer:
-about 40 ms for one game log, most of `replay --check`. Here libyaml parses the text into
-events and we build the same maps and sequences, with the line and column of every key and
-item (ruamel's LineCol, taken from libyaml's marks), as dict and list subclasses (Map, Seq),
-so every reader and every diagnostic after it works as before.
+about 40 ms for one game log, most of `replay --check`. Here we build the same maps and
+sequences, with the line and column of every key and item (ruamel's LineCol), as dict and list
+subclasses (Map, Seq), so every reader and every diagnostic after it works as before: from the
+lines themselves for the layout logs are written in (about 1.5 ms a log, no libyaml needed),
+else from libyaml's events and marks (about 2 ms).
 
 The meaning stays ruamel's YAML 1.2 (libyaml's own resolver is YAML 1.1: `yes`, `on`, `010`
 differ), and this path only takes what it is sure of: plain words, whole numbers written
@@ -14,8 +16,8 @@ a tab or an unusual line break, a syntax error, a number too large -- makes `loa
 None, and the caller reads the text with the positioned reader, which gives today's value or
 today's diagnostic (E501, E507, E301, ...) with its line and column.
 
-PyYAML is optional (the extra `fast`): without it, or with RAIDERS_PURE_YAML=1 in the
-environment, `load` always answers None.
+Without PyYAML only the logs' own layout is read fast; with RAIDERS_PURE_YAML=1 in the
+environment, `load` always answers None (the positioned reader reads everything).
 """
 from __future__ import annotations
 
@@ -100,13 +102,209 @@ def _plain(value: str) -> Any:
 def load(text: str) -> Optional[list[Any]]:
     """The documents of a YAML text, with positions, or None when the positioned reader must
     read it (see the module's doc)."""
-    if not available() or _UNUSUAL.search(text):
+    if os.environ.get("RAIDERS_PURE_YAML") or _UNUSUAL.search(text):
         return None
-    parser_class, events = _libyaml()
+    try:
+        return [_layout(text)]
+    except _NotSure:
+        pass
+    found = _libyaml()
+    if found is None:
+        return None
+    parser_class, events = found
     try:
         return _documents(parser_class(text), events)
     except Exception:  # noqa: BLE001 - libyaml's errors, _NotSure: the other reader decides
         return None
+
+
+# ---- the layout `raiders play` writes, read line by line --------------------------------------
+#
+# A log from `raiders play` (interpreter/logs.py, render_log) is block maps and lists whose
+# leaves are one-line flow values (`{P1: 4, P2: [crystal-ball, 5]}`) with one space after each
+# `,` and `:`, plain words and numbers, and double-quoted text without escapes. That subset is
+# read here without libyaml, with the positions ruamel gives; any other line (a comment, a
+# blank line, other spacing, a tag, an anchor, `---`, a multi-line value) is _NotSure, and the
+# text is read by libyaml instead.
+
+_LINE = re.compile(r"( *)(- )?(.*)\Z")
+_KEY = re.compile(r'([A-Za-z0-9_./~+-]+|"[^"\\]*"):(?: |\Z)')
+_TOKEN = re.compile(r'[{}\[\]]|, |: |[A-Za-z0-9_./~+-]+|"[^"\\]*"')
+
+
+def _scalar(token: str) -> Any:
+    return token[1:-1] if token[0] == '"' else _plain(token)
+
+
+def _new(container: Any, line: int, col: int) -> Any:
+    lc = container.lc = LineCol()
+    lc.line, lc.col = line, col
+    lc.data = {}
+    return container
+
+
+def _done(container: Any) -> Any:
+    if not container.lc.data:
+        container.lc.data = None  # as ruamel leaves an empty map or list
+    return container
+
+
+def _layout(text: str) -> Any:
+    if not text.endswith("\n") or "#" in text or "\n\n" in text:
+        raise _NotSure
+    rows = []  # [indent, dash, content] of each line; a `- ` entry is rewritten when entered
+    for raw in text[:-1].split("\n"):
+        m = _LINE.match(raw)
+        if m is None or not m.group(3) or m.group(3)[0] in " -":
+            raise _NotSure
+        rows.append([len(m.group(1)), m.group(2) is not None, m.group(3)])
+    if not rows or rows[0][0] or rows[0][1]:
+        raise _NotSure
+    node, end = _block_map(rows, 0, 0)
+    if end != len(rows):
+        raise _NotSure
+    return node
+
+
+def _block(rows: list, i: int, indent: int) -> tuple[Any, int]:
+    """The block node whose first line is rows[i], at `indent`."""
+    if rows[i][1]:
+        return _block_seq(rows, i, indent)
+    return _block_map(rows, i, indent)
+
+
+def _block_map(rows: list, i: int, indent: int) -> tuple[Any, int]:
+    node = _new(Map(), i, indent)
+    lines = node.lc.data
+    while i < len(rows) and rows[i][0] == indent and not rows[i][1]:
+        content = rows[i][2]
+        m = _KEY.match(content)
+        if m is None:
+            raise _NotSure
+        key = _scalar(m.group(1))
+        if key in node or key is None:
+            raise _NotSure
+        if m.end() == len(content):  # `key:` and a block below
+            if i + 1 == len(rows):
+                raise _NotSure
+            below, dash = rows[i + 1][0], rows[i + 1][1]
+            if not (below > indent or (below == indent and dash)):
+                raise _NotSure
+            value, j = _block(rows, i + 1, below)
+            lines[key] = [i, indent, i + 1, below]
+        else:
+            col = indent + m.end()
+            value, end = _flow(content, m.end(), i, col - m.end())
+            if end != len(content):
+                raise _NotSure
+            lines[key] = [i, indent, i, col]
+            j = i + 1
+        dict.__setitem__(node, key, value)
+        i = j
+    return _done(node), i
+
+
+def _block_seq(rows: list, i: int, indent: int) -> tuple[Any, int]:
+    node = _new(Seq(), i, indent)
+    lines = node.lc.data
+    while i < len(rows) and rows[i][0] == indent and rows[i][1]:
+        content = rows[i][2]
+        lines[len(node)] = [i, indent + 2]
+        if _KEY.match(content):  # `- key: ...`: a map whose first line is this one
+            rows[i] = [indent + 2, False, content]
+            value, i = _block_map(rows, i, indent + 2)
+        else:
+            value, end = _flow(content, 0, i, indent + 2)
+            if end != len(content):
+                raise _NotSure
+            i += 1
+        list.append(node, value)
+    return _done(node), i
+
+
+def _flow(content: str, pos: int, line: int, base: int) -> tuple[Any, int]:
+    """The flow value at content[pos:] (column base + pos), and where it ends."""
+    known = _WORD_CACHE
+    if len(known) > 4096:
+        known.clear()
+    stack: list[tuple[Any, Any, int]] = []  # the maps and lists open around `container`
+    container: Any = None
+    key: Any = None
+    key_col = 0
+    state = 0  # 0: a value comes, 1: a key comes, 2: a key's `: ` comes, 3: `, ` or a close
+    for m in _TOKEN.finditer(content, pos):
+        start = m.start()
+        if start != pos:
+            raise _NotSure
+        pos = m.end()
+        token = m.group()
+        first = token[0]
+        if state == 3:
+            if token == ", ":
+                state = 1 if container.__class__ is Map else 0
+                continue
+            if not (token == "}" and container.__class__ is Map
+                    or token == "]" and container.__class__ is Seq):
+                raise _NotSure
+            value = _done(container)
+            col = value.lc.col
+            if not stack:
+                return value, pos
+            container, key, key_col = stack.pop()
+        elif state == 2:
+            if token != ": ":
+                raise _NotSure
+            state = 0
+            continue
+        elif state == 1:
+            if token == "}" and not container:  # `{}`
+                value = _done(container)
+                col = value.lc.col
+                if not stack:
+                    return value, pos
+                container, key, key_col = stack.pop()
+            else:
+                if first in "{}[],: ":
+                    raise _NotSure
+                key = known.get(token, known)
+                if key is known:
+                    key = known[token] = _scalar(token)
+                if key is None or key in container:
+                    raise _NotSure
+                key_col = base + start
+                state = 2
+                continue
+        elif first == "{" or first == "[":
+            stack.append((container, key, key_col))
+            container = _new(Map() if first == "{" else Seq(), line, base + start)
+            state = 1 if first == "{" else 0
+            continue
+        elif token == "]" and container.__class__ is Seq and not container:  # `[]`
+            value = _done(container)
+            col = value.lc.col
+            if not stack:
+                return value, pos
+            container, key, key_col = stack.pop()
+        else:
+            if first in "}],: ":
+                raise _NotSure
+            value = known.get(token, known)
+            if value is known:
+                value = known[token] = _scalar(token)
+            col = base + start
+        if container is None:  # a scalar on its own
+            return value, pos
+        if container.__class__ is Map:
+            container.lc.data[key] = [line, key_col, line, col]
+            dict.__setitem__(container, key, value)
+        else:
+            container.lc.data[len(container)] = [line, col]
+            list.append(container, value)
+        state = 3
+    raise _NotSure
+
+
+_WORD_CACHE: dict[str, Any] = {}  # a flow scalar's text -> its value (a log repeats a few)
 
 
 def _documents(parser: Any, ev: Any) -> list[Any]:

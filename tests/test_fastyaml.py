@@ -64,6 +64,18 @@ SNIPPETS = [
     "plays: {P1: [crystal-ball, 4], P2: key}\n# a comment\nafter:  # trailing\n  P1: {coins: 2}\n",
     "multi: this is\n  a plain scalar\n  over lines\n",
     "\u00e9t\u00e9: \u00e0 \U0001F600 b\nk: [\u00fc, \u00df]\n",
+    # the layout `raiders play` writes (read line by line), and near misses of it
+    "a: 1\nrooms:\n  - plays: {P1: [crystal-ball, 4], P2: key}\n    after:\n"
+    "      P1: {coins: 2, items: []}\n  - plays: {}\nresult: {winners: [P1], out: []}\n",
+    "rooms:\n- x\n- [1, {a: \"b c\"}]\n- k: v\n  l: [w]\nz: \"\"\n",
+    "a:\n    b: 1\n  c: 2\n",
+    "a: 1\n b: 2\n",
+    "a: {b: 1,c: 2}\n",
+    "a: [1, ]\n",
+    "a: x[1]\n",
+    "a: {b: 1} \n",
+    "a:\n",
+    "a: 1\n\nb: 2\n",
     # keys that are not text
     "1: a\ntrue: b\nnull: c\n",
     # what only the positioned reader reads or refuses
@@ -209,8 +221,20 @@ def test_generated_documents_read_the_same(monkeypatch):
     @settings(max_examples=400, deadline=None)
     @given(tree, gap, flow)
     def check(node, gap, flow):
-        text = _render(node if isinstance(node, list) else [node], 0, flow, gap) + "\n"
-        _, with_fast, pure = _both(text, monkeypatch)
-        _same(with_fast, pure)
+        for top in (node if isinstance(node, list) else [node], [("top", node), ("b", "1")]):
+            text = _render(top, 0, flow, gap) + "\n"
+            _, with_fast, pure = _both(text, monkeypatch)
+            _same(with_fast, pure)
 
     check()
+
+
+def test_without_libyaml_a_log_is_still_read_fast_and_the_same(monkeypatch):
+    monkeypatch.setattr(fastyaml, "_LIBYAML", None)
+    text = (ROOT / "examples" / "logs" / "classic-duel-table.yaml").read_text(encoding="utf-8")
+    log = text.split("\n", 1)[1] if text.startswith("#") else text
+    log = "".join(line for line in log.splitlines(True) if "#" not in line)
+    fast, with_fast, pure = _both(log, monkeypatch)
+    assert fast is not None
+    _same(with_fast, pure)
+    assert fastyaml.load("a: 1.5\n") is None  # the rest waits for the positioned reader
