@@ -606,6 +606,10 @@ class Checker:
             parts = e.name.split("-")
             if len(parts) > 1 and all(x in known or x.isdigit() for x in parts):
                 hint = "subtraction needs spaces: `" + " - ".join(parts) + "`"
+            elif e.name in FUNCTIONS:  # `lose half coins`: a function used as a word
+                args = ", ".join(FUNCTIONS[e.name].params)
+                hint = f"`{e.name}` is a function: `{e.name}(…)` takes {args}; " \
+                       + FUNCTIONS[e.name].doc
             else:
                 hint = did_you_mean(e.name, known)
             self.err(e.span, "E104", f"unknown name `{e.name}`", hint)

@@ -14,6 +14,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from . import ast as A
 from .diagnostics import Diagnostic, did_you_mean
 from .spans import Span
+from .vocabulary import SELECTORS
 
 # Human words for the grammar's terminals, for "expected …" messages.
 _TERMINAL_WORDS = {
@@ -391,6 +392,74 @@ def _keyword_hint(word: str) -> Optional[str]:
     return did_you_mean(word, _keywords())
 
 
+# At most this many syntax errors are reported per file (each costs a parse of the file).
+MAX_SYNTAX_ERRORS = 20
+# A line that starts a declaration: at the left margin, not a comment or a closing brace.
+_DECL_START = re.compile(r"^[a-z_][\w-]*\b", re.M)
+
+
+def _every_syntax_error(path: str, text: str, first: UnexpectedInput) -> list[Diagnostic]:
+    """Every syntax error of the file, not only the first: after an error, the declaration
+    it is in is blanked out (its lines kept, so positions stay right) and the file is parsed
+    again from the top, until it parses or nothing is left to skip."""
+    diags = [_syntax_diagnostic(path, text, first)]
+    if diags[0].code == "E003":
+        return diags  # a `{` never closed: everything after it belongs to it
+    err: Optional[UnexpectedInput] = first
+    while err is not None and len(diags) < MAX_SYNTAX_ERRORS:
+        line = getattr(err, "line", None)
+        if not isinstance(line, int) or line < 1:
+            break
+        blanked = _skip_declaration(text, line)
+        if blanked is None:
+            break
+        text = blanked
+        try:
+            _lark().parse(text)
+            err = None
+        except UnexpectedInput as again:
+            d = _syntax_diagnostic(path, text, again)
+            if d.code == "E003" or any(d.span == x.span for x in diags):
+                break  # what follows a blanked part, not a slip of its own
+            diags.append(d)
+            err = again
+    return diags
+
+
+def _skip_declaration(text: str, line: int) -> Optional[str]:
+    """The text with the declaration holding `line` blanked out (spaces and newlines
+    kept), or None when there is no later declaration to go on from."""
+    starts = [text.count("\n", 0, m.start()) + 1 for m in _DECL_START.finditer(text)]
+    begin = max((s for s in starts if s <= line), default=1)
+    after = [s for s in starts if s > line]
+    if not after:
+        return None
+    lines = text.split("\n")
+    for i in range(begin - 1, after[0] - 1):
+        lines[i] = " " * len(lines[i])
+    return "\n".join(lines)
+
+
+def _slip_hint(text: str, tok: Token, expected: list[str]) -> Optional[str]:
+    """A hint for the slips newcomers make most: `else if`, no `:` after a selector,
+    `half` without parentheses, `/` for division."""
+    before = text[:tok.start_pos] if tok.start_pos is not None else ""
+    last = before.split()[-1] if before.split() else ""
+    word = str(tok)
+    if word == "if" and last == "else":
+        return "there is no `else if`: write `else { if … { … } }`"
+    if last == "half" and word != "(":
+        return "`half` is a function: `half(coins)`, rounded down"
+    if word == "/" and expected:
+        return ("`/` only separates numbers per player count (`12 / 16 / 20`); divide with "
+                "`div(a, b)` or `half(x)`, rounded down")
+    if "`:`" in expected and re.fullmatch(r"[a-z_]\w*", word) and re.search(r"[\w)]\s*$",
+                                                                       before) \
+            and (last in SELECTORS or not _keyword_hint(last)):  # not `atack lowest`, a typo
+        return f"a selector is followed by `:` before its effects: `{last}: {word} …`"
+    return None
+
+
 def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
     if isinstance(err, UnexpectedEOF) or (
         isinstance(err, UnexpectedToken) and err.token.type == "$END"
@@ -423,6 +492,12 @@ def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic
         return Diagnostic(Span(path, opened[0], opened[1], opened[0], opened[1] + 1), "E003",
                           "this `{` is never closed", "add the missing `}`")
     expected = _expected_words(set(err.expected))
+    slip = _slip_hint(text, tok, expected)
+    if slip:
+        return Diagnostic(_tok_span(path, tok), "E001",
+                          f"unexpected {_describe(tok)}; expected "
+                          + ", ".join(expected[:12]) + (", …" if len(expected) > 12 else ""),
+                          slip)
     hint = None
     # A misspelt keyword often parses as a name and fails a little later:
     # look at the first word of the failing line, then at the token itself.
@@ -501,7 +576,7 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
         tree = _lark().parse(text)
         decls = _ToAst(path).transform(tree)
     except UnexpectedInput as err:
-        return None, [_syntax_diagnostic(path, text, err)]
+        return None, _every_syntax_error(path, text, err)
     except _TooLarge as err:
         tok = err.token
         digits = len(str(tok))

@@ -382,6 +382,25 @@ class CardCompiler:
 
         return block, words
 
+    def traced_test(self, s: A.If) -> Optional[Callable[[Any, bool], None]]:
+        """For a traced game: a comparison's two sides as numbers, so that the narration
+        can say `18 against 16`. The verdict is structural, not by name: an `unless` that
+        guards an attack is a room beaten when it holds (a monster's rule, or any like it)."""
+        c = s.cond
+        if not isinstance(c, A.BinOp) or c.op not in (">=", "<=", ">", "<", "==", "!="):
+            return None
+        left, wl = self.expr(c.left)
+        right, wr = self.expr(c.right)
+        guards_attack = any(isinstance(n, A.Attack) for n in A.walk(s.then))
+        kind = "beaten" if guards_attack and s.negate else "test"
+        op = c.op
+
+        def test(ctx, passed: bool) -> None:
+            ctx.trace.append(("test", "", (left(ctx, None), op, right(ctx, None), passed, kind,
+                                           wl, wr)))
+
+        return test
+
     def stmt(self, s) -> tuple[Stmt, str]:
         if isinstance(s, A.Block):
             return self.block(s)
@@ -414,10 +433,14 @@ class CardCompiler:
                 players = sel(ctx, subject)
                 if not players:
                     return
-                each = amount(ctx, None) // len(players)
+                total = amount(ctx, None)
+                each = total // len(players)
                 if each > 0:
                     for p in players:
                         ctx.emit("gain", p, each)
+                elif total > 0 and ctx.trace is not None:
+                    # why nobody gets the chest: more sharers than coins (X-4)
+                    ctx.trace.append(("split", ",".join(p.name for p in players), total))
 
             return share, f"{ws} share {wa} coins (rounded down; more sharers than coins: none)"
         if isinstance(s, A.If):
@@ -444,8 +467,13 @@ class CardCompiler:
                 words = f"for each of them, {'unless' if negate else 'if'} {wc}: {wt}"
                 return if_each, words + (f"; otherwise {wo}" if other else "")
 
+            test = self.traced_test(s)
+
             def if_(ctx, subject):
-                if bool(cond(ctx, None)) != negate:
+                passed = bool(cond(ctx, None))
+                if ctx.trace is not None and test is not None:
+                    test(ctx, passed)  # the narration's "18 against 16"
+                if passed != negate:
                     then(ctx, subject)
                 elif other is not None:
                     other(ctx, subject)

@@ -84,7 +84,10 @@ def test_narration_says_what_the_new_effects_did(tmp_path):
     assert effect_words("mark", "Ann", "poisoned") == "Ann is now poisoned"
     assert effect_words("unmark", "Ann", "poisoned") == "Ann is no longer poisoned"
     assert effect_words("roll", "", 4) == "a die rolls 4"
-    assert effect_words("steal", "Bob", "2 coin(s) from Ann") == "Bob takes 2 coin(s) from Ann"
+    # plurals made right for the number (issue 10: "gains 1 coin(s)" no more)
+    assert effect_words("steal", "Bob", "2 coin(s) from Ann") == "Bob takes 2 coins from Ann"
+    assert effect_words("steal", "Bob", "1 coin(s) from Ann") == "Bob takes 1 coin from Ann"
+    assert effect_words("gain", "Bob", 1) == "Bob gains 1 coin"
     assert effect_words("take", "Ann", "key") == "Ann gives a key back to the supply"
     ann = Player(0, "Ann")
     ann.marks["poisoned"] = Mark(2)

@@ -51,3 +51,47 @@ def test_two_mods_defining_one_id_are_named_not_merged(tmp_path):
                                           "wounds 1 }\n")
     out = run("play", "--cards", tmp_path / "c", "--seed", "1")
     assert "`troll` is defined by the deluxe ruleset and by mod c (" in out.stderr
+
+
+def _changed_copy(tmp_path, name="new"):
+    new = tmp_path / name
+    shutil.copytree(GORGON, new)
+    card = new / "gorgon.dsl"
+    card.write_text(card.read_text().replace("wounds 2", "wounds 3"))
+    return new
+
+
+def test_diff_of_two_folders_is_a_markdown_review(tmp_path):
+    new = _changed_copy(tmp_path)
+    out = run("diff", GORGON, new, "--games", "12", "--jobs", "1", "--players", "3")
+    assert out.exit_code == 0, out.output
+    text = out.stdout
+    assert "| `gorgon` | changed |" in text
+    assert "take 2 wounds" in text.split("After:")[0] and "take 3 wounds" in text
+    assert "-  wounds 2\n+  wounds 3" in text
+    assert "| card.gorgon.wounds |" in text and "12 games on seeds 1..12" in text
+    same = run("diff", GORGON, GORGON, "--games", "0")
+    assert same.exit_code == 0 and "No card and nothing in `mod.yaml` changed" in same.stdout
+    assert run("diff", GORGON, tmp_path / "nowhere").exit_code == 1  # neither folder nor REV:
+
+
+def test_diff_reads_a_git_revision_without_a_checkout(tmp_path, monkeypatch):
+    repo = tmp_path / "repo"
+    shutil.copytree(GORGON, repo / "gorgon")
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.chdir(repo)
+    import subprocess
+
+    for args in (["init", "-q"], ["add", "gorgon"], ["commit", "-q", "-m", "one"]):
+        subprocess.run(["git", *args], check=True)
+    card = repo / "gorgon" / "gorgon.dsl"
+    card.write_text(card.read_text().replace("wounds 2", "wounds 3"))
+    out = run("diff", "HEAD:gorgon", "gorgon", "--games", "0")
+    assert out.exit_code == 0, out.output
+    assert "## raiders diff: `HEAD:gorgon` → `gorgon`" in out.stdout
+    assert "+  wounds 3" in out.stdout
+    bad = run("diff", "nosuchrev:gorgon", "gorgon", "--games", "0")
+    assert bad.exit_code == 1 and "git ls-tree" in bad.stderr

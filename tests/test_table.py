@@ -45,3 +45,57 @@ def test_python_dash_m_raiders_is_the_command():
     out = subprocess.run([sys.executable, "-m", "raiders", "show", "--help"],
                          capture_output=True, text=True, cwd=os.path.dirname(__file__))
     assert out.returncode == 0 and "--dungeon" in out.stdout
+
+
+def test_narration_reads_as_words():
+    from raiders.interpreter.narrate import effect_words, tie_break_words
+    from raiders.interpreter.state import Player
+
+    assert effect_words("wound", "Ann", 1) == "Ann takes 1 wound"
+    assert effect_words("gain", "Ann", 3) == "Ann gains 3 coins"
+    assert effect_words("test", "", (18, ">=", 16, True, "beaten", "total", "strength"),
+                        room="Troll") == "18 against 16: the Troll is beaten"
+    assert effect_words("split", "Ann,Bob,Cid", 2) == (
+        "Ann, Bob and Cid tie for the 2 coins: more sharers than coins, so nobody gets any")
+    ann, bob, cid = Player(0, "Ann"), Player(1, "Bob"), Player(2, "Cid")
+    ann.coins = bob.coins = 9
+    ann.wounds, bob.wounds, cid.wounds, cid.out = 2, 4, 9, "unconscious"
+    assert tie_break_words([ann, bob, cid], ["Ann"]) == (
+        "Ann and Bob have 9 coins each (Cid out); the tie goes to the fewest wounds: Ann with "
+        "2 against 4.")
+
+
+def test_a_played_game_narrates_names_sums_and_winners():
+    out = run("play", "--seed", "7").stdout
+    assert "coin(s)" not in out and "wound(s)" not in out
+    assert "20 against 18: the Dragon is beaten" in out
+    assert "P4 Sword" in out  # an item by its name
+    assert "tie for the 2 coins: more sharers than coins" in out
+    assert "the tie goes to the fewest wounds" in out
+
+
+def test_the_human_prompt_shows_the_room_the_table_and_help():
+    answers = "?\nroom\ntable\n" + "\n".join(["1", "2", "3", "4", "5"] * 12) + "\n"
+    out = run("play", "--seed", "7", "--human", "1", "-q", input=answers).output
+    assert "strength (18 for 4 players)" in out  # the troll, for this table
+    assert "room    what this room does" in out  # help
+    assert "P2             1 coin    1 wound  2 items" in out  # everyone's coins, wounds, items
+
+
+def test_every_syntax_error_of_a_file_is_reported_with_hints_for_common_slips():
+    from raiders.dsl.parser import parse
+
+    text = (
+        'monster a { name "A" strength 1 / 2 / 3 wounds 1\n'
+        "  resolve { if total >= 3 { lowest: lose 1 coin } else if total >= 1 { } }\n}\n"
+        'monster b { name "B" strength 1 / 2 / 3 wounds 1\n'
+        "  resolve { lowest lose 1 coin }\n}\n"
+        'monster d { name "D" strength 1 / 2 / 3 wounds 1\n'
+        "  resolve { lowest: lose total / 2 coins }\n}\n"
+        'monster e { name "E" strength 1 / 2 / 3 wounds 1 }\n')
+    module, diags = parse(text, "slips.dsl")
+    assert module is None
+    assert [d.span.line for d in diags] == [2, 5, 8]
+    assert "no `else if`" in diags[0].hint
+    assert "a selector is followed by `:`" in diags[1].hint
+    assert "div(a, b)" in diags[2].hint

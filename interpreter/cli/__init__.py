@@ -34,6 +34,10 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     # the replay viewer over HTTP (docs/viewer.md)
     "serve": ("viewer", "serve",
               "Serve the replay viewer for a folder of logs on http://127.0.0.1:PORT/."),
+    # a mod's change reviewed
+    "diff": ("review", "diff_cmd",
+             "Review a mod's change: which cards changed, what they do before and after, and "
+             "the simulated figures of both versions on the same seeds, as Markdown."),
 }
 
 

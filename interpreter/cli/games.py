@@ -110,7 +110,14 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
     from raiders.interpreter.botspec import make_bot
     from raiders.interpreter.engine import Game
     from raiders.interpreter.logs import LogMeta, render_log, write_atomic
-    from raiders.interpreter.narrate import floor_header, result_lines, room_lines, standings
+    from raiders.interpreter.describe import count
+    from raiders.interpreter.narrate import (
+        floor_header,
+        item_names,
+        result_lines,
+        room_lines,
+        standings,
+    )
     from raiders.interpreter.room import RulesError
 
     rules = load_rules_or_exit(ruleset, variant, cards)
@@ -150,28 +157,29 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
         except RulesError as err:
             raise Failure(f"error: {err}") from None
         if narrate:
-            click.echo(f"{rules.ruleset.name}, {var.name} play, {n_players} player(s), "
-                       f"seed {game_seed}")
+            click.echo(f"{rules.ruleset.name}, {var.name} play, "
+                       f"{count(n_players, 'player')}, seed {game_seed}")
             for p in game.players:
                 click.echo(f"  {p.name}: {rules.characters[p.character].name} "
-                           f"({p.coins} coins, {p.wounds} wounds"
-                           + (f", {', '.join(p.items)}" if p.items else "") + ")")
+                           f"({count(p.coins, 'coin')}, {count(p.wounds, 'wound')}"
+                           + (f", {item_names(rules, p.items)}" if p.items else "") + ")")
 
         def on_room(rec, game=game) -> None:
             if not narrate:
                 return
             if rec.index == 0:
-                click.echo(floor_header(rec.floor, game.deal.floors[rec.floor].floor_card))
+                click.echo(floor_header(rec.floor, game.deal.floors[rec.floor].floor_card,
+                                        rules))
             for line in room_lines(rules, rec):
                 click.echo(line)
-            click.echo(standings(game.players))
+            click.echo(standings(game.players, rules))
 
         try:
             result = game.run(on_room)
         except RulesError as err:
             raise Failure(f"error: {err}") from None
         if narrate or (games == 1 and quiet):
-            for line in result_lines(result, solo):
+            for line in result_lines(result, solo, rules):
                 click.echo(line)
         else:
             click.echo(f"game {g + 1} (seed {game_seed}): winners "
@@ -261,7 +269,7 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
                     click.echo(floor_header(rec.floor, None))
                 for line in why.room_lines(rec) if why else room_lines(rules, rec):
                     click.echo(line)
-                click.echo(standings(game.players))
+                click.echo(standings(game.players, rules))
 
             if narrate:
                 click.echo(f"{shown}: {rules.ruleset.name}, {rules.variant.name} play, "
@@ -283,7 +291,7 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
                 click.echo(f"{'ok    ' if check else ''}{shown}: {msg}")
                 click.echo(standings(outcome.game.players))
         elif narrate:
-            for line in result_lines(outcome.result, rules.variant.scoring == "solo"):
+            for line in result_lines(outcome.result, rules.variant.scoring == "solo", rules):
                 click.echo(line)
         elif check and not quiet:
             compared = (f"{outcome.checkpoints} checkpoint(s) equal" if outcome.checkpoints

@@ -154,7 +154,7 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
         effects, _ = effects_of.of(rec.trace)
         for line in room_lines(rules, attrs.evolve(rec, trace=effects)):
             click.echo(line)
-        click.echo(standings(game.players))
+        click.echo(standings(game.players, rules))
 
     try:
         result = branch.run(on_room)
@@ -162,7 +162,7 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
         raise Failure(f"FAIL  {display_path(log)}: bad log", err.diagnostics) from None
     except RulesError as err:
         raise Failure(f"error: {err}") from None
-    for line in result_lines(result, rules.variant.scoring == "solo"):
+    for line in result_lines(result, rules.variant.scoring == "solo", rules):
         click.echo(line)
     if log_file:
         target = Path(log_file)
