@@ -99,3 +99,13 @@ def test_every_syntax_error_of_a_file_is_reported_with_hints_for_common_slips():
     assert "no `else if`" in diags[0].hint
     assert "a selector is followed by `:`" in diags[1].hint
     assert "div(a, b)" in diags[2].hint
+
+
+def test_validate_a_folder_finds_its_logs_and_scenario_files(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    logs = Path(__file__).resolve().parent.parent / "examples" / "logs"
+    shutil.copy(logs / "deluxe-standard-table.yaml", tmp_path)
+    out = run("validate", str(tmp_path))
+    assert out.exit_code == 0 and "checked 1 file(s): no problems found" in out.output

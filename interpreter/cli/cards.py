@@ -18,26 +18,38 @@ from .common import (
 )
 
 
+def _yaml_kind(path: str):
+    """`log` or `scenario` from a YAML file's `format:` line, else None."""
+    import re
+
+    try:
+        with open(path, "rb") as fh:  # only the head: the file may be huge
+            head = fh.read(4000).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    m = re.search(r"^format:\s*[\"']?raiders-(log|scenario)/", head, re.M)
+    return m.group(1) if m else None
+
+
 def _split_yaml_documents(paths: tuple[str, ...]) -> tuple[list[str], list[tuple[str, str]]]:
     """Logs and scenario files named on the command line are checked by their own readers;
     everything else goes to the card checker."""
-    import re
     from pathlib import Path
 
     cards, other = [], []
     for p in paths:
+        if Path(p).is_dir():
+            # a folder's logs and scenario files are checked too, by their own readers
+            from raiders.dsl.safeio import files_below
+
+            found, _ = files_below(p, ["*.yaml", "*.yml"])
+            other.extend((str(f), k) for f in sorted(found) if (k := _yaml_kind(str(f))))
         kind = None
         if Path(p).name == "mod.yaml":
             cards.append(str(Path(p).parent))  # a mod's manifest: check the whole mod
             continue
         if Path(p).is_file() and Path(p).suffix in (".yaml", ".yml"):
-            try:
-                with open(p, "rb") as fh:  # only the head: the file may be huge
-                    head = fh.read(4000).decode("utf-8", errors="replace")
-            except OSError:
-                head = ""
-            m = re.search(r"^format:\s*[\"']?raiders-(log|scenario)/", head, re.M)
-            kind = m.group(1) if m else None
+            kind = _yaml_kind(p)
         if kind:
             other.append((p, kind))
         else:
