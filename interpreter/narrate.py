@@ -41,7 +41,7 @@ def names(who: str) -> str:
 def effect_words(event: str, who: str, n: object, rules: Optional[Rules] = None,
                  room: str = "") -> str:
     """One traced effect in words: `Ann takes 2 wounds`. With `rules`, items by their names;
-    `room`: the room's name, for what it does (`the Troll attacks Ann`)."""
+    `room`: the room's name, for what it does (`the Ogre attacks Ann`)."""
     it = f"the {room}" if room else "it"
     if event == "attack" and not who:
         return f"{it} attacks nobody"
@@ -63,7 +63,7 @@ def effect_words(event: str, who: str, n: object, rules: Optional[Rules] = None,
 
 
 def _test_words(test: tuple, it: str) -> str:
-    """A comparison the rules made: `18 against 16: the Troll is beaten`."""
+    """A comparison the rules made: `18 against 16: the Ogre is beaten`."""
     left, op, right, passed, kind = test[:5]
     if kind == "beaten":
         return f"{left} against {right}: {it} is {'beaten' if passed else 'not beaten'}"
@@ -97,12 +97,12 @@ def room_lines(rules: Rules, rec: RoomRecord) -> list[str]:
 
 
 def item_names(rules: Optional[Rules], items: Iterable[str]) -> str:
-    """`sword, torch` → `Sword, Torch` (ids of items the rules do not know stay ids)."""
+    """`war-axe` → `War Axe` (ids of items the rules do not know stay ids)."""
     return ", ".join(_card_name(i, rules) for i in items)
 
 
 def standings(players: Iterable, rules: Optional[Rules] = None) -> str:
-    """Everyone's coins, wounds, items and statuses after a room: `P1: 2c 3w [Sword]`."""
+    """Everyone's coins, wounds, items and statuses after a room: `P1: 2c 3w [War Axe]`."""
     return "    " + " | ".join(
         f"{p.name}: {p.coins}c {p.wounds}w"
         + (f" [{item_names(rules, p.items)}]" if p.items else "")
