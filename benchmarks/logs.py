@@ -8,8 +8,9 @@ write N games is the unit; `raiders replay --check` of N logs the interpreter wr
 process, on every core, then on one) is printed as a multiple of it. The goal is 8x or less.
 
 Also printed: the time to read one log with each YAML reader at hand (the positioned reader,
-ruamel in pure Python; raiders' libyaml fast path; PyYAML's CSafeLoader, YAML 1.1, for
-scale; ruamel's own C loader when ruamel.yaml.clib is installed), and the whole-process
+ruamel in pure Python; raiders' fast paths, the logs' own layout and libyaml's events;
+PyYAML's CSafeLoader, YAML 1.1, for scale; ruamel's own C loader when ruamel.yaml.clib is
+installed), and the whole-process
 `replay --check` with the fast path turned off (RAIDERS_PURE_YAML=1), on a sample.
 
     python benchmarks/logs.py [--games 1000] [--pure-sample 100]
@@ -45,6 +46,7 @@ NAMES = ["P1", "P2", "P3", "P4"]
 def hand_coded_games(rules: Rules, n: int, folder: Path) -> float:
     """Seconds to play n games and write each one's log (plain writes, as a script would)."""
     data = extract(rules)
+    playable = {cid: set(room.playable) | set(room.escapes) for cid, room in rules.rooms.items()}
     deck = [cid for cid, copies in rules.deck.items() for _ in range(copies)]
     bosses = list(rules.bosses)
     chars = {cid: (c.coins, c.wounds, list(c.items)) for cid, c in rules.characters.items()}
@@ -77,10 +79,8 @@ def hand_coded_games(rules: Rules, n: int, folder: Path) -> float:
             cards = []
             for p in players:
                 legal: list = list(p.hand)
-                if d[0] == "treasure":
-                    legal += [i for i in p.items if i in d[3]]
-                elif d[0] == "monster":
-                    legal += [i for i in p.items if i == "sword" or i == d[4]]
+                if d[0] in ("treasure", "monster"):  # items count as cards there (the text says)
+                    legal += [i for i in p.items if i in playable[card]]
                 cards.append(rng.choice(legal))
             hand_resolve(d, players, cards, supply)
             for p in players:
@@ -149,9 +149,12 @@ def readers(texts: list[str]) -> list[tuple[str, float]]:
                      per_log_ms(lambda s: Y.load_documents(s, "x"), texts[:30])))
     finally:
         del os.environ["RAIDERS_PURE_YAML"]
+    rows.append(("raiders fast path (the logs' layout, positions)",
+                 per_log_ms(lambda s: Y.load_documents(s, "x"), texts)))
     if fastyaml.available():
-        rows.append(("raiders fast path (libyaml events, positions)",
-                     per_log_ms(lambda s: Y.load_documents(s, "x"), texts)))
+        parser_class, events = fastyaml._libyaml()
+        rows.append(("raiders libyaml path (any YAML, positions)",
+                     per_log_ms(lambda s: fastyaml._documents(parser_class(s), events), texts)))
     try:
         import yaml
 

@@ -121,7 +121,7 @@ def load(text: str) -> Optional[list[Any]]:
 # ---- the layout `raiders play` writes, read line by line --------------------------------------
 #
 # A log from `raiders play` (interpreter/logs.py, render_log) is block maps and lists whose
-# leaves are one-line flow values (`{P1: 4, P2: [crystal-ball, 5]}`) with one space after each
+# leaves are one-line flow values (`{P1: 4, P2: [an-item, 5]}`) with one space after each
 # `,` and `:`, plain words and numbers, and double-quoted text without escapes. That subset is
 # read here without libyaml, with the positions ruamel gives; any other line (a comment, a
 # blank line, other spacing, a tag, an anchor, `---`, a multi-line value) is _NotSure, and the
