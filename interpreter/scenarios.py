@@ -4,6 +4,7 @@ Format: DESIGN.md and docs/scenarios.md. A file may hold several scenarios (YAML
 """
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import Any, Optional, Sequence
 
@@ -44,15 +45,41 @@ def run_file(path: str, allow: Sequence[str] = ()) -> list[Outcome]:
     """Run every scenario of a file. The paths a scenario names (`ruleset`, `cards`) must
     lead inside the file's own folder or into one of the folders `allow`s (dsl/safeio.py)."""
     text, docs, diags = Y.load_file(path)
-    if diags or text is None:
+    if text is None:
         return [Outcome(path, path, diags[0].span.line, False, diagnostics=diags)]
     lines = text.splitlines()
+    if diags:
+        return _run_documents_apart(path, text, lines, allow)
     outcomes = []
     with allowing(allow):
         for i, doc in enumerate(docs):
             if doc is None:
                 continue
             outcomes.append(run_scenario(doc, path, lines, i + 1))
+    return outcomes
+
+
+def _run_documents_apart(path: str, text: str, lines: list[str],
+                         allow: Sequence[str]) -> list[Outcome]:
+    """A file whose YAML does not read as a whole: each `---` document read on its own (its
+    lines kept in place, so positions stay right), so that one malformed scenario does not
+    stop the others of the file."""
+    starts = [0] + [i + 1 for i, line in enumerate(lines) if re.match(r"---\s*$", line)]
+    outcomes = []
+    with allowing(allow):
+        ends = [s - 1 for s in starts[1:]] + [len(lines)]  # each `---` line left out
+        for n, (a, b) in enumerate(zip(starts, ends, strict=True)):
+            if not any(x.strip() and not x.lstrip().startswith("#") for x in lines[a:b]):
+                continue  # nothing but comments
+            chunk = "\n" * a + "\n".join(lines[a:b])
+            docs, diags = Y.load_documents(chunk, path)
+            if diags:
+                outcomes.append(Outcome(f"scenario {n + 1}", path, diags[0].span.line, False,
+                                        diagnostics=diags))
+                continue
+            for doc in docs:
+                if doc is not None:
+                    outcomes.append(run_scenario(doc, path, lines, n + 1))
     return outcomes
 
 

@@ -109,3 +109,17 @@ def test_validate_a_folder_finds_its_logs_and_scenario_files(tmp_path):
     shutil.copy(logs / "deluxe-standard-table.yaml", tmp_path)
     out = run("validate", str(tmp_path))
     assert out.exit_code == 0 and "checked 1 file(s): no problems found" in out.output
+
+
+def test_a_malformed_scenario_does_not_stop_the_others_of_its_file(tmp_path):
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent.parent / "examples" / "scenarios" / "deluxe"
+    text = sorted(folder.glob("*.yaml"))[0].read_text()
+    first = text.split("\n---")[0]
+    f = tmp_path / "mixed.yaml"
+    f.write_text(first + "\n---\nformat: raiders-scenario/1\nname: broken\nplays: {A: [1\n"
+                 + "---\n" + first + "\n")
+    out = run("test", str(f))
+    assert "error[E501]" in out.output
+    assert out.output.count("ok    ") == 2 and "2 passed, 1 failed" in out.output
