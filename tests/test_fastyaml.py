@@ -122,11 +122,10 @@ def _yaml_files():
 
 
 def _some_yaml_files():
-    """Every kind of file: logs, rulesets, the hostile-input corpus, some scenarios and mods."""
-    files = list(_yaml_files())
-    return [f for i, f in enumerate(files)
-            if f.parent.name in ("logs", "corpus", "classic", "deluxe") and "scenarios" not in
-            f.parts or i % 6 == 0]
+    """Logs, rulesets and a mod.yaml (the fast tier; every file in the slow tier)."""
+    return [f for f in _yaml_files()
+            if f.parent.name in ("logs", "classic", "deluxe") and "scenarios" not in f.parts
+            or f.name == "mod.yaml" and f.parent.name == "dice"]
 
 
 @needs_libyaml
@@ -136,7 +135,7 @@ def _some_yaml_files():
 def test_yaml_files_of_the_project_read_the_same(which, monkeypatch):
     """Logs, scenarios, rulesets, mod.yaml, the hostile-input corpus: positions included."""
     files = list(which())
-    assert len(files) > 15
+    assert len(files) >= 10
     taken = 0
     for f in files:
         try:
