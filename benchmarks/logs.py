@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -43,15 +44,16 @@ NAMES = ["P1", "P2", "P3", "P4"]
 # ---- the hand-coded engine: plays 4-player deluxe games and writes their logs ---------------
 
 
-def hand_coded_games(rules: Rules, n: int, folder: Path) -> float:
-    """Seconds to play n games and write each one's log (plain writes, as a script would)."""
+def hand_coded_games(rules: Rules, n: int, folder: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds to play n games and write each one's log (plain writes, as a
+    script would)."""
     data = extract(rules)
     playable = {cid: set(room.playable) | set(room.escapes) for cid, room in rules.rooms.items()}
     deck = [cid for cid, copies in rules.deck.items() for _ in range(copies)]
     bosses = list(rules.bosses)
     chars = {cid: (c.coins, c.wounds, list(c.items)) for cid, c in rules.characters.items()}
     cap = rules.ruleset.coin_cap or 10**9
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     for seed in range(n):
         rng = random.Random(seed)
         rooms = rng.sample(deck, 24) + [rng.choice(bosses)]
@@ -98,7 +100,7 @@ def hand_coded_games(rules: Rules, n: int, folder: Path) -> float:
         out.append(f"result: {{winners: [{', '.join(winners)}], out: [{', '.join(out_names)}]}}")
         with open(folder / f"game-{seed}.yaml", "w", encoding="utf-8") as fh:
             fh.write("\n".join(out) + "\n")
-    return time.perf_counter() - t
+    return time.perf_counter() - t, time.process_time() - cpu
 
 
 def interpreter_games(rules: Rules, n: int, folder: Path) -> float:
@@ -114,15 +116,18 @@ def interpreter_games(rules: Rules, n: int, folder: Path) -> float:
 # ---- replay --check, whole process -----------------------------------------------------------
 
 
-def replay_check(folder: Path, *extra: str, env: dict | None = None) -> float:
+def replay_check(folder: Path, *extra: str, env: dict | None = None) -> tuple[float, float]:
+    """(wall, CPU of the process and its workers) seconds of `raiders replay --check -q`."""
     exe = shutil.which("raiders") or str(Path(sys.executable).parent / "raiders")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     done = subprocess.run([exe, "replay", "--check", "-q", *extra, str(folder)],
                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     took = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         sys.exit(f"replay --check failed:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
-    return took
+    return took, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 # ---- one log, each YAML reader -------------------------------------------------------------
@@ -186,10 +191,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         hand_dir, logs = Path(tmp) / "hand", Path(tmp) / "logs"
         hand_dir.mkdir()
-        hand = min(hand_coded_games(rules, n, hand_dir) for _ in range(3))
+        hand, hand_cpu = min(hand_coded_games(rules, n, hand_dir) for _ in range(3))
         made = interpreter_games(rules, n, logs)
-        jobs_all = min(replay_check(logs) for _ in range(2))
-        jobs_one = replay_check(logs, "--jobs", "1")
+        jobs_all, all_cpu = min(replay_check(logs) for _ in range(2))
+        jobs_one, one_cpu = replay_check(logs, "--jobs", "1")
         texts = [p.read_text(encoding="utf-8") for p in sorted(logs.glob("*.yaml"))[:200]]
         pure = None
         if args.pure_sample:
@@ -198,15 +203,21 @@ def main() -> None:
             for p in sorted(logs.glob("*.yaml"))[:args.pure_sample]:
                 shutil.copy(p, sample / p.name)
             env = dict(os.environ, RAIDERS_PURE_YAML="1")
-            pure = (replay_check(sample, env=env) / args.pure_sample,
-                    replay_check(sample) / args.pure_sample)
+            pure = (replay_check(sample, env=env)[0] / args.pure_sample,
+                    replay_check(sample)[0] / args.pure_sample)
     cores = os.cpu_count() or 1
-    print(f"{n} 4-player deluxe games, random players; {cores} core(s)")
-    print(f"hand-coded engine, play + write     : {hand:7.2f} s   (the unit)")
-    print(f"interpreter, play + write (1 core)  : {made:7.2f} s   {made / hand:6.1f}x")
-    print(f"replay --check, every core (process): {jobs_all:7.2f} s   {jobs_all / hand:6.1f}x"
-          "   (goal: 8x or less)")
-    print(f"replay --check --jobs 1 (process)   : {jobs_one:7.2f} s   {jobs_one / hand:6.1f}x")
+    print(f"{n} 4-player deluxe games, random players; {cores} core(s), "
+          f"load {os.getloadavg()[0]:.1f} (a busy machine slows the processes that share it)")
+    print(f"hand-coded engine, play + write     : {hand:7.2f} s wall {hand_cpu:7.2f} s CPU"
+          "  (the unit)")
+    print(f"interpreter, play + write (1 core)  : {made:7.2f} s wall            "
+          f"{made / hand:6.1f}x")
+    print(f"replay --check, every core (process): {jobs_all:7.2f} s wall {all_cpu:7.2f} s CPU"
+          f"  {jobs_all / hand:6.1f}x wall (goal: 8x or less), {all_cpu / hand_cpu:.1f}x CPU")
+    print(f"replay --check --jobs 1 (process)   : {jobs_one:7.2f} s wall {one_cpu:7.2f} s CPU"
+          f"  {jobs_one / hand:6.1f}x wall, {one_cpu / hand_cpu:.1f}x CPU")
+    print(f"  on {cores} idle core(s) the wall ratio would be about "
+          f"{all_cpu / hand_cpu / cores:.1f}x (CPU ratio / cores)")
     if pure is not None:
         print(f"replay --check of {args.pure_sample} logs, per log: fast path {pure[1] * 1000:.1f}"
               f" ms, RAIDERS_PURE_YAML=1 {pure[0] * 1000:.1f} ms "
