@@ -119,7 +119,7 @@ def test_a_log_without_a_seed_must_record_its_dice(tmp_path):
     import re
 
     for seed in range(1, 30):
-        log = tmp_path / "dice.yaml"
+        log = tmp_path / f"dice-{seed}.yaml"
         assert run("play", "--cards", MODS / "dice", "--seed", seed, "-q",
                    "--log", log).exit_code == 0
         text = log.read_text()
