@@ -22,28 +22,41 @@ PARAM_TYPES: dict[str, str] = {
     "string": 'a "quoted string"',
 }
 
+@attrs.frozen
+class Word:
+    """A word of the language: what it means (for the checker's hints, the docs and the
+    editor), and the phrase `raiders show` uses for it in a card's plain words."""
+
+    doc: str
+    phrase: str
+
+
 # Fields every card accepts whatever its kind.
 COMMON_FIELDS: dict[str, str] = {"name": "string"}
 
 # Selectors: who, among the living players in the room.
-SELECTORS: dict[str, str] = {
-    "everyone": "every living player",
-    "nobody": "no player",
-    "highest": "the player(s) who played the highest value",
-    "second": "the player(s) who played the second-highest distinct value",
-    "lowest": "the player(s) who played the lowest value",
-    "second_lowest": "the player(s) who played the second-lowest distinct value",
-    "tied": "the player(s) whose value equals another player's value",
-    "richest": "the player(s) with the most coins",
-    "poorest": "the player(s) with the fewest coins",
-    "least_wounded": "the player(s) with the fewest wounds",
-    "most_wounded": "the player(s) with the most wounds",
-    "attacked": "the player(s) the current attack hits",
-    "escaped": "the player(s) who escaped with an escape card",
-    "them": "the players the current block or handler is about",
-    "you": "the player who holds this card (a character, an item or a status)",
-    "others": "every living player but the one who holds this card",
-    "first": "the first player (variants with a first player)",
+SELECTORS: dict[str, Word] = {
+    "everyone": Word("every living player", "every player"),
+    "nobody": Word("no player", "nobody"),
+    "highest": Word("the player(s) who played the highest value",
+                    "whoever played the highest value"),
+    "second": Word("the player(s) who played the second-highest distinct value",
+                   "whoever played the second-highest value"),
+    "lowest": Word("the player(s) who played the lowest value", "whoever played the lowest value"),
+    "second_lowest": Word("the player(s) who played the second-lowest distinct value",
+                          "whoever played the second-lowest value"),
+    "tied": Word("the player(s) whose value equals another player's value",
+                 "whoever played the same value as someone else"),
+    "richest": Word("the player(s) with the most coins", "the richest player(s)"),
+    "poorest": Word("the player(s) with the fewest coins", "the poorest player(s)"),
+    "least_wounded": Word("the player(s) with the fewest wounds", "the least wounded player(s)"),
+    "most_wounded": Word("the player(s) with the most wounds", "the most wounded player(s)"),
+    "attacked": Word("the player(s) the current attack hits", "the attacked player(s)"),
+    "escaped": Word("the player(s) who escaped with an escape card", "whoever escaped"),
+    "them": Word("the players the current block or handler is about", "them"),
+    "you": Word("the player who holds this card (a character, an item or a status)", "you"),
+    "others": Word("every living player but the one who holds this card", "everyone else"),
+    "first": Word("the first player (variants with a first player)", "the first player"),
 }
 
 # Selectors with an argument: `holds(ITEM)`, `played(ITEM)`, `marked(STATUS)`.
@@ -57,23 +70,32 @@ SELECTORS_OF: dict[str, tuple[str, str]] = {
 OWNER_SELECTORS = frozenset({"you", "others"})
 
 # Number atoms usable in expressions.
-ATOMS: dict[str, str] = {
-    "total": "the sum of the values played (escaped players' cards do not count)",
-    "highest_value": "the highest value played",
-    "lowest_value": "the lowest value played",
-    "highest_card": "the highest single card value put down in the room (not a sum)",
-    "players": "the number of living players in the room",
-    "your_coins": "the coins of the player being affected",
-    "your_wounds": "the wounds of the player being affected",
-    "your_value": "the value the player being affected played (the sum of their cards)",
-    "your_items": "how many item cards the player being affected holds",
-    "death": "the wounds at which a player dies (the ruleset's `death`)",
-    "never": "a number no sum reaches (`strength never`: cannot be defeated)",
-    "all_same": "true when every counted card has the same value",
-    "amount": "inside `modify`, and in a handler of a numeric event: the amount",
-    "threat": "the monster card revealed for this room from the variant's threat deck (solo)",
-    "round": "which round of the room is being fought: 1, 2, … (rooms with `rounds`)",
-    "floor_number": "which floor the game is on: 1..5",
+ATOMS: dict[str, Word] = {
+    "total": Word("the sum of the values played (escaped players' cards do not count)",
+                  "the sum of the values played"),
+    "highest_value": Word("the highest value played", "the highest value played"),
+    "lowest_value": Word("the lowest value played", "the lowest value played"),
+    "highest_card": Word("the highest single card value put down in the room (not a sum)",
+                         "the highest single card played"),
+    "players": Word("the number of living players in the room", "the number of players"),
+    "your_coins": Word("the coins of the player being affected", "their coins"),
+    "your_wounds": Word("the wounds of the player being affected", "their wounds"),
+    "your_value": Word("the value the player being affected played (the sum of their cards)",
+                       "the value they played"),
+    "your_items": Word("how many item cards the player being affected holds",
+                       "the items they hold"),
+    "death": Word("the wounds at which a player dies (the ruleset's `death`)",
+                  "the wounds that kill"),
+    "never": Word("a number no sum reaches (`strength never`: cannot be defeated)", "never"),
+    "all_same": Word("true when every counted card has the same value",
+                     "everyone played the same value"),
+    "amount": Word("inside `modify`, and in a handler of a numeric event: the amount",
+                   "the amount"),
+    "threat": Word("the monster card revealed for this room from the variant's threat deck (solo)",
+                   "the monster card revealed for the room"),
+    "round": Word("which round of the room is being fought: 1, 2, … (rooms with `rounds`)",
+                  "the round being fought"),
+    "floor_number": Word("which floor the game is on: 1..5", "the floor's number"),
 }
 
 # Atoms that only make sense somewhere specific.

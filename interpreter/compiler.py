@@ -18,7 +18,7 @@ import attrs
 from raiders.dsl import ast as A
 from raiders.dsl.checker import const_value
 from raiders.dsl.library import KindInfo, Library
-from raiders.dsl.vocabulary import FUNCTIONS, PER_PLAYER_ATOMS, ROOM_SHAPE
+from raiders.dsl.vocabulary import ATOMS, FUNCTIONS, PER_PLAYER_ATOMS, ROOM_SHAPE, SELECTORS
 
 from .state import Card, Player
 
@@ -265,28 +265,10 @@ class CardCompiler:
         if name in self.types:
             f, w = self.param(name)
             return f, w if self.types[name] != "per_players" else f"{name} ({w})"
-        atoms: dict[str, tuple[Expr, str]] = {
-            "total": (lambda ctx, p: ctx.total, "the sum of the values played"),
-            "highest_value": (lambda ctx, p: ctx.highest_value, "the highest value played"),
-            "lowest_value": (lambda ctx, p: ctx.lowest_value, "the lowest value played"),
-            "players": (lambda ctx, p: ctx.n_players, "the number of players"),
-            "your_coins": (lambda ctx, p: p.coins if p else 0, "their coins"),
-            "your_wounds": (lambda ctx, p: p.wounds if p else 0, "their wounds"),
-            "your_value": (lambda ctx, p: ctx.values_by_player.get(p.seat, 0) if p else 0,
-                           "the value they played"),
-            "your_items": (lambda ctx, p: len(p.items) if p else 0, "the items they hold"),
-            "highest_card": (lambda ctx, p: ctx.highest_card, "the highest single card played"),
-            "round": (lambda ctx, p: ctx.round, "the round being fought"),
-            "floor_number": (lambda ctx, p: ctx.table.floor_index + 1, "the floor's number"),
-            "death": (lambda ctx, p: ctx.death, "the wounds that kill"),
-            "never": (lambda ctx, p: NEVER, "never"),
-            "all_same": (lambda ctx, p: ctx.all_same, "everyone played the same value"),
-            "amount": (lambda ctx, p: ctx.amount, "the amount"),
-            "threat": (lambda ctx, p: ctx.threat(), "the monster card revealed for the room"),
-        }
-        if name not in atoms:
+        value = _ATOM_VALUES.get(name)
+        if value is None:
             raise CompileError(f"{self.card.id}: unknown name `{name}`")
-        return atoms[name]
+        return value, ATOMS[name].phrase
 
     def call(self, e: A.Call) -> tuple[Expr, str]:
         spec = FUNCTIONS[e.func]
@@ -362,7 +344,7 @@ class CardCompiler:
         builtin = _SELECTOR_FUNCS.get(name)
         if builtin is None:
             raise CompileError(f"{self.card.id}: unknown selector `{name}`")
-        return builtin, _SELECTOR_WORDS[name]
+        return builtin, SELECTORS[name].phrase
 
     def selectors(self, sels) -> tuple[Select, str]:
         parts = [self.selector(s) for s in sels]
@@ -859,19 +841,6 @@ def _extreme(attr: str, best: Callable) -> Select:
     return select
 
 
-_SELECTOR_WORDS = {
-    "everyone": "every player", "nobody": "nobody",
-    "highest": "whoever played the highest value",
-    "second": "whoever played the second-highest value",
-    "lowest": "whoever played the lowest value",
-    "second_lowest": "whoever played the second-lowest value",
-    "richest": "the richest player(s)", "poorest": "the poorest player(s)",
-    "least_wounded": "the least wounded player(s)", "most_wounded": "the most wounded player(s)",
-    "attacked": "the attacked player(s)", "escaped": "whoever escaped", "them": "them",
-    "tied": "whoever played the same value as someone else", "you": "you",
-    "others": "everyone else", "first": "the first player",
-}
-
 _SELECTOR_FUNCS: dict[str, Select] = {
     "everyone": lambda ctx, subject: list(ctx.participants),
     "nobody": lambda ctx, subject: [],
@@ -892,6 +861,33 @@ _SELECTOR_FUNCS: dict[str, Select] = {
                                     if ctx.owner is not None and p is not ctx.owner],
     "first": lambda ctx, subject: [p for p in ctx.participants if p.seat == ctx.table.first],
 }
+
+
+# What each atom of the vocabulary reads (its meaning and phrase: dsl/vocabulary.py ATOMS).
+_ATOM_VALUES: dict[str, Expr] = {
+    "total": lambda ctx, p: ctx.total,
+    "highest_value": lambda ctx, p: ctx.highest_value,
+    "lowest_value": lambda ctx, p: ctx.lowest_value,
+    "players": lambda ctx, p: ctx.n_players,
+    "your_coins": lambda ctx, p: p.coins if p else 0,
+    "your_wounds": lambda ctx, p: p.wounds if p else 0,
+    "your_value": lambda ctx, p: ctx.values_by_player.get(p.seat, 0) if p else 0,
+    "your_items": lambda ctx, p: len(p.items) if p else 0,
+    "highest_card": lambda ctx, p: ctx.highest_card,
+    "round": lambda ctx, p: ctx.round,
+    "floor_number": lambda ctx, p: ctx.table.floor_index + 1,
+    "death": lambda ctx, p: ctx.death,
+    "never": lambda ctx, p: NEVER,
+    "all_same": lambda ctx, p: ctx.all_same,
+    "amount": lambda ctx, p: ctx.amount,
+    "threat": lambda ctx, p: ctx.threat(),
+}
+
+# Every word the vocabulary declares has a behaviour here, and nothing else does: a word added
+# to one side only is a programming error, caught when the compiler is first imported.
+for _table, _words in ((_ATOM_VALUES, ATOMS), (_SELECTOR_FUNCS, SELECTORS)):
+    if set(_table) != set(_words):
+        raise RuntimeError(f"vocabulary and compiler disagree: {set(_table) ^ set(_words)}")
 
 
 def _tied(ctx) -> list:

@@ -254,9 +254,9 @@ class Workspace:
 
         out += [(k, "keyword", "") for k in grammar_keywords()]
         out += events
-        out += [(s, "selector", d) for s, d in V.SELECTORS.items()]
+        out += [(s, "selector", d.doc) for s, d in V.SELECTORS.items()]
         out += [(s, "function", d) for s, (_, d) in V.SELECTORS_OF.items()]
-        out += [(a, "atom", d) for a, d in V.ATOMS.items()]
+        out += [(a, "atom", d.doc) for a, d in V.ATOMS.items()]
         out += [(f, "function", fn.doc) for f, fn in V.FUNCTIONS.items()]
         out += [(t, "type", d) for t, d in V.PARAM_TYPES.items()]
         out += [(a, "ability", d) for a, d in V.ABILITIES.items()]
@@ -327,7 +327,8 @@ def vocabulary_doc(word: str) -> Optional[str]:
     for table, what in ((V.SELECTORS, "selector"), (V.ATOMS, "atom"),
                         (V.PARAM_TYPES, "parameter type"), (V.ABILITIES, "item ability")):
         if word in table:
-            return f"`{word}` ({what}): {table[word]}"
+            entry = table[word]
+            return f"`{word}` ({what}): {getattr(entry, 'doc', entry)}"
     if word in V.FUNCTIONS:
         fn = V.FUNCTIONS[word]
         return f"`{word}({', '.join(fn.params)})` (function): {fn.doc}"
