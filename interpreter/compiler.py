@@ -92,52 +92,41 @@ class CompiledRoom:
 
 
 @attrs.define(eq=False)
-class CompiledCharacter:
+class CompiledCard:
+    """What a card that is not a room compiles to: its id, its name, the rules it adds to the
+    bus while it is in play, and its plain words."""
+
     id: str
     name: str
-    coins: int
-    wounds: int
-    items: tuple[str, ...]
     rules: CardRules = attrs.Factory(CardRules)
     words: list[str] = attrs.Factory(list)
 
 
 @attrs.define(eq=False)
-class CompiledItem:
-    id: str
-    name: str
-    ability: Optional[str]
-    rules: CardRules = attrs.Factory(CardRules)
-    words: list[str] = attrs.Factory(list)
+class CompiledCharacter(CompiledCard):
+    coins: int = 0
+    wounds: int = 0
+    items: tuple[str, ...] = ()
 
 
 @attrs.define(eq=False)
-class CompiledFloor:
-    id: str
-    name: str
-    layout: str
-    rules: CardRules = attrs.Factory(CardRules)
-    words: list[str] = attrs.Factory(list)
+class CompiledItem(CompiledCard):
+    ability: Optional[str] = None
 
 
 @attrs.define(eq=False)
-class CompiledStatus:
+class CompiledFloor(CompiledCard):
+    layout: str = ""
+
+
+@attrs.define(eq=False)
+class CompiledStatus(CompiledCard):
     """A status a player can have (`mark NAME`): its rules run for whoever has it."""
 
-    id: str
-    name: str
-    rules: CardRules = attrs.Factory(CardRules)
-    words: list[str] = attrs.Factory(list)
-
 
 @attrs.define(eq=False)
-class CompiledRule:
+class CompiledRule(CompiledCard):
     """A house rule: in play the whole game."""
-
-    id: str
-    name: str
-    rules: CardRules = attrs.Factory(CardRules)
-    words: list[str] = attrs.Factory(list)
 
 
 def _join(words: list[str]) -> str:
@@ -914,13 +903,13 @@ def compile_card(lib: Library, card_id: str, strength_players: int = 3):
     rules, r = cc.compile_rules()
     words = r["words"]
     if role == "character":
-        return CompiledCharacter(card_id, cc.display, cc.constant("coins", 0),
-                                 cc.constant("wounds", 0), _as_tuple(cc.constant("items")),
-                                 rules, words)
+        return CompiledCharacter(card_id, cc.display, rules, words,
+                                 coins=cc.constant("coins", 0), wounds=cc.constant("wounds", 0),
+                                 items=_as_tuple(cc.constant("items")))
     if role == "item":
-        return CompiledItem(card_id, cc.display, cc.constant("ability"), rules, words)
+        return CompiledItem(card_id, cc.display, rules, words, ability=cc.constant("ability"))
     if role == "floor":
-        return CompiledFloor(card_id, cc.display, cc.constant("layout"), rules, words)
+        return CompiledFloor(card_id, cc.display, rules, words, layout=cc.constant("layout"))
     if role == "status":
         return CompiledStatus(card_id, cc.display, rules, words)
     return CompiledRule(card_id, cc.display, rules, words)
