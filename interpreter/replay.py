@@ -178,7 +178,12 @@ class _LogSeat:
 def build_game(spec: LogSpec, trace: bool = True) -> tuple[Game, _Driver]:
     rules = spec.rules
     seed_deal: Optional[Deal] = None
-    if spec.meta.seed is not None:
+    # The seed deals only what the log leaves out; a log that gives the whole deal (as `play`
+    # writes them) needs no seeded game set up beside it.
+    dealt = (spec.floors is not None and None not in spec.characters
+             and (spec.first_player is not None or rules.variant.first_player == "none")
+             and not rules.variant.threat_deck)
+    if spec.meta.seed is not None and not dealt:
         try:
             probe = Game(rules, spec.names, [None] * len(spec.names), seed=spec.meta.seed,
                          difficulty=spec.meta.difficulty)
@@ -210,10 +215,13 @@ def build_game(spec: LogSpec, trace: bool = True) -> tuple[Game, _Driver]:
 
 
 def _compare(rec: RoomRecord, room: RoomSpec) -> Optional[Divergence]:
-    actual = {n: {"coins": c, "wounds": w, "items": sorted(i)} for n, c, w, i in rec.after_state}
+    if not room.after:
+        return None
+    state = {n: (c, w, i) for n, c, w, i in rec.after_state}
     for name, fields in room.after.items():
+        coins, wounds, items = state[name]
         for field, want in fields.items():
-            got = actual[name][field]
+            got = coins if field == "coins" else wounds if field == "wounds" else sorted(items)
             if got != want:
                 return Divergence(rec.floor, rec.index, rec.card, name, field, want, got,
                                   (room.after_span or room.span).line)
