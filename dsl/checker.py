@@ -86,6 +86,12 @@ class Checker:
                 self.check_members(ext.members, info.params, allow_fields=False, role=info.role)
         for card in self.lib.cards.values():
             self.check_card(card)
+        from .loops import self_triggers  # W602: a rule that sets off its own event
+
+        for info in self.lib.kinds.values():
+            self.diags.extend(self_triggers(info.decl.members, info.decl.name))
+        for card in self.lib.cards.values():
+            self.diags.extend(self_triggers(card.members, card.id))
         return self.diags
 
     def check_kind(self, info: KindInfo) -> None:

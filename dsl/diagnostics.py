@@ -52,6 +52,7 @@ CODES: dict[str, str] = {
     "E507": "YAML anchor or alias",
     "E508": "mod used with a ruleset it is not written for",
     "W601": "a mod's boss-like card joins the room deck",
+    "W602": "a rule sets off its own event (a runaway chain)",
 }
 
 # A diagnostic quotes at most this much of a source line, and of its own message and hint

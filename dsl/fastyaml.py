@@ -155,8 +155,8 @@ def _layout(text: str) -> Any:
     rows = []  # [indent, dash, content] of each line; a `- ` entry is rewritten when entered
     for raw in text[:-1].split("\n"):
         m = _LINE.match(raw)
-        if m is None or not m.group(3) or m.group(3)[0] in " -":
-            raise _NotSure
+        if m is None or not m.group(3) or m.group(3)[0] in " -" or len(m.group(1)) > MAX_DEPTH:
+            raise _NotSure  # (an indent beyond MAX_DEPTH may nest beyond it)
         rows.append([len(m.group(1)), m.group(2) is not None, m.group(3)])
     if not rows or rows[0][0] or rows[0][1]:
         raise _NotSure
@@ -275,6 +275,8 @@ def _flow(content: str, pos: int, line: int, base: int) -> tuple[Any, int]:
                 state = 2
                 continue
         elif first == "{" or first == "[":
+            if len(stack) >= MAX_DEPTH:  # deep nesting: the positioned reader refuses it
+                raise _NotSure
             stack.append((container, key, key_col))
             container = _new(Map() if first == "{" else Seq(), line, base + start)
             state = 1 if first == "{" else 0

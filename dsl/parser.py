@@ -101,14 +101,16 @@ class _ToAst:
         self.path = path
 
     def transform(self, tree):
-        return self._convert(tree)
+        return self._convert(tree, 0)
 
-    def _convert(self, node):
+    def _convert(self, node, depth: int):
         if node is None:
             return None
         if isinstance(node, Token):
             return self.STRING(None, node) if node.type == "STRING" else node
-        children = [self._convert(c) for c in node.children]
+        if depth > MAX_NESTING:  # refused here, where it stands: the compiler recurses too
+            raise _TooDeep(node)
+        children = [self._convert(c, depth + 1) for c in node.children]
         span = self._span_of(children)
         kept = [c for c in children if not (isinstance(c, Token) and c.type in _KEYWORD_TOKENS)]
         return getattr(self, node.data)(span, kept)
@@ -566,12 +568,34 @@ def _int(token) -> int:
 # Deeply nested input (a sum of hundreds of terms) needs more than Python's default
 # recursion depth to transform; beyond this it is refused with E005, never a crash.
 RECURSION_LIMIT = 12_000
+# Levels of the parse tree (a block in a block, a term of a sum): the checker, the compiler
+# and the compiled card recurse over them, a few frames each, so the limit keeps them well
+# inside RECURSION_LIMIT. Real cards nest about 15 deep; a 600-term sum is about 600.
+MAX_NESTING = 1_500
+# Cards (and kinds) in one file: every one is checked and compiled; real files hold a dozen.
+MAX_CARDS_PER_FILE = 500
+
+
+class _TooDeep(Exception):
+    def __init__(self, node):
+        super().__init__("nested too deeply")
+        while not isinstance(node, Token):  # its first token: where the too-deep part starts
+            node = next((c for c in node.children if c is not None), None)
+            if node is None:
+                break
+        self.token = node
 
 
 def parse(text: str, path: str = "<text>") -> ParseResult:
     """Parse one file's text; on a syntax error return (None, [diagnostic])."""
     if sys.getrecursionlimit() < RECURSION_LIMIT:
         sys.setrecursionlimit(RECURSION_LIMIT)
+    from .safeio import MAX_CARD_FILE_BYTES
+
+    if len(text) > MAX_CARD_FILE_BYTES:  # an editor's buffer, text from a scenario: same limit
+        return None, [Diagnostic(Span(path, 1, 1, 1, 2), "E006",
+                                 f"card text is too large ({len(text):,} characters): the "
+                                 f"limit is {MAX_CARD_FILE_BYTES:,}", "split it into files")]
     try:
         tree = _lark().parse(text)
         decls = _ToAst(path).transform(tree)
@@ -584,21 +608,33 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
                                  "E301", f"this number is too large ({digits} digits; at most "
                                  f"{MAX_LITERAL:,})",
                                  "a monster nobody can beat has `strength never`")]
+    except _TooDeep as err:
+        tok = err.token
+        where = (Span(path, tok.line, tok.column, tok.line, tok.column + 1) if tok is not None
+                 else Span(path, 1, 1, 1, 2))
+        return None, [Diagnostic(where, "E005", f"the text is nested too deeply here (more "
+                                 f"than {MAX_NESTING:,} levels)",
+                                 "split long expressions or deep blocks")]
     except RecursionError:
         return None, [Diagnostic(Span(path, 1, 1, 1, 2), "E005",
                                  "the text is nested too deeply to read",
                                  "split long expressions or deep blocks")]
+    if len(decls) > MAX_CARDS_PER_FILE:
+        return None, [Diagnostic(decls[MAX_CARDS_PER_FILE].span, "E006",
+                                 f"too many cards in one file ({len(decls):,}): the limit is "
+                                 f"{MAX_CARDS_PER_FILE}", "split them into several files")]
     return A.Module(path, tuple(decls)), []
 
 
 def parse_file(path: Union[str, os.PathLike]) -> tuple[Optional[A.Module], list[Diagnostic], str]:
     """Parse a file; returns (module, diagnostics, text). Unreadable files are diagnostics too."""
+    from .safeio import MAX_CARD_FILE_BYTES, read_text
+
     p = str(path)
-    try:
-        with open(p, encoding="utf-8-sig") as fh:  # a byte-order mark is not a character
-            text = fh.read()
-    except (OSError, UnicodeDecodeError) as err:
-        return None, [Diagnostic(Span(p, 1, 1, 1, 2), "E004", f"cannot read file: {err}")], ""
+    # the size is checked before reading (E006); a bad byte is placed (E004)
+    text, diags = read_text(p, limit=MAX_CARD_FILE_BYTES)
+    if text is None:
+        return None, diags, ""
     found = _PARSED.get((p, text))
     if found is None:
         if len(_PARSED) >= 512:

@@ -17,7 +17,7 @@ from . import yamlsrc as Y
 from .checker import check
 from .diagnostics import Diagnostic, did_you_mean
 from .library import CARD_SUFFIX, Library, parse_many
-from .safeio import Confinement, listed_files, read_text, refused
+from .safeio import Confinement, is_dir, is_file, listed_files, read_text, refused
 from .spans import Span
 
 FORMAT = "raiders-ruleset/1"
@@ -26,6 +26,7 @@ PLAY_MODES = ("simultaneous", "sequential")
 FIRST_PLAYER = ("none", "random")
 SCORING = ("standard", "duel", "solo")
 MAX_COPIES = 100  # copies of one card in a deck or a supply (a ruleset's, a mod's)
+MAX_SETTING = 1_000_000  # any number setting (coins, floors, a cap): beyond it, not a game
 
 
 @attrs.frozen
@@ -109,9 +110,9 @@ def resolve_ruleset_path(name_or_path: str) -> Optional[Path]:
     if name_or_path in builtin_ids():
         return builtin_dir() / name_or_path / RULESET_FILE
     p = Path(name_or_path)
-    if p.is_dir():
+    if is_dir(p):  # not Path.is_dir: a name too long is "not found", not an OSError
         p = p / RULESET_FILE
-    return p if p.is_file() else None
+    return p if is_file(p) else None
 
 
 class _Reader:
@@ -130,10 +131,10 @@ class _Reader:
             "format": lambda: v if v == FORMAT else self._bad(
                 where, f"unknown ruleset format `{v}`", f"this version reads `{FORMAT}`"),
             "str": lambda: v if Y.is_str(v) else self._bad(where, f"`{key}` takes a string"),
-            "int": lambda: v if Y.is_int(v) and v >= 0 else self._bad(
-                where, f"`{key}` takes a whole number ≥ 0"),
-            "int?": lambda: v if v is None or (Y.is_int(v) and v >= 0) else self._bad(
-                where, f"`{key}` takes a whole number ≥ 0 or null"),
+            "int": lambda: v if Y.is_int(v) and 0 <= v <= MAX_SETTING else self._bad(
+                where, f"`{key}` takes a whole number 0..{MAX_SETTING:,}"),
+            "int?": lambda: v if v is None or (Y.is_int(v) and 0 <= v <= MAX_SETTING) else
+            self._bad(where, f"`{key}` takes a whole number 0..{MAX_SETTING:,} or null"),
             "bool": lambda: v if isinstance(v, bool) else self._bad(
                 where, f"`{key}` takes true or false"),
             "ids": lambda: self._ids(v, where, key),
@@ -359,6 +360,10 @@ def _check_counts(r: _Reader, doc: Any, values: dict) -> None:
     """The deck fills the dungeon, and there is a character for every seat."""
     need = values.get("floors_used", 5) * values.get("rooms_per_floor", 5)
     bosses = 1 if values.get("bosses") else 0
+    face_up = values.get("face_up")
+    if face_up is not None and face_up > need:  # a sample larger than its population
+        r.err(Y.value_span(r.path, doc, "face_up"), "E503",
+              f"`face_up` turns {face_up} rooms face up but the dungeon has {need}")
     for name, v in values["variants"].items():
         remove = v.get("remove", values.get("remove", 0))
         rooms = sum(values["deck"].values()) - remove + bosses

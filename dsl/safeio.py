@@ -15,8 +15,11 @@ Paths the user typed on the command line are the user's own choice and are not c
 """
 from __future__ import annotations
 
+import errno
 import os
+import re
 import stat
+import tempfile
 from pathlib import Path
 from typing import Iterable, Optional, Sequence, Union
 
@@ -24,6 +27,9 @@ from .diagnostics import Diagnostic
 from .spans import Span
 
 MAX_FILE_BYTES = 5_000_000  # any file larger than this is refused before it is read
+# Card text costs far more per byte than YAML (about 15 s a megabyte to parse and check);
+# the largest card file shipped is 3 KB.
+MAX_CARD_FILE_BYTES = 200_000
 ALLOW_HINT = "to allow more, name the folder on the command line: --allow-path DIR"
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -33,31 +39,42 @@ def _size_text(n: int) -> str:
     return f"{n:,} bytes"
 
 
-def read_text(path: PathLike, encoding: str = "utf-8") -> tuple[Optional[str], list[Diagnostic]]:
+def read_text(path: PathLike, encoding: str = "utf-8",
+              limit: int = MAX_FILE_BYTES) -> tuple[Optional[str], list[Diagnostic]]:
     """A file's text, or (None, [diagnostic]) when it cannot be read, is not a regular file,
-    or is larger than MAX_FILE_BYTES (E006). The size is checked before anything is read."""
+    or is larger than `limit` bytes (E006). The size is checked before anything is read."""
     p = os.fspath(path)
     where = Span(p, 1, 1, 1, 2)
     try:
         st = os.stat(p)
         if not stat.S_ISREG(st.st_mode):
             return None, [Diagnostic(where, "E004", "cannot read file: not a regular file")]
-        if st.st_size > MAX_FILE_BYTES:
-            return None, [_too_large(p, st.st_size)]
+        if st.st_size > limit:
+            return None, [_too_large(p, st.st_size, limit)]
         with open(p, "rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)  # a file that grows, or /proc, is bounded too
+            data = fh.read(limit + 1)  # a file that grows, or /proc, is bounded too
     except (OSError, ValueError) as err:
         return None, [Diagnostic(where, "E004", f"cannot read file: {_os_message(err)}")]
-    if len(data) > MAX_FILE_BYTES:
-        return None, [_too_large(p, None)]
+    if len(data) > limit:
+        return None, [_too_large(p, None, limit)]
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as err:
-        return None, [Diagnostic(where, "E004", f"cannot read file: not {encoding} text "
-                                 f"(byte {err.start})")]
+        return None, [_bad_byte(p, data, err, encoding)]
     if text.startswith("\ufeff"):
         text = text[1:]  # a byte-order mark is not a character
     return text, []
+
+
+def _bad_byte(path: str, data: bytes, err: UnicodeDecodeError, encoding: str) -> Diagnostic:
+    """E004 where the first byte that is not `encoding` stands: its line and column (counted in
+    characters of the good text before it), not 1:1."""
+    line_start = data.rfind(b"\n", 0, err.start) + 1
+    line = data.count(b"\n", 0, err.start) + 1
+    col = len(data[line_start:err.start].decode(encoding, errors="replace")) + 1
+    return Diagnostic(Span(path, line, col, line, col + 1), "E004",
+                      f"cannot read file: not {encoding} text (byte 0x{data[err.start]:02x} at "
+                      f"offset {err.start})", f"save the file as {encoding.upper()}")
 
 
 def too_large(path: PathLike) -> Optional[Diagnostic]:
@@ -69,10 +86,10 @@ def too_large(path: PathLike) -> Optional[Diagnostic]:
     return _too_large(os.fspath(path), size) if size > MAX_FILE_BYTES else None
 
 
-def _too_large(path: str, size: Optional[int]) -> Diagnostic:
+def _too_large(path: str, size: Optional[int], limit: int = MAX_FILE_BYTES) -> Diagnostic:
     got = f" ({_size_text(size)})" if size is not None else ""
     return Diagnostic(Span(path, 1, 1, 1, 2), "E006",
-                      f"file is too large{got}: the limit is {_size_text(MAX_FILE_BYTES)}",
+                      f"file is too large{got}: the limit is {_size_text(limit)}",
                       "split it into smaller files")
 
 
@@ -213,3 +230,104 @@ def quotable_lines(path: str) -> Optional[list[str]]:
         return None
     text, diags = read_text(path)
     return None if diags or text is None else text.splitlines()
+
+
+# ---- writing without overwriting ---------------------------------------------------------------
+
+# A temporary file is named after the file it becomes and the process writing it, so that
+# one left behind by a killed process can be told from one still being written.
+_TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.[^.]+\.tmp$")
+
+
+class FileExists(FileExistsError):
+    """The file to write exists already and overwriting was not asked for (--force)."""
+
+
+def write_new(path: PathLike, text: str, overwrite: bool = False) -> None:
+    """Write a file whole or not at all (a temporary file beside it, renamed into place), and
+    never over an existing file unless `overwrite`: the file is linked into place, which fails
+    if the name is taken, even by another writer a moment earlier (two runs writing into one
+    folder: the second is refused, not the first lost). Raises FileExists, or OSError."""
+    target = os.fspath(path)
+    folder = os.path.dirname(target) or "."
+    if not overwrite and os.path.lexists(target):
+        raise FileExists(errno.EEXIST, "the file exists (--force overwrites it)", target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.{os.getpid()}.",
+                               suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a log is an ordinary file
+        if overwrite:
+            os.replace(tmp, target)
+            return
+        try:
+            os.link(tmp, target)  # atomic, and refuses a taken name
+        except FileExistsError:
+            raise FileExists(errno.EEXIST, "the file exists (--force overwrites it)",
+                             target) from None
+        except OSError as err:
+            if err.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+                raise
+            # no hard links on this file system: claim the name, then rename over the claim
+            try:
+                os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+            except FileExistsError:
+                raise FileExists(errno.EEXIST, "the file exists (--force overwrites it)",
+                                 target) from None
+            os.replace(tmp, target)
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def clean_stale_temps(folder: PathLike) -> int:
+    """Remove the temporary files that killed writers left in a folder (write_new's, whose
+    process is gone); returns how many. Those of running processes are left alone."""
+    removed = 0
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    for name in names:
+        m = _TEMP.match(name)
+        if m is None or _alive(int(m["pid"])):
+            continue
+        try:
+            os.unlink(os.path.join(folder, name))
+            removed += 1
+        except OSError:
+            pass
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True  # someone else's process (or a name we did not make): leave it
+    return True
+
+
+def writable_folder(folder: PathLike) -> Optional[str]:
+    """None when files can be written in `folder` (made if missing), else why not, in words."""
+    p = os.fspath(folder)
+    try:
+        os.makedirs(p, exist_ok=True)
+    except FileExistsError:
+        return "it is not a folder"
+    except OSError as err:
+        return _os_message(err)
+    if not os.path.isdir(p):
+        return "it is not a folder"
+    if not os.access(p, os.W_OK | os.X_OK):
+        return "it is not writable"
+    return None

@@ -27,6 +27,7 @@ from .spans import Span
 
 MAX_BYTES = MAX_FILE_BYTES  # a text larger than this is refused, not parsed
 MAX_INT = 2 ** 63 - 1  # a whole number beyond ±MAX_INT is refused (E301)
+MAX_DEPTH = 100  # maps and lists in lists: a log needs about 8 (E005 beyond)
 
 
 _PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
@@ -45,11 +46,19 @@ class _TooBig(_Refused):
     code = "E301"
 
 
+class _TooDeep(_Refused):
+    code = "E005"
+
+
 class _Composer(Composer):
-    """ruamel's composer, refusing anchors (`&a`) and aliases (`*a`) where they stand."""
+    """ruamel's composer, refusing anchors (`&a`) and aliases (`*a`) where they stand, and
+    nesting deeper than MAX_DEPTH where it goes too deep (it recurses, and so do we)."""
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         event = self.parser.peek_event()
+        if self.depth >= MAX_DEPTH:  # ruamel's own count of the nodes open
+            raise _TooDeep(None, None, f"nested more than {MAX_DEPTH} deep: no format of the "
+                           "tool needs that", event.start_mark)
         if isinstance(event, AliasEvent):
             raise _NoAnchors(None, None, f"alias `*{event.anchor}`: anchors and aliases are not "
                              "used in this format", event.start_mark)
@@ -80,6 +89,11 @@ def _scalar(node: ScalarNode, constructor: Any) -> Any:
     return value
 
 
+def _shown(value: Any) -> str:
+    """A key as YAML writes it."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
 def _build(node: Any, constructor: Any, seen: dict[int, Any]) -> Any:
     """Plain data with positions, from a composed node."""
     done = seen.get(id(node))
@@ -106,8 +120,12 @@ def _build(node: Any, constructor: Any, seen: dict[int, Any]) -> Any:
         if not isinstance(key_node, ScalarNode):
             raise _Refused(None, None, "a key must be a plain value", key_node.start_mark)
         key = _scalar(key_node, constructor)
-        if key in m:
-            raise _Refused(None, None, f"duplicate key `{key}`", key_node.start_mark)
+        if key in m:  # 1, 1.0 and true are one key to Python: say what YAML read
+            first = next(k for k in m if k == key)
+            same = ("" if _shown(first) == key_node.value
+                    else f" (the same key as `{_shown(first)}` above)")
+            raise _Refused(None, None, f"duplicate key `{key_node.value}`{same}",
+                           key_node.start_mark)
         m[key] = _build(value_node, constructor, seen)
         m._yaml_set_kv_line_col(key, [key_node.start_mark.line, key_node.start_mark.column,
                                       value_node.start_mark.line, value_node.start_mark.column])

@@ -23,6 +23,7 @@ from .state import Card, Mark, Play, Player
 MAX_DEPTH = 32
 MAX_EVENTS = 20_000  # per room: enough for any real card, a clear stop for runaway ones
 MAX_NUMBER = 10**6  # amounts beyond this are a runaway card, not a game
+MAX_VALUE = 10**12  # a modified value or strength (`never` is 10**9); floats hold it exactly
 SECOND_CARD = "second_card"
 
 
@@ -281,6 +282,8 @@ class Context:
                 self.owner = owner
                 self.amount = value
                 value = fn(self, p)
+                if not -MAX_VALUE <= value <= MAX_VALUE:
+                    self._runaway("value")
                 if self.why is not None:
                     self.why.modified(self, "value", p, self.amount, value, fn, owner)
         return value
@@ -323,6 +326,8 @@ class Context:
                 self.owner = owner
                 self.amount = value
                 value = fn(self, p)
+                if not -MAX_VALUE <= value <= MAX_VALUE:  # squared 32 times: not a game
+                    self._runaway("modify")
                 if self.why is not None:
                     self.why.modified(self, None, p, self.amount, value, fn, owner)
         return value
@@ -341,10 +346,12 @@ class Context:
                     self.owner = owner
                     self.amount = amount
                     amount = fn(self, p)
+                    if amount > MAX_NUMBER:  # at each step: 32 squarings would not fit memory
+                        self._runaway(event)
                     if self.why is not None:
                         self.why.modified(self, event, p, self.amount, amount, fn, owner)
-            if amount > MAX_NUMBER:
-                self._runaway(event)
+        elif amount > MAX_NUMBER:  # `wound 1000000 * 1000000`: no modifier needed
+            self._runaway(event)
         if amount < 0:
             amount = 0
         reps = self.reps.get(event)

@@ -227,7 +227,7 @@ def _check_expect(r: Reader, expect: Any, by_name: dict[str, Player], rules: Rul
 
     def name_list(key: str) -> None:
         v = expect[key]
-        if not Y.is_seq(v) or any(n not in by_name for n in v):
+        if not Y.is_seq(v) or any(not Y.is_str(n) or n not in by_name for n in v):
             r.fail(Y.value_span(path, expect, key), f"`expect.{key}` takes a list of player names",
                    f"players: {', '.join(names)}")
 
@@ -267,7 +267,8 @@ def _check_expect(r: Reader, expect: Any, by_name: dict[str, Player], rules: Rul
             for field in ("items", "hand"):
                 v = sub.get(field, "list")
                 for i, x in enumerate(v or ()):
-                    ok = x in rules.items if field == "items" else Y.is_int(x) and 1 <= x <= 5
+                    ok = (Y.is_str(x) and x in rules.items) if field == "items" else \
+                        Y.is_int(x) and 1 <= x <= 5  # a list or map is no item (nor hashable)
                     if not ok:
                         r.fail(Y.value_span(path, v, i), f"`{x}` is not " +
                                ("an item" if field == "items" else "a power value 1..5"))

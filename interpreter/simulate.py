@@ -19,9 +19,11 @@ from typing import Callable, Optional
 
 import attrs
 
+from raiders.dsl.safeio import write_new
+
 from .botspec import make_bot
 from .engine import Game, GameResult
-from .logs import LogMeta, render_log, write_atomic
+from .logs import LogMeta, render_log
 from .room import RulesError
 from .rules import load_rules
 from .stats import SHARE, Difference, Figure, Sums, difference, figure
@@ -45,6 +47,7 @@ class Setup:
     log_ruleset: str = ""  # the ruleset and mod paths as a log in log_dir must name them
     log_cards: tuple[str, ...] = ()
     edits: tuple = ()  # numbers rewritten in the cards before compiling (interpreter/sweep.py)
+    overwrite: bool = False  # replace logs that exist in log_dir (--force); else refused
 
     def rules(self):
         return load_rules(self.ruleset, self.variant, self.cards, edits=self.edits) \
@@ -185,18 +188,42 @@ def observe(result: GameResult, start: dict[str, tuple[int, int]],
 def play_one(setup: Setup, rules, seed: int) -> tuple[GameResult, dict[str, tuple[int, int]]]:
     names = [f"P{i + 1}" for i in range(setup.players)]
     solo = rules.variant.scoring == "solo"
-    game = Game(rules, names, [make_bot(b) for b in setup.bots], seed=seed,
-                difficulty=(setup.difficulty or 3) if solo else None)
-    start = {p.name: (p.coins, p.wounds) for p in game.players}
-    try:
+    try:  # the deal itself may break a rule (a supply without a character's items)
+        game = Game(rules, names, [make_bot(b) for b in setup.bots], seed=seed,
+                    difficulty=(setup.difficulty or 3) if solo else None)
+        start = {p.name: (p.coins, p.wounds) for p in game.players}
         result = game.run()
     except RulesError as err:
         raise SimulationError(f"game with seed {seed}: {err}") from None
     if setup.log_dir:
         meta = LogMeta(setup.log_ruleset or setup.ruleset, rules.variant.name, seed,
                        setup.log_cards, (setup.difficulty or 3) if solo else None)
-        write_atomic(Path(setup.log_dir) / f"game-{seed}.yaml", render_log(meta, rules, result))
+        target = Path(setup.log_dir) / f"game-{seed}.yaml"
+        try:
+            write_new(target, render_log(meta, rules, result), overwrite=setup.overwrite)
+        except OSError as err:  # a full disk, a folder gone, another run's log (FileExists)
+            raise SimulationError(f"cannot write {target}: {err.strerror or err}") from None
     return result, observe(result, start, setup.bots)
+
+
+_PARENT: Optional[int] = None  # in a worker: the simulation's process
+
+
+def _worker_start(parent: int) -> None:
+    """A worker dies with the simulation: killed with it (Linux: the kernel's parent-death
+    signal), or, elsewhere, at its next game once its parent is gone."""
+    global _PARENT
+    _PARENT = parent
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the parent went before the signal was set
+        os._exit(1)
 
 
 def run_chunk(setups: tuple[Setup, ...], seeds: range) -> Tally:
@@ -204,6 +231,8 @@ def run_chunk(setups: tuple[Setup, ...], seeds: range) -> Tally:
     all_rules = [s.rules() for s in setups]
     tally = Tally(len(setups), setups[0].players)
     for seed in seeds:
+        if _PARENT is not None and os.getppid() != _PARENT:
+            os._exit(1)  # orphaned: nobody reads these games, and no log may follow
         per_run = []
         for i, (setup, rules) in enumerate(zip(setups, all_rules, strict=True)):
             result, obs = play_one(setup, rules, seed)
@@ -231,7 +260,9 @@ def play_games(setups: tuple[Setup, ...], games: int, seed: int, jobs: int,
             if progress:
                 progress(len(chunk))
         return total
-    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork")) as pool:
+    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork"),
+                                                initializer=_worker_start,
+                                                initargs=(os.getpid(),)) as pool:
         futures = {pool.submit(run_chunk, setups, c): len(c) for c in chunks}
         for fut in concurrent.futures.as_completed(futures):
             total.merge(fut.result())  # integer sums: the order of merging does not matter

@@ -151,7 +151,8 @@ CASES: list[Case] = [
     C("yaml_bad_variant.yaml", [("E503", 8, 20), ("E504", 8, 33)], "`play` is one of",
       "did you mean `simultaneous`?"),
     C("yaml_missing_fields.yaml", [("E504", 1, 1)] * 5, "ruleset is missing field `cards`"),
-    C("yaml_binary.yaml", [("E004", 1, 1)], "cannot read file"),
+    C("yaml_binary.yaml", [("E004", 1, 9)],  # where the bad byte stands, not 1:1
+      "cannot read file: not utf-8 text (byte 0xff at offset 8)"),
     # issue 8 §6: what passed and then crashed or misbehaved
     C("param_cycle.dsl", [("E305", 2, 7), ("E305", 3, 39)],
       "`strength` and `wounds` of `circle` refer to each other", "give one of them a number"),

@@ -10,11 +10,11 @@ from raiders.dsl.library import display_path
 
 from .common import (
     Failure,
+    SourceLines,
     allow_path_option,
     found_files,
     load_rules_or_exit,
     print_diagnostics,
-    source_lines,
 )
 
 
@@ -122,9 +122,10 @@ def validate(paths: tuple[str, ...], fmt: str, base: str, allow_paths: tuple[str
     if fmt == "json":
         print_diagnostics(diags, report.sources, "json")
     else:
+        lines = SourceLines(report.sources)
         for d in sorted(diags, key=lambda d: (d.span.path, d.span.line, d.span.col)):
             d = d.with_path(display_path(d.span.path))
-            click.echo(render(d, source_lines(report.sources, d.span.path)) + "\n", err=True)
+            click.echo(render(d, lines(d.span.path)) + "\n", err=True)
         errors = sum(d.severity == "error" for d in diags)
         if report.files == 0:
             raise Failure("nothing to check: no card files (*.dsl), ruleset.yaml, mod.yaml, "

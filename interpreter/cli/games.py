@@ -74,6 +74,8 @@ def _bot_kinds(bots: str, n_players: int) -> list[str]:
 @click.option("--human", "human_seats", multiple=True, type=click.IntRange(1),
               help="A person plays this seat (1-based) at the terminal (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the result.")
+@click.option("--force", is_flag=True,
+              help="Let --log and --log-dir replace logs that exist (refused without it).")
 @click.option("--from", "from_log", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Continue this logged game: its first --room N rooms as logged, then the "
                    "seats play on (docs/viewer.md).")
@@ -84,7 +86,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
          seed: Optional[int], cards: tuple[str, ...], names: Optional[str],
          difficulty: Optional[int], log_file: Optional[str], games: int,
          log_dir: Optional[str], human_seats: tuple[int, ...], quiet: bool,
-         from_log: Optional[str], from_room: Optional[int],
+         force: bool, from_log: Optional[str], from_room: Optional[int],
          allow_paths: tuple[str, ...]) -> None:
     """Play a game with bots and narrate it floor by floor, room by room.
 
@@ -100,17 +102,19 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
       raiders play --games 100 --seed 1 --log-dir logs/
       raiders play --from game.yaml --room 12 --bots greedy --log branch.yaml
     """
+    from pathlib import Path
+
     if from_log or from_room is not None:
         from raiders.interpreter.cli.viewer import play_from
 
+        _check_targets([Path(log_file)] if log_file else [], None, force)
         return play_from(from_log, from_room, bots, human_seats, seed, log_file, quiet,
                          allow_paths)
-    from pathlib import Path
-
+    from raiders.dsl.safeio import write_new
     from raiders.interpreter.botspec import make_bot
-    from raiders.interpreter.engine import Game
-    from raiders.interpreter.logs import LogMeta, render_log, write_atomic
     from raiders.interpreter.describe import count
+    from raiders.interpreter.engine import Game
+    from raiders.interpreter.logs import LogMeta, render_log
     from raiders.interpreter.narrate import (
         floor_header,
         item_names,
@@ -139,6 +143,9 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
         seed = draw_seed()
         click.echo(f"seed {seed} (drawn; --seed {seed} plays this game again)", err=True)
     narrate = games == 1 and not quiet
+    targets = [Path(log_file) if log_file else Path(log_dir) / f"game-{seed + g}.yaml"
+               for g in range(games)] if log_file or log_dir else []
+    _check_targets(targets, log_dir, force)
     if any(h > n_players for h in human_seats):
         raise click.UsageError(f"--human takes a seat 1..{n_players}")
     if human_seats and games > 1:
@@ -184,16 +191,35 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
         else:
             click.echo(f"game {g + 1} (seed {game_seed}): winners "
                        + (", ".join(result.winners) or "none"))
-        if log_file or log_dir:
-            target = Path(log_file) if log_file else Path(log_dir) / f"game-{game_seed}.yaml"
+        if targets:
+            target = targets[g]
             meta = LogMeta(_relative_to(ruleset, target), var.name, game_seed,
                            tuple(_relative_to(c, target) for c in cards),
                            (difficulty or 3) if solo else None)
             text = render_log(meta, rules, result)
             try:
-                write_atomic(target, text)
+                write_new(target, text, overwrite=force)
             except OSError as err:
-                raise Failure(f"error: cannot write {target}: {err}") from None
+                raise Failure(f"error: cannot write {target}: {err.strerror or err}") from None
+
+
+def _check_targets(targets: list, log_dir: Optional[str], force: bool) -> None:
+    """Before any game is played: the log folder can be written, and no log that exists is
+    replaced without --force (a killed run's temporary files are cleared away)."""
+    from raiders.dsl.safeio import clean_stale_temps, writable_folder
+
+    if log_dir:
+        why = writable_folder(log_dir)
+        if why:
+            raise Failure(f"error: cannot write logs in {log_dir}: {why}")
+        clean_stale_temps(log_dir)
+    import os
+
+    taken = [t for t in targets if os.path.lexists(t)]  # False for a name too long
+    if taken and not force:
+        more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
+        raise Failure(f"error: {taken[0]} exists already{more}: not overwritten "
+                      "(--force replaces it)")
 
 
 @click.command()

@@ -18,7 +18,9 @@ from .common import Failure, print_diagnostics
 def _html_targets(files: list[str], html: str) -> list[Path]:
     """One log: `--html` is the page's file. Several: it is a folder, one page per log, named
     after the log (a.yaml -> a.html; the same stem twice keeps its folder in the name)."""
-    if len(files) == 1 and not Path(html).is_dir():
+    from raiders.dsl.safeio import is_dir
+
+    if len(files) == 1 and not is_dir(html):  # a name too long is no folder, not an OSError
         return [Path(html)]
     stems = [Path(f).stem for f in files]
     out = []
