@@ -51,12 +51,14 @@ class Map(dict):
     CommentedMap) with the same positions, `lc`, as the positioned reader gives."""
 
     __slots__ = ("lc",)
+    __hash__ = object.__hash__  # in a name's place (`rooms: [{a: 1}]`): unknown, not a TypeError
 
 
 class Seq(list):
     """A sequence read here: a plain list with positions (`lc`)."""
 
     __slots__ = ("lc",)
+    __hash__ = object.__hash__
 
 
 class _NotSure(Exception):

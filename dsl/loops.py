@@ -61,8 +61,9 @@ def self_triggers(members: Iterable[object], owner: str) -> list[Diagnostic]:
                 continue
             out.append(Diagnostic(
                 getattr(n, "span", m.span), "W602",
-                f"`after {m.event}` on `{owner}` sets off `{m.event}` again: each time it "
-                "runs it runs once more, until the game stops it as a runaway",
+                f"`after {m.event}` on `{owner}` sets off `{m.event}` again: a rule runs once "
+                "in a chain, but two such rules in play set each other off, until the game "
+                "stops them as a runaway",
                 f"make it `instead of {m.event}` (applied once per event), "
                 + (f"change the amount with `modify {m.event} to …`, " if m.event in MODIFIABLE
                    else "") + "or guard it with a condition that runs out",

@@ -116,6 +116,7 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
         raise ValueError(f"unknown ruleset `{ruleset}` (built in: {', '.join(builtin_ids())}; "
                          "or give a path to a ruleset.yaml)")
     rs, diags = load_ruleset(path, roots=roots)
+    diags = [d for d in diags if d.severity == "error"]  # warnings (W602) do not stop a game
     if rs is None or diags:
         raise LoadError(diags, rs.library.sources if rs else {})
     variant_name = variant or next(iter(rs.variants))
@@ -131,7 +132,7 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
         from .sweep import apply_edits
 
         apply_edits(lib, edits)
-    problems = check(lib)
+    problems = [d for d in check(lib) if d.severity == "error"]
     deck = dict(rs.deck)
     bosses = list(rs.bosses)
     boss_facing: Optional[str] = None

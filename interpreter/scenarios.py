@@ -112,6 +112,7 @@ def _inline_room(r: Reader, rules: Rules, text: str, lines: list[str]) -> Compil
     indent = len(lines[first]) - len(lines[first].lstrip()) if first < len(lines) else 0
     body = textwrap.dedent(text)
     lib, diags = load_text(body, r.path, rules.library)
+    diags = [d for d in diags if d.severity == "error"]  # a warning (W602) runs the room
     module = next((m for m in lib.modules if m.path == r.path), None)
     if diags or module is None:
         shift = first - (vline + 1) + vline + 1
@@ -207,6 +208,7 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
     first = r.get("first_player", "str")
     if first is not None and first not in by_name:
         r.fail(r.span("first_player"), f"`first_player` names unknown player `{first}`")
+        raise InputError(r.diags)
     error = None
     winners = None
     first_seat = by_name[first].seat if first is not None else None

@@ -66,7 +66,7 @@ def test_yaml_nested_5000_deep_is_refused_where_it_goes_too_deep(tmp_path):
     from raiders.dsl.yamlsrc import MAX_DEPTH, load_documents
 
     _, diags = load_documents("deck: " + "[" * 5000 + "]" * 5000 + "\n", "m.yaml")
-    assert [(d.code, d.span.line, d.span.col) for d in diags] == [("E005", 1, 7 + MAX_DEPTH - 1)]
+    assert [(d.code, d.span.line, d.span.col) for d in diags] == [("E005", 1, 7 + MAX_DEPTH)]
     block = "a:\n" + "".join(" " * (2 * i) + "- \n" for i in range(150))
     _, diags = load_documents(block, "b.yaml")
     assert [d.code for d in diags] == ["E005"] and diags[0].span.line == MAX_DEPTH + 1

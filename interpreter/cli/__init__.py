@@ -31,6 +31,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "lsp": ("tools", "lsp_cmd", "Run the language server for card files (LSP over stdio)."),
     "new": ("tools", "new_cmd",
             "Start a mod: a folder NAME with a card, mod.yaml and passing scenarios."),
+    "fuzz": ("fuzz", "fuzz_cmd",
+             "Play random games with a mod; save each crash or runaway as a scenario file."),
     # the replay viewer over HTTP (docs/viewer.md)
     "serve": ("viewer", "serve",
               "Serve the replay viewer for a folder of logs on http://127.0.0.1:PORT/."),
