@@ -306,6 +306,27 @@ def _read_dungeon(r: Reader, rules: Rules) -> Optional[list[Floor]]:
     return floors
 
 
+def _checkpoint(state: Any, rules: Rules) -> Optional[dict[str, Any]]:
+    """A well-formed checkpoint read at once (a log has one per player and room), or None to
+    read it field by field, with a diagnostic for each problem."""
+    if not Y.is_map(state):
+        return None
+    entry: dict[str, Any] = {}
+    for field in AFTER_FIELDS:
+        if field in state:
+            value = state[field]
+            if field == "items":
+                if not Y.is_seq(value) or not all(
+                        isinstance(x, str) and x in rules.items for x in value):
+                    return None
+                entry[field] = sorted(value)
+            elif Y.is_int(value) and value >= 0:
+                entry[field] = value
+            else:
+                return None
+    return entry if len(entry) == len(state) else None
+
+
 def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules,
                where: Span) -> RoomSpec:
     sub = Reader(r.path, node, ROOM_FIELDS, f"room entry {index + 1}", r.diags, where)
@@ -362,9 +383,13 @@ def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules,
         if name not in names:
             r.fail(Y.key_span(r.path, after_node, name), f"`after` names unknown player `{name}`")
             continue
+        entry = _checkpoint(state, rules)
+        if entry is not None:  # as `play` writes them; anything else, field by field below
+            after[str(name)] = entry
+            continue
         st = Reader(r.path, state, AFTER_FIELDS, "checkpoint", r.diags,
                     Y.value_span(r.path, after_node, name))
-        entry: dict[str, Any] = {}
+        entry = {}
         for field in AFTER_FIELDS:
             if st.has(field):
                 value = st.get(field, "list" if field == "items" else "nat")
