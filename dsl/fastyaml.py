@@ -234,12 +234,12 @@ def _flow(content: str, pos: int, line: int, base: int) -> tuple[Any, int]:
     key: Any = None
     key_col = 0
     state = 0  # 0: a value comes, 1: a key comes, 2: a key's `: ` comes, 3: `, ` or a close
-    for m in _TOKEN.finditer(content, pos):
-        start = m.start()
-        if start != pos:
-            raise _NotSure
-        pos = m.end()
-        token = m.group()
+    # Tokens are taken as they come and placed by their lengths: a character no token takes
+    # shifts what follows, so the value then cannot end at the line's end, which every caller
+    # requires (a gap is never read as anything).
+    for token in _TOKEN.findall(content, pos):
+        start = pos
+        pos += len(token)
         first = token[0]
         if state == 3:
             if token == ", ":
