@@ -255,12 +255,12 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
         if r.diags:
             return None, r.diags
     for i, folder in enumerate(folders):
-        if not folder.exists():
+        if not os.path.exists(folder):  # False, not ValueError, for a name with a NUL
             r.err(Y.value_span(spath, doc["cards"], i), "E505",
                   f"card folder `{values['cards'][i]}` not found", f"looked for {folder}")
     for name, variant in values["variants"].items():
         for extra in variant.get("cards", ()):
-            if not (base / extra).exists():
+            if not os.path.exists(base / extra):
                 r.err(Y.key_span(spath, doc["variants"], name), "E505",
                       f"variant `{name}`: card folder `{extra}` not found")
     if r.diags:

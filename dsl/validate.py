@@ -73,7 +73,8 @@ def _covered_by(ruleset_file: Path) -> list[Path]:
     for v in (variants.values() if isinstance(variants, dict) else ()):
         if isinstance(v, dict) and isinstance(v.get("cards"), list):
             folders.extend(v["cards"])  # a variant's own folders are the ruleset's too
-    return [(ruleset_file.parent / str(c)).resolve() for c in folders]
+    # a name with a NUL is no folder (load_ruleset says E505 there), not a ValueError here
+    return [(ruleset_file.parent / str(c)).resolve() for c in folders if "\0" not in str(c)]
 
 
 def _owning_ruleset(card_folder: Path) -> Path | None:

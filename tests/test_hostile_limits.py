@@ -375,3 +375,13 @@ def test_a_rule_that_sets_off_its_own_event_is_warned_of(tmp_path):
     assert "2 warning(s)" in result.output
     json_out = run("validate", folder, "--format", "json").output
     assert '"severity": "warning"' in json_out and '"code": "W602"' in json_out
+
+
+def test_a_nul_in_a_ruleset_folder_name_is_not_found(tmp_path):
+    """Found by the slow tier's ruleset fuzzing: `cards: ["\\x00"]` was `ValueError: embedded
+    null byte` with a traceback. Now E505 where the name stands."""
+    text = (ROOT / "cards" / "deluxe" / "ruleset.yaml").read_text()
+    ruleset = tmp_path / "ruleset.yaml"
+    ruleset.write_text(text.replace("cards: [../common, .]", 'cards: ["\\x00", ../common]'))
+    out = clean(run("validate", ruleset))
+    assert "ruleset.yaml:5:9: error[E505]" in out
