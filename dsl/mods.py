@@ -86,6 +86,26 @@ def mod_rulesets(folder: Path) -> Optional[tuple[str, ...]]:
     return None
 
 
+def _ruleset_typos(path: str, names, check: bool = True) -> list[Diagnostic]:
+    """`rulesets: [delux]`: a name that is not a built-in ruleset but close to one is a typo
+    (E503 with the name to use), not a mod for another game (a custom ruleset's id is fine).
+    `check=False`: only whether there is one (the manifest's own check says where)."""
+    from .rulesets import builtin_ids
+
+    builtin = builtin_ids()
+    found = []
+    for i, name in enumerate(names):
+        close = did_you_mean(str(name), builtin) if name not in builtin else None
+        if close is not None:
+            if not check:
+                return [Diagnostic(Span(path, 1, 1, 1, 2), "E503", "")]
+            _, docs, _ = Y.load_file(path)
+            node = docs[0]["rulesets"] if docs and Y.is_map(docs[0]) else None
+            where = Y.value_span(path, node, i) if Y.is_seq(node) else Span(path, 1, 1, 1, 2)
+            found.append(Diagnostic(where, "E503", f"`{name}` is not a built-in ruleset", close))
+    return found
+
+
 def expand_mod_folders(folders: tuple[str, ...],
                        ruleset: Optional[str] = None) -> tuple[tuple[str, ...], list[Diagnostic]]:
     """Each folder of mods replaced by its mod folders, in name order (determinism); a mod of
@@ -103,7 +123,8 @@ def expand_mod_folders(folders: tuple[str, ...],
                         out.append(str(sub))
             continue
         wants = mod_rulesets(folder)
-        if ruleset is not None and wants is not None and ruleset not in wants:
+        if ruleset is not None and wants is not None and ruleset not in wants and \
+                not _ruleset_typos(str(folder / MOD_FILE), wants, check=False):
             manifest = str(folder / MOD_FILE)
             _, docs, _ = Y.load_file(manifest)
             problems.append(Diagnostic(
@@ -213,7 +234,7 @@ def mod_manifest(folder: Path, lib: Library) -> ModManifest:
         elif key == "characters" and Y.is_seq(value):
             ids(value, "character", out.characters)
         elif key == "rulesets" and Y.is_seq(value) and all(isinstance(v, str) for v in value):
-            pass  # read by mod_rulesets() before the mod is loaded
+            problems.extend(_ruleset_typos(path, value))  # the rest: mod_rulesets()
         elif key == "boss_facing" and value in ("up", "down"):
             out.boss_facing = str(value)
         elif key in ("name", "version") and isinstance(value, (str, int, float)) \

@@ -28,7 +28,7 @@ from .library import (
     card_files,
     display_path,
 )
-from .mods import MOD_FILE, expand_mod_folders, is_mod_collection, mod_manifest, mod_rulesets
+from .mods import MOD_FILE, mod_manifest, mod_rulesets
 from .parser import parse
 from .rulesets import RULESET_FILE, load_ruleset, resolve_ruleset_path
 from .safeio import files_below, listed_files, read_text
@@ -48,13 +48,20 @@ class Report:
         return len(self.sources) + self.rulesets
 
     def add(self, diags: Iterable[Diagnostic], lib: Library | None = None) -> None:
-        seen = {(d.span, d.code, d.message) for d in self.diagnostics}
+        """Add diagnostics, each once: the same problem found through two routes (a mod's
+        folder, and a scenario file that loads the mod) may name its file two ways."""
+        seen = {_key(d) for d in self.diagnostics}
         for d in diags:
-            if (d.span, d.code, d.message) not in seen:
-                seen.add((d.span, d.code, d.message))
+            if _key(d) not in seen:
+                seen.add(_key(d))
                 self.diagnostics.append(d)
         if lib is not None:
             self.sources.update(lib.sources)
+
+
+def _key(d: Diagnostic) -> tuple:
+    s = d.span
+    return (os.path.realpath(s.path), s.line, s.col, d.code, d.message)
 
 
 def _covered_by(ruleset_file: Path) -> list[Path]:
@@ -139,18 +146,36 @@ def validate_paths(paths: Iterable[str], base: str = "deluxe") -> Report:
     mod_files = [f for f in dict.fromkeys(loose) if not covered or f.resolve() not in covered]
     mod_dirs = [Path(raw) for raw in paths if Path(raw).is_dir()
                 and not any(Path(raw).rglob(RULESET_FILE))]
-    # A folder of mods: each mod is checked on its own, as a game would load it.
-    for folder in [d for d in mod_dirs if is_mod_collection(d)]:
+    # Mods below a folder (a folder of mods, or `examples/` with mods two levels down): each
+    # mod is checked on its own, with its mod.yaml and its base, as a game would load it.
+    for folder in list(mod_dirs):
+        mods = _mods_below(folder)
+        if not mods or mods == [folder.resolve()]:
+            continue  # no mod.yaml below, or the folder is one mod: checked as one below
         mod_dirs.remove(folder)
-        for sub in expand_mod_folders((str(folder),))[0]:
-            own = {f.resolve() for f in card_files(sub)}
-            wants = mod_rulesets(Path(sub))
+        for sub in mods:
+            deeper = [m for m in mods if m != sub and m.is_relative_to(sub)]
+            own = {f.resolve() for f in card_files(sub)
+                   if not any(f.resolve().is_relative_to(m) for m in deeper)}
+            wants = mod_rulesets(sub)
             _validate_mod(report, [f for f in mod_files if f.resolve() in own],
-                          base if wants is None or base in wants else wants[0], [Path(sub)])
+                          base if wants is None or base in wants else wants[0], [sub])
             mod_files = [f for f in mod_files if f.resolve() not in own]
     if mod_files or mod_dirs:
         _validate_mod(report, mod_files, base, mod_dirs)
     return report
+
+
+def _mods_below(folder: Path) -> list[Path]:
+    """The mod folders (with a mod.yaml) at or below `folder`, sorted; links are not followed."""
+    root = folder.resolve()
+    found = []
+    for manifest in sorted(root.rglob(MOD_FILE)):
+        sub = manifest.parent
+        if manifest.is_file() and not manifest.is_symlink() and not any(
+                p.is_symlink() for p in [sub, *sub.parents] if p.is_relative_to(root)):
+            found.append(sub)
+    return found
 
 
 def _validate_mod(report: Report, files: list[Path], base: str, folders: list[Path]) -> None:

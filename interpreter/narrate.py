@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional, Sequence
 
+from .compiler import NEVER
 from .describe import count, plurals
 from .engine import GameResult, RoomRecord
 from .rules import Rules
@@ -65,6 +66,8 @@ def effect_words(event: str, who: str, n: object, rules: Optional[Rules] = None,
 def _test_words(test: tuple, it: str) -> str:
     """A comparison the rules made: `18 against 16: the Ogre is beaten`."""
     left, op, right, passed, kind = test[:5]
+    if kind == "beaten" and isinstance(right, int) and right >= NEVER:
+        return f"{left}, but no sum reaches {it}'s strength: {it} cannot be beaten"
     if kind == "beaten":
         return f"{left} against {right}: {it} is {'beaten' if passed else 'not beaten'}"
     wl, wr = (test[5], test[6]) if len(test) > 6 else ("", "")

@@ -63,7 +63,7 @@ def test_a_human_seat_is_asked_and_illegal_answers_are_refused():
 
 def test_validate_checks_logs_and_scenarios_by_their_format(tmp_path):
     good = run("validate", "examples/logs/classic-solo-table.yaml",
-               "examples/scenarios/mods/shrine.yaml", "--allow-path", "examples/mods")
+               "examples/mods/shrine/scenarios.yaml")
     assert good.exit_code == 0, good.output
     text = open("examples/logs/deluxe-standard-table.yaml", encoding="utf-8").read()
     bad = tmp_path / "bad.yaml"

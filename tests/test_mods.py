@@ -153,3 +153,30 @@ def test_classic_deals_a_2013_boss_as_the_25th_room_and_its_logs_replay(tmp_path
         assert last_room in bosses and floors[-1][1][-1] == "U"  # mod.yaml: boss_facing up
     result = run("replay", "--check", "-q", "--allow-path", MODS, tmp_path)
     assert result.exit_code == 0 and "3 ok" in result.output, result.output
+
+
+def test_validate_finds_every_mod_below_a_folder_and_checks_each_with_its_manifest():
+    """`validate examples/`: mods two levels down are each checked with their mod.yaml (no
+    false W601 for bosses, no false E410 for items a mod adds), scenarios beside them too."""
+    result = run("validate", ROOT / "examples")
+    assert result.exit_code == 0, result.output
+    assert "W601" not in result.output and "E410" not in result.output
+
+
+def test_a_ruleset_typo_in_mod_yaml_says_so(tmp_path):
+    import shutil
+
+    mod = tmp_path / "gorgon"
+    shutil.copytree(MODS / "gorgon", mod)
+    (mod / "mod.yaml").write_text("bosses: [gorgon]\nrulesets: [delux]\n")
+    out = run("validate", mod).output
+    assert "`delux` is not a built-in ruleset" in out and "did you mean `deluxe`?" in out
+    assert "E508" not in run("play", "--cards", mod, "-q").output
+
+
+def test_a_room_nobody_can_beat_is_narrated_in_words():
+    from raiders.interpreter.compiler import NEVER
+    from raiders.interpreter.narrate import _test_words
+
+    text = _test_words((7, ">=", NEVER, False, "beaten"), "the Golem")
+    assert text == "7, but no sum reaches the Golem's strength: the Golem cannot be beaten"
