@@ -11,6 +11,7 @@ how many inputs each format was tried with (for the issue's closing note).
 import os
 import re
 import shutil
+import tempfile
 import signal
 from pathlib import Path
 
@@ -296,8 +297,12 @@ def test_fuzz_yaml_slow(tmp_path, kind):
 
 # ---- the command line ---------------------------------------------------------------------------
 
-LOG = str(ROOT / "examples" / "logs" / "classic-duel-table.yaml")
-MOD = str(ROOT / "examples" / "mods" / "gorgon")
+# Copies, never the repository's own files: the fuzzer passes them to options that write
+# (`--html LOG`, `--log LOG`, `--out MOD`), and a write must never land in examples/.
+_SANDBOX = Path(tempfile.mkdtemp(prefix="raiders-fuzz-"))
+LOG = shutil.copy(ROOT / "examples" / "logs" / "classic-duel-table.yaml", _SANDBOX / "duel.yaml")
+MOD = shutil.copytree(ROOT / "examples" / "mods" / "gorgon", _SANDBOX / "gorgon")
+LOG, MOD = str(LOG), str(MOD)
 VALUES = ["0", "1", "-1", "3", "99999999999999999999", "x", "", "a" * 300, "/", "/etc/passwd",
           LOG, MOD, "deluxe", "classic", "greedy", "random,greedy", "search:0", "1,2,x", "..",
           "out", "out/x.yaml", "\x01", "--", "-q", "nan", "1e400"]
