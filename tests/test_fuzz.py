@@ -11,8 +11,8 @@ how many inputs each format was tried with (for the issue's closing note).
 import os
 import re
 import shutil
-import tempfile
 import signal
+import tempfile
 from pathlib import Path
 
 import pytest
