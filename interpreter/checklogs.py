@@ -7,6 +7,7 @@ in file order, whatever the number of processes.
 """
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import os
 from typing import Iterator, Optional, Sequence
@@ -79,6 +80,7 @@ def check_files(files: Sequence[str], allow: Sequence[str] = (), quiet: bool = F
     yield check_file(files[0], allow, quiet)
     rest = list(files[1:])
     _JOB = (tuple(allow), quiet)
+    gc.freeze()  # what the parent holds (the rules) stays shared: the workers' GC skips it
     try:
         try:
             pool = mp.get_context("fork").Pool(jobs)
@@ -90,3 +92,4 @@ def check_files(files: Sequence[str], allow: Sequence[str] = (), quiet: bool = F
             yield from pool.imap(_work, rest, chunksize=chunk)
     finally:
         _JOB = None
+        gc.unfreeze()
