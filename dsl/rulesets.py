@@ -5,6 +5,7 @@ gives every diagnostic of an edition. Format: docs/rulesets.md.
 """
 from __future__ import annotations
 
+import functools
 import os
 from importlib import resources
 from pathlib import Path
@@ -102,7 +103,13 @@ def builtin_dir() -> Path:
 
 
 def builtin_ids() -> list[str]:
-    return sorted(p.parent.name for p in builtin_dir().glob(f"*/{RULESET_FILE}"))
+    return list(_builtin_ids())
+
+
+@functools.lru_cache(maxsize=1)
+def _builtin_ids() -> tuple[str, ...]:
+    """The installed rulesets, looked up once a process (every log read asks)."""
+    return tuple(sorted(p.parent.name for p in builtin_dir().glob(f"*/{RULESET_FILE}")))
 
 
 def resolve_ruleset_path(name_or_path: str) -> Optional[Path]:
