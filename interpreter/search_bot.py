@@ -23,9 +23,9 @@ end of the game. Solo, a greedy playout of the whole game nearly always dies, wh
 candidates apart poorly, so a playout stops at the end of the floor and scores being alive,
 the wounds (heavily) and the coins there.
 
-Cost (this machine, one core): search:30 is about 3 s per 4-player deluxe game for the search
-seat (greedy seats cost milliseconds), about 0.2 s per classic solo game; the cost grows
-linearly with N.
+Cost (this machine, one core): search:30 is about 3-4.5 s per 4-player deluxe game for the
+search seat (greedy seats cost milliseconds), about 0.1 s per classic solo game; the cost
+grows linearly with N.
 
 It reads only what SeatView shows plus the rules (the public card texts) and the first player
 (the scroll lies on the table). Its choices come from the seat's own generator, so a game is
@@ -116,7 +116,7 @@ class SearchBot(GreedyBot):
         budget is shared evenly among the rounds."""
         # Halving needs a few playouts per candidate; a small budget is one even round.
         rounds = max(1, min((len(legal) - 1).bit_length(), self.budget // len(legal)))
-        self._memo: dict = {}
+        self._memo = {}
         left = list(legal)
         totals = Counter()
         counts = Counter()

@@ -21,8 +21,8 @@ from .games import _bot_kinds, _relative_to
 @click.option("--bots", default="random", show_default=True,
               help="Bot for every seat (random, greedy, search:N), or one per seat: "
                    "search:30,greedy,greedy,greedy. search:N spends about N greedy playouts "
-                   "per decision (default 30: about 3 s of one core per 4-player game, "
-                   "0.2 s per solo game; cost grows with N).")
+                   "per decision (default 30: about 3-4 s of one core per 4-player game, "
+                   "0.1 s per solo game; cost grows with N).")
 @click.option("--games", type=click.IntRange(1), default=1000, show_default=True,
               help="Games to play (with --precision: the first batch).")
 @click.option("--seed", type=int, default=1, show_default=True,
