@@ -22,6 +22,8 @@ from raiders.interpreter.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 GOOD_LOG = (ROOT / "examples" / "logs" / "deluxe-standard-table.yaml").read_text(encoding="utf-8")
 SECRET = "s3cr3t-TOKEN-4f9a"
+# the mod's scenarios name it as `cards: [.]` (their own folder)
+GORGON_SCENARIOS = (ROOT / "examples" / "mods" / "gorgon" / "scenarios.yaml").read_text()
 SCENARIO = """format: raiders-scenario/1
 name: hostile
 ruleset: {ruleset}
@@ -200,8 +202,8 @@ def test_allow_path_lets_a_log_name_more(tmp_path):
 
 def test_allow_path_lets_a_scenario_name_a_mod(tmp_path):
     scenario = tmp_path / "gorgon.yaml"
-    scenario.write_text((ROOT / "examples" / "scenarios" / "mods" / "gorgon.yaml").read_text()
-                        .replace("../../mods/gorgon", str(ROOT / "examples" / "mods" / "gorgon")))
+    gorgon = ROOT / "examples" / "mods" / "gorgon"
+    scenario.write_text(GORGON_SCENARIOS.replace("cards: [.]", f"cards: [{gorgon}]"))
     assert_clean_failure(run("test", scenario), "E506")
     result = run("test", scenario, "--allow-path", ROOT / "examples" / "mods")
     assert result.exit_code == 0, result.output
@@ -213,8 +215,7 @@ def test_paths_inside_the_files_folder_stay_allowed(tmp_path):
     for name in ("gorgon.dsl", "mod.yaml"):
         (mods / name).write_text((ROOT / "examples" / "mods" / "gorgon" / name).read_text())
     scenario = tmp_path / "gorgon.yaml"
-    scenario.write_text((ROOT / "examples" / "scenarios" / "mods" / "gorgon.yaml").read_text()
-                        .replace("../../mods/gorgon", "./mods/"))
+    scenario.write_text(GORGON_SCENARIOS.replace("cards: [.]", "cards: [./mods/]"))
     result = run("test", scenario)
     assert result.exit_code == 0, result.output
 
