@@ -117,7 +117,25 @@ def _room_lines(rec: RoomRecord) -> list[str]:
 @attrs.define
 class PlaySpec:
     cards: list[Card]
-    spans: list[Span]
+    spans: Sequence[Span]  # where each card stands (for diagnostics)
+
+
+class _Spans(Sequence[Span]):
+    """Where the cards of a play stand, worked out only when a diagnostic asks (a log has
+    thousands of plays, and a good one is never asked)."""
+
+    def __init__(self, path: str, holder: Any):
+        self.path = path
+        self.holder = holder
+        self.keys: list[Any] = []
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [Y.value_span(self.path, self.holder, k) for k in self.keys[i]]
+        return Y.value_span(self.path, self.holder, self.keys[i])
 
 
 @attrs.define
@@ -342,13 +360,13 @@ def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules,
         holder = v if Y.is_seq(v) else plays_node
         keys = list(range(len(v))) if Y.is_seq(v) else [name]
         cards: list[Card] = []
-        spans: list[Span] = []
+        spans = _Spans(r.path, holder)
         bad = False
         for key, c in zip(keys, items, strict=False):
-            span = Y.value_span(r.path, holder, key)
             if Y.is_int(c) and not 1 <= c <= 5:
                 bad = True
-                r.fail(span, f"there is no power card {c}", "power cards are 1..5")
+                r.fail(Y.value_span(r.path, holder, key), f"there is no power card {c}",
+                       "power cards are 1..5")
                 continue
             if Y.is_int(c):
                 cards.append(int(c))
@@ -359,9 +377,9 @@ def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules,
                 hint = (f"write {c} without quotes" if Y.is_str(c) and c.isdigit() else
                         did_you_mean(str(c), rules.items) or
                         "a play is a power value 1..5 or an item id")
-                r.fail(span, f"`{c}` is not a card", hint)
+                r.fail(Y.value_span(r.path, holder, key), f"`{c}` is not a card", hint)
                 continue
-            spans.append(span)
+            spans.keys.append(key)
         # `[]`: the player had no card left to play (a room fought in rounds); whether the
         # room asked for one is the replay's to check. A bare null is a mistake.
         if not cards and not bad and not Y.is_seq(v):
