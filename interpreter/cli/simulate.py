@@ -59,12 +59,14 @@ from .games import _bot_kinds, _relative_to
               help="Print the figures as JSON (schema raiders-simulate/2, docs/simulate.md).")
 @click.option("--log-dir", type=click.Path(file_okay=False), default=None,
               help="Also write one log per game (game-SEED.yaml) into this folder.")
+@click.option("--force", is_flag=True,
+              help="Let --log-dir replace logs that exist (refused without it).")
 def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: str,
              games: int, seed: int, cards: tuple[str, ...], compare_mod: Optional[str],
              difficulty: Optional[int], precision: Optional[float], until_resolved: bool,
              max_games: Optional[int], sweep_text: Optional[str], target_text: Optional[str],
              report_file: Optional[str], jobs: Optional[int], as_json: bool,
-             log_dir: Optional[str]) -> None:
+             log_dir: Optional[str], force: bool) -> None:
     """Play many games with bots on every core and summarise them, to balance cards.
 
     Every figure comes with its 95% interval: wins by seat, by character and by
@@ -107,8 +109,18 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
     if log_dir and compare_mod:
         raise click.UsageError("--log-dir logs one run; leave out --compare")
     log_at = os.path.join(log_dir, "x.yaml") if log_dir else "x.yaml"
+    if log_dir:
+        from pathlib import Path
+
+        from .games import _check_targets
+
+        last = seed + (max_games or (100 * games if precision else games))
+        _check_targets([Path(log_dir) / f"game-{s}.yaml" for s in range(seed, last)
+                        if os.path.lexists(os.path.join(log_dir, f"game-{s}.yaml"))],
+                       log_dir, force)
     setups = [Setup(ruleset, var.name, n_players, kinds, tuple(cards), difficulty, log_dir,
-                    _relative_to(ruleset, log_at), tuple(_relative_to(c, log_at) for c in cards))]
+                    _relative_to(ruleset, log_at), tuple(_relative_to(c, log_at) for c in cards),
+                    overwrite=force)]
     if compare_mod:
         load_rules_or_exit(ruleset, variant, (*cards, compare_mod))
         setups.append(Setup(ruleset, var.name, n_players, kinds, (*cards, compare_mod), difficulty))
@@ -174,7 +186,7 @@ def _command_line(ctx: click.Context) -> str:
 def write_page(path: str, text: str) -> None:
     from pathlib import Path
 
-    from raiders.interpreter.logs import write_atomic
+    from raiders.dsl.atomic import write_atomic
 
     try:
         write_atomic(Path(path), text)
