@@ -17,6 +17,7 @@ from . import ast as A
 from . import yamlsrc as Y
 from .checker import check
 from .diagnostics import Diagnostic, did_you_mean
+from .fields import Reader
 from .library import CARD_SUFFIX, Library, parse_many
 from .safeio import Confinement, is_dir, is_file, listed_files, read_text, refused
 from .spans import Span
@@ -122,13 +123,15 @@ def resolve_ruleset_path(name_or_path: str) -> Optional[Path]:
     return p if is_file(p) else None
 
 
-class _Reader:
-    def __init__(self, path: str):
-        self.path = path
-        self.diags: list[Diagnostic] = []
+class _Reader(Reader):
+    """The field reader, with the kinds of value only a ruleset has (variants, counts, …)."""
+
+    def __init__(self, path: str, doc: Any):
+        # Unknown fields are reported by the loop in load_ruleset, which knows the required.
+        super().__init__(path, doc, _FIELDS, "ruleset")
 
     def err(self, span: Span, code: str, message: str, hint: Optional[str] = None) -> None:
-        self.diags.append(Diagnostic(span, code, message, hint))
+        self.fail(span, message, hint, code=code)
 
     def value(self, node: Any, key: Any, kind: str) -> Any:
         """Check one field's value; returns it as plain data, or None when it is wrong."""
@@ -159,7 +162,7 @@ class _Reader:
         return checks[kind]()
 
     def _bad(self, where: Span, message: str, hint: Optional[str] = None) -> None:
-        self.err(where, "E503", message, hint)
+        self.fail(where, message, hint)
         return None
 
     def _choice(self, v, where, key, choices):
@@ -242,14 +245,11 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
         return None, [Diagnostic(Span(spath, 1, 1, 1, 2), "E503",
                                  "a ruleset is one YAML map", "see docs/rulesets.md")]
     doc = docs[0]
-    r = _Reader(spath)
+    r = _Reader(spath, doc)  # reports unknown fields (E504, with the nearest field)
     values: dict[str, Any] = {}
     for key in doc:
-        if key not in _FIELDS:
-            r.err(Y.key_span(spath, doc, key), "E504", f"unknown ruleset field `{key}`",
-                  did_you_mean(str(key), _FIELDS))
-            continue
-        values[key] = r.value(doc, key, _FIELDS[key][0])
+        if key in _FIELDS:
+            values[key] = r.value(doc, key, _FIELDS[key][0])
     for key, (_, required) in _FIELDS.items():
         if required and key not in doc:
             r.err(Y.node_span(spath, doc), "E504", f"ruleset is missing field `{key}`")
