@@ -5,8 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from raiders.dsl import fastyaml
-from raiders.dsl import yamlsrc as Y
+from raiders.dsl import fastyaml, yamlsrc
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,11 +28,11 @@ def _shape(node):
 def _both(text, monkeypatch):
     """(fast answer or None, what load_documents gives with the fast path, without it)."""
     fast = fastyaml.load(text)
-    with_fast = Y.load_documents(text, "t.yaml")
+    with_fast = yamlsrc.load_documents(text, "t.yaml")
     monkeypatch.setenv("RAIDERS_PURE_YAML", "1")
     try:
         assert fastyaml.load(text) is None
-        pure = Y.load_documents(text, "t.yaml")
+        pure = yamlsrc.load_documents(text, "t.yaml")
     finally:
         monkeypatch.delenv("RAIDERS_PURE_YAML")
     return fast, with_fast, pure
@@ -87,6 +86,7 @@ SNIPPETS = [
     "%YAML 1.1\n---\na: yes\n",
     "a:\n\tb: 1\n",
     "a: 1\r\nb: [2, 3]\r\n",
+    "a: b\u2028c\nd: e\u0085f\n",
     "a: [1, 2\n",
     "a: {b: c\n",
     "? [a, b]\n: c\n",
@@ -142,7 +142,7 @@ def test_yaml_files_of_the_project_read_the_same(which, monkeypatch):
             text = f.read_text(encoding="utf-8")
         except (UnicodeDecodeError, OSError):
             continue
-        if len(text) > Y.MAX_BYTES:
+        if len(text) > yamlsrc.MAX_BYTES:
             continue
         fast, with_fast, pure = _both(text, monkeypatch)
         taken += fast is not None
