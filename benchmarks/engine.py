@@ -15,7 +15,7 @@ import argparse
 import time
 from typing import Any, Callable
 
-from raiders.dsl import ast as A
+from raiders.dsl import ast
 from raiders.interpreter.engine import Game, GameResult
 from raiders.interpreter.players import RandomBot
 from raiders.interpreter.room import Table, resolve_round
@@ -106,15 +106,15 @@ def interpreter_resolver(rules: Rules):
 # ---- the hand-written baseline ------------------------------------------------------------
 
 
-def _fields(card: A.CardDecl) -> dict[str, Any]:
-    return {m.name: m.value for m in card.members if isinstance(m, A.Field)}
+def _fields(card: ast.CardDecl) -> dict[str, Any]:
+    return {m.name: m.value for m in card.members if isinstance(m, ast.Field)}
 
 
 def _num(v) -> int:
     return v.value
 
 
-def _rows(block: A.Block) -> dict[int, Any]:
+def _rows(block: ast.Block) -> dict[int, Any]:
     return {row.key: row.body for row in block.stmts}
 
 
@@ -128,7 +128,7 @@ def extract(rules: Rules) -> dict[str, tuple]:
         kinds = [k.name for k in lib.kinds[card.kind].chain]
         if "treasure" in kinds:
             items = {m.card.item: _num(m.value) for k in lib.kinds[card.kind].chain
-                     for m in k.members if isinstance(m, A.Playable)}
+                     for m in k.members if isinstance(m, ast.Playable)}
             data[cid] = ("treasure", _num(f["chest"]),
                          _num(f["second_chest"]) if "second_chest" in f else 0, items)
         elif "vault" in kinds:
@@ -144,16 +144,16 @@ def extract(rules: Rules) -> dict[str, tuple]:
             data[cid] = ("trap", rows)
         elif "monster" in kinds:
             s = f.get("strength")
-            strength = [_num(x) for x in s.values] if isinstance(s, A.PerPlayers) else None
+            strength = [_num(x) for x in s.values] if isinstance(s, ast.PerPlayers) else None
             wounds = _num(f["wounds"]) if "wounds" in f else 0
             target = f.get("target")
-            high = isinstance(target, A.Name) and target.name == "highest"
-            escape = next((m.card.item for m in card.members if isinstance(m, A.Escape)), None)
+            high = isinstance(target, ast.Name) and target.name == "highest"
+            escape = next((m.card.item for m in card.members if isinstance(m, ast.Escape)), None)
             value_mods = {(m.card.power if m.card.power is not None else m.card.item): _num(m.expr)
-                          for m in card.members if isinstance(m, A.Modify)}
+                          for m in card.members if isinstance(m, ast.Modify)}
             on_hit, also, bonus = None, 0, 0
             for m in card.members:
-                if isinstance(m, A.Handler):
+                if isinstance(m, ast.Handler):
                     stmt = m.body.stmts[0]
                     if m.sort == "replace":
                         on_hit = (stmt.verb, _num(stmt.arg) if stmt.arg is not None else 0)

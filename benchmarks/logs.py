@@ -144,18 +144,17 @@ def per_log_ms(fn, texts: list[str]) -> float:
 
 
 def readers(texts: list[str]) -> list[tuple[str, float]]:
-    from raiders.dsl import fastyaml
-    from raiders.dsl import yamlsrc as Y
+    from raiders.dsl import fastyaml, yamlsrc
 
     rows = []
     os.environ["RAIDERS_PURE_YAML"] = "1"
     try:
         rows.append(("positioned reader (ruamel, pure Python)",
-                     per_log_ms(lambda s: Y.load_documents(s, "x"), texts[:30])))
+                     per_log_ms(lambda s: yamlsrc.load_documents(s, "x"), texts[:30])))
     finally:
         del os.environ["RAIDERS_PURE_YAML"]
     rows.append(("raiders fast path (the logs' layout, positions)",
-                 per_log_ms(lambda s: Y.load_documents(s, "x"), texts)))
+                 per_log_ms(lambda s: yamlsrc.load_documents(s, "x"), texts)))
     if fastyaml.available():
         parser_class, events = fastyaml._libyaml()
         rows.append(("raiders libyaml path (any YAML, positions)",

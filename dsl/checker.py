@@ -5,7 +5,7 @@ from typing import Optional
 
 import attrs
 
-from . import ast as A
+from . import ast
 from .diagnostics import Diagnostic, did_you_mean
 from .library import KindInfo, Library, ParamInfo
 from .vocabulary import (
@@ -46,15 +46,15 @@ class Scope:
 RULE_WORDS = ("resolve", "playable", "unplayable", "escape", "modify", "instead", "after")
 
 # Rules that only a room can carry: they say how the room's cards are played and resolved.
-ROOM_ONLY = {A.Resolve: "resolve", A.Playable: "playable", A.Unplayable: "unplayable",
-             A.Escape: "escape"}
+ROOM_ONLY = {ast.Resolve: "resolve", ast.Playable: "playable", ast.Unplayable: "unplayable",
+             ast.Escape: "escape"}
 
 
 def const_value(e) -> Optional[int]:
     """The value of an expression made only of numbers and + - *, else None."""
-    if isinstance(e, A.Num):
+    if isinstance(e, ast.Num):
         return e.value
-    if isinstance(e, A.BinOp) and e.op in ("+", "-", "*"):
+    if isinstance(e, ast.BinOp) and e.op in ("+", "-", "*"):
         a, b = const_value(e.left), const_value(e.right)
         if a is None or b is None:
             return None
@@ -96,7 +96,7 @@ class Checker:
 
     def check_kind(self, info: KindInfo) -> None:
         decl = info.decl
-        seen_params: dict[str, A.Param] = {}
+        seen_params: dict[str, ast.Param] = {}
         for p in decl.params:
             if p.name in seen_params:
                 self.err(p.span, "E202", f"parameter `{p.name}` is declared twice",
@@ -115,16 +115,16 @@ class Checker:
                                  p.name)
         self.check_members(decl.members, info.params, allow_fields=False, role=info.role)
 
-    def check_card(self, card: A.CardDecl) -> None:
+    def check_card(self, card: ast.CardDecl) -> None:
         info = self.lib.kinds.get(card.kind)
         if info is None:
             self.err(card.kind_span, "E101", f"unknown kind `{card.kind}`",
                      did_you_mean(card.kind, self.lib.kinds) or
                      "a card starts with its kind: " + ", ".join(sorted(self.lib.kinds)))
             return
-        given: dict[str, A.Field] = {}
+        given: dict[str, ast.Field] = {}
         for m in card.members:
-            if isinstance(m, A.Field):
+            if isinstance(m, ast.Field):
                 if m.name in given:
                     self.err(m.span, "E202", f"field `{m.name}` is given twice",
                              f"first given at line {given[m.name].span.line}")
@@ -158,15 +158,15 @@ class Checker:
         self.check_members(card.members, info.params, allow_fields=True, role=info.role)
         self.table_subject = {}
 
-    def check_param_cycles(self, card: A.CardDecl, info: KindInfo,
-                           given: dict[str, A.Field]) -> None:
+    def check_param_cycles(self, card: ast.CardDecl, info: KindInfo,
+                           given: dict[str, ast.Field]) -> None:
         """A number that, through the card's fields and its kind's defaults, needs itself
         (`wounds wounds + 1`; `strength = wounds`, `wounds = strength`) has no value: E305."""
         numeric = {n for n, p in info.params.items() if p.type in ("int", "number", "per_players")}
         deps: dict[str, list[str]] = {}
         for n in numeric:
             value = given[n].value if n in given else info.params[n].default
-            deps[n] = sorted({x.name for x in A.walk(value) if isinstance(x, A.Name)} & numeric)
+            deps[n] = sorted({x.name for x in ast.walk(value) if isinstance(x, ast.Name)} & numeric)
         state: dict[str, int] = {}  # 1: on the current path, 2: done
         stack: list[str] = []
         found: set[frozenset] = set()
@@ -189,7 +189,7 @@ class Checker:
             if n not in state:
                 visit(n)
 
-    def _report_cycle(self, card: A.CardDecl, given: dict[str, A.Field],
+    def _report_cycle(self, card: ast.CardDecl, given: dict[str, ast.Field],
                       cycle: list[str]) -> None:
         at = next((given[n].value.span for n in cycle if n in given), card.id_span)
         names = [f"`{n}`" for n in cycle]
@@ -202,20 +202,20 @@ class Checker:
         self.err(at, "E305", message, "give one of them a number, or an expression of "
                  "what is played (`total`, `highest_value`, …)")
 
-    def _table_usage(self, info: KindInfo, card: A.CardDecl) -> dict[str, bool]:
+    def _table_usage(self, info: KindInfo, card: ast.CardDecl) -> dict[str, bool]:
         """For each table parameter, whether its rows run with players to affect (in
         `for each value`, or inside a block about players) or not (a top-level `table`)."""
         usage: dict[str, bool] = {}
 
         def walk(node, subject: bool) -> None:
-            if isinstance(node, A.TableLookup) and isinstance(node.table, A.Name):
+            if isinstance(node, ast.TableLookup) and isinstance(node.table, ast.Name):
                 usage[node.table.name] = usage.get(node.table.name, True) and subject
-            elif isinstance(node, A.ForEachValue) and isinstance(node.table, A.Name):
+            elif isinstance(node, ast.ForEachValue) and isinstance(node.table, ast.Name):
                 usage.setdefault(node.table.name, True)
-            if isinstance(node, (A.Each, A.Attack)):
+            if isinstance(node, (ast.Each, ast.Attack)):
                 walk(node.body, True)
                 return
-            if isinstance(node, A.Handler):
+            if isinstance(node, ast.Handler):
                 walk(node.body, True)
                 return
             if attrs.has(type(node)):
@@ -231,7 +231,7 @@ class Checker:
                 walk(kind.members, False)
             cached = self._kind_tables[info.decl.name] = dict(usage)
         usage = dict(cached)
-        own = tuple(m for m in card.members if isinstance(m, (A.Resolve, A.Handler)))
+        own = tuple(m for m in card.members if isinstance(m, (ast.Resolve, ast.Handler)))
         if own:
             walk(own, False)
         return usage
@@ -240,10 +240,10 @@ class Checker:
                       role: str = "room") -> None:
         scope = Scope(params, subject=False, role=role)
         resolves = 0
-        said: dict[str, A.Playable | A.Unplayable | A.Escape] = {}  # item -> first rule on it
+        said: dict[str, ast.Playable | ast.Unplayable | ast.Escape] = {}  # item -> first rule on it
         bad_lines: set[int] = set()  # a misspelt rule word makes the rest of its line look
         for m in members:              # like more fields: report the first only
-            if isinstance(m, A.Field):
+            if isinstance(m, ast.Field):
                 if m.span.line in bad_lines:
                     continue
                 if not allow_fields:
@@ -265,15 +265,15 @@ class Checker:
                 self.err(m.span, "E406",
                          f"`{ROOM_ONLY[type(m)]}` on a {role} card never takes effect",
                          "it says how a room is played; a room card (or kind) can carry it")
-            elif isinstance(m, A.Resolve):
+            elif isinstance(m, ast.Resolve):
                 resolves += 1
                 if resolves > 1:
                     self.err(m.span, "E202", "`resolve` is given twice")
                 self.check_block(m.body, scope)
-            elif isinstance(m, (A.Playable, A.Unplayable, A.Escape)):
+            elif isinstance(m, (ast.Playable, ast.Unplayable, ast.Escape)):
                 self.check_card_ref(m.card)
                 self.check_contradiction(m, said)
-                if m.card.any_item and not isinstance(m, A.Playable):
+                if m.card.any_item and not isinstance(m, ast.Playable):
                     word = type(m).__name__.lower()
                     self.err(m.card.span, "E302", f"`{word}` takes one item, not `any`",
                              "`playable any as 0` lets every item be played")
@@ -282,11 +282,11 @@ class Checker:
                     self.err(m.card.span, "E302", f"`{word}` takes an item, not a power card",
                              "power cards can always be played; `modify value of power N` "
                              "changes what one counts for")
-                if isinstance(m, A.Playable) and m.value is not None:
+                if isinstance(m, ast.Playable) and m.value is not None:
                     self.check_expr(m.value, scope)
-            elif isinstance(m, A.Modify):
+            elif isinstance(m, ast.Modify):
                 self.check_modify(m, params, scope)
-            elif isinstance(m, A.Handler):
+            elif isinstance(m, ast.Handler):
                 self.check_handler(m, scope)
 
     # ---- rules
@@ -302,14 +302,14 @@ class Checker:
         if first is None:
             said[key] = m
             return
-        words = {A.Playable: "playable", A.Unplayable: "unplayable", A.Escape: "escape"}
-        if type(first) is type(m) and not isinstance(m, A.Playable):
+        words = {ast.Playable: "playable", ast.Unplayable: "unplayable", ast.Escape: "escape"}
+        if type(first) is type(m) and not isinstance(m, ast.Playable):
             return  # said twice, the same way
         self.err(m.span, "E307", f"`{words[type(m)]} {key}` contradicts "
                  f"`{words[type(first)]} {key}` at line {first.span.line}",
                  "keep one of the two rules")
 
-    def check_card_ref(self, ref: A.CardRef) -> None:
+    def check_card_ref(self, ref: ast.CardRef) -> None:
         if ref.any_item:
             return
         if ref.power is not None:
@@ -324,7 +324,7 @@ class Checker:
                  did_you_mean(name, self.items) or
                  ("items: " + ", ".join(sorted(self.items)) if self.items else None))
 
-    def check_modify(self, m: A.Modify, params: dict[str, ParamInfo], scope: Scope) -> None:
+    def check_modify(self, m: ast.Modify, params: dict[str, ParamInfo], scope: Scope) -> None:
         targets = [*MODIFIABLE, *params]
         if scope.role != "room":
             targets += sorted(self.room_numbers - set(targets))
@@ -358,7 +358,7 @@ class Checker:
             self.check_card_ref(m.card)
         self.check_expr(m.expr, attrs.evolve(scope, in_modify=True, amount=True))
 
-    def check_handler(self, h: A.Handler, scope: Scope) -> None:
+    def check_handler(self, h: ast.Handler, scope: Scope) -> None:
         word = "instead of" if h.sort == "replace" else "after"
         event = EVENTS.get(h.event)
         if event is None:
@@ -389,14 +389,14 @@ class Checker:
             if not self.is_expr(value):
                 self.err(span, "E302", f"`{field}` takes a number",
                          "one value per player count needs a `per_players` parameter"
-                         if isinstance(value, A.PerPlayers) else None)
+                         if isinstance(value, ast.PerPlayers) else None)
                 return
             self.check_expr(value, scope)
             const = const_value(value)
             if typ == "int" and const is not None and const < 0:
                 self.err(span, "E301", f"`{field}` cannot be negative (it is {const})")
         elif typ == "per_players":
-            if isinstance(value, A.PerPlayers):
+            if isinstance(value, ast.PerPlayers):
                 if len(value.values) != 3:
                     self.err(span, "E302",
                              f"`{field}` needs 3 values (for 3, 4 and 5 players), "
@@ -408,56 +408,56 @@ class Checker:
             else:
                 self.err(span, "E302", f"`{field}` takes `N / N / N` or one number")
         elif typ == "selector":
-            names = value.values if isinstance(value, A.ValueList) else (value,)
+            names = value.values if isinstance(value, ast.ValueList) else (value,)
             for n in names:
-                if not isinstance(n, A.Name):
+                if not isinstance(n, ast.Name):
                     self.err(n.span, "E302", f"`{field}` takes selectors",
                              "e.g. `lowest` or `lowest, second_lowest`")
                 else:
-                    self.check_selector(A.Selector(n.name, n.span), scope)
+                    self.check_selector(ast.Selector(n.name, n.span), scope)
         elif typ == "table":
-            if not isinstance(value, A.Block):
+            if not isinstance(value, ast.Block):
                 self.err(span, "E302", f"`{field}` takes a table: `{{ 5 -> … 4 -> … }}`")
                 return
             subject = getattr(self, "table_subject", {}).get(field, True)
             self.check_table(value, attrs.evolve(scope, subject=subject))
         elif typ == "effects":
-            if not isinstance(value, A.Block):
+            if not isinstance(value, ast.Block):
                 self.err(span, "E302", f"`{field}` takes a block of statements: `{{ … }}`")
                 return
             self.check_block(value, attrs.evolve(scope, subject=True))
         elif typ == "items":
-            names = value.values if isinstance(value, A.ValueList) else (value,)
+            names = value.values if isinstance(value, ast.ValueList) else (value,)
             for n in names:
-                if isinstance(n, A.Name) and n.name == "none" and len(names) == 1:
+                if isinstance(n, ast.Name) and n.name == "none" and len(names) == 1:
                     continue
-                if not isinstance(n, A.Name):
+                if not isinstance(n, ast.Name):
                     self.err(n.span, "E302", f"`{field}` takes item ids")
                 elif n.name not in self.items:
                     self.unknown_item(n.name, n.span)
         elif typ == "facing":
-            if not isinstance(value, A.Str) or len(value.value) != 5 or \
+            if not isinstance(value, ast.Str) or len(value.value) != 5 or \
                     set(value.value) - {"U", "D"}:
                 self.err(span, "E302", f"`{field}` takes five letters U or D in quotes",
                          'e.g. `layout "UDUDU"`: U face up, D face down')
         elif typ == "ability":
-            if not isinstance(value, A.Name) or value.name not in (*ABILITIES, "none"):
-                word = value.name if isinstance(value, A.Name) else "?"
+            if not isinstance(value, ast.Name) or value.name not in (*ABILITIES, "none"):
+                word = value.name if isinstance(value, ast.Name) else "?"
                 self.err(span, "E110", f"unknown ability `{word}`",
                          did_you_mean(word, ABILITIES) or "abilities: " + ", ".join(ABILITIES))
         elif typ == "string":
-            if not isinstance(value, A.Str):
+            if not isinstance(value, ast.Str):
                 self.err(span, "E302", f'`{field}` takes a "quoted string"')
 
     @staticmethod
     def is_expr(value) -> bool:
-        return isinstance(value, (A.Num, A.Name, A.Call, A.BinOp, A.Not))
+        return isinstance(value, (ast.Num, ast.Name, ast.Call, ast.BinOp, ast.Not))
 
     # ---- statements
-    def check_table(self, block: A.Block, scope: Scope) -> None:
-        seen: dict[int, A.Row] = {}
+    def check_table(self, block: ast.Block, scope: Scope) -> None:
+        seen: dict[int, ast.Row] = {}
         for stmt in block.stmts:
-            if not isinstance(stmt, A.Row):
+            if not isinstance(stmt, ast.Row):
                 self.err(stmt.span, "E405", "a table holds only rows `VALUE -> statement`")
                 continue
             if stmt.key not in TABLE_KEYS:
@@ -471,47 +471,47 @@ class Checker:
             seen[stmt.key] = stmt
             self.check_stmt(stmt.body, scope)
 
-    def check_block(self, block: A.Block, scope: Scope) -> None:
+    def check_block(self, block: ast.Block, scope: Scope) -> None:
         for stmt in block.stmts:
             self.check_stmt(stmt, scope)
 
     def check_stmt(self, stmt, scope: Scope) -> None:
-        if isinstance(stmt, A.Block):
+        if isinstance(stmt, ast.Block):
             self.check_block(stmt, scope)
-        elif isinstance(stmt, A.Row):
+        elif isinstance(stmt, ast.Row):
             self.err(stmt.span, "E405", "a row `VALUE -> …` belongs in a table",
                      "put rows inside `table KEY { … }` or a table field")
-        elif isinstance(stmt, A.Effect):
+        elif isinstance(stmt, ast.Effect):
             if not scope.subject:
                 self.err(stmt.span, "E404", f"`{stmt.verb}` has no players to affect",
                          f"say who: `everyone: {stmt.verb} …` or `attack lowest {{ … }}`")
             self.check_effect(stmt, scope)
-        elif isinstance(stmt, A.Apply):
+        elif isinstance(stmt, ast.Apply):
             self.check_selectors(stmt.selectors, scope)
             for e in stmt.effects:
                 self.check_effect(e, scope)
-        elif isinstance(stmt, (A.Each, A.Attack)):
+        elif isinstance(stmt, (ast.Each, ast.Attack)):
             self.check_selectors(stmt.selectors, scope)
             self.check_block(stmt.body, attrs.evolve(scope, subject=True))
-        elif isinstance(stmt, A.Share):
+        elif isinstance(stmt, ast.Share):
             self.check_expr(stmt.amount, scope)
             self.check_selectors(stmt.selectors, scope)
-        elif isinstance(stmt, A.If):
+        elif isinstance(stmt, ast.If):
             self.check_expr(stmt.cond, scope)
             self.check_block(stmt.then, scope)
             if stmt.otherwise is not None:
                 self.check_block(stmt.otherwise, scope)
-        elif isinstance(stmt, A.TableLookup):
+        elif isinstance(stmt, ast.TableLookup):
             self.check_expr(stmt.key, scope)
             self.check_table_ref(stmt.table, scope)
-        elif isinstance(stmt, A.ForEachValue):
+        elif isinstance(stmt, ast.ForEachValue):
             self.check_table_ref(stmt.table, attrs.evolve(scope, subject=True))
-        elif isinstance(stmt, A.May):
+        elif isinstance(stmt, ast.May):
             if not scope.subject:
                 self.err(stmt.span, "E404", "`may` has no players to ask",
                          "say who: `highest { may { … } }`")
             self.check_block(stmt.body, scope)
-        elif isinstance(stmt, A.Do):
+        elif isinstance(stmt, ast.Do):
             p = scope.params.get(stmt.name.name)
             if p is None:
                 blocks = [n for n, q in scope.params.items() if q.type == "effects"]
@@ -523,7 +523,7 @@ class Checker:
                          f"`do` runs an effects parameter; `{stmt.name.name}` is a {p.type}")
 
     def check_table_ref(self, ref, scope: Scope) -> None:
-        if isinstance(ref, A.Block):
+        if isinstance(ref, ast.Block):
             self.check_table(ref, scope)
             return
         p = scope.params.get(ref.name)
@@ -534,16 +534,16 @@ class Checker:
         elif p.type != "table":
             self.err(ref.span, "E302", f"`{ref.name}` is a {p.type}, not a table")
 
-    def check_effect(self, e: A.Effect, scope: Scope) -> None:
+    def check_effect(self, e: ast.Effect, scope: Scope) -> None:
         if e.unit is not None and e.unit.text not in ("coins", "coin"):
             self.err(e.unit.span, "E302", f"`{e.verb}` takes an amount of coins",
                      f"`{e.verb} 2 coins`" + (f"; `{e.unit.text}` is not `coins`"))
         if e.verb in ("give", "take", "steal_item"):
-            assert isinstance(e.arg, A.Name)
+            assert isinstance(e.arg, ast.Name)
             if e.arg.name not in self.items:
                 self.unknown_item(e.arg.name, e.arg.span)
         elif e.verb in ("mark", "unmark"):
-            assert isinstance(e.arg, A.Name)
+            assert isinstance(e.arg, ast.Name)
             self.check_status(e.arg.name, e.arg.span)
         elif e.arg is not None:
             self.check_expr(e.arg, scope)
@@ -564,7 +564,7 @@ class Checker:
         for s in sels:
             self.check_selector(s, scope)
 
-    def check_selector(self, s: A.Selector, scope: Scope, code: str = "E102") -> None:
+    def check_selector(self, s: ast.Selector, scope: Scope, code: str = "E102") -> None:
         if s.arg is not None:
             spec = SELECTORS_OF.get(s.name)
             if spec is None:
@@ -596,7 +596,7 @@ class Checker:
 
     # ---- expressions
     def check_expr(self, e, scope: Scope) -> None:
-        if isinstance(e, A.Name):
+        if isinstance(e, ast.Name):
             if e.name in scope.params:
                 p = scope.params[e.name]
                 if p.type in PARAM_TYPES and p.type not in ("int", "number", "per_players"):
@@ -619,7 +619,7 @@ class Checker:
             else:
                 hint = did_you_mean(e.name, known)
             self.err(e.span, "E104", f"unknown name `{e.name}`", hint)
-        elif isinstance(e, A.Call):
+        elif isinstance(e, ast.Call):
             fn = FUNCTIONS.get(e.func)
             if fn is None:
                 self.err(e.span, "E106", f"unknown function `{e.func}`",
@@ -630,28 +630,28 @@ class Checker:
                          f"`{e.func}` takes {len(fn.params)} argument(s), got {len(e.args)}")
             for arg, kind in zip(e.args, fn.params, strict=False):
                 if kind in ("item", "status"):
-                    if not isinstance(arg, A.Name):
+                    if not isinstance(arg, ast.Name):
                         self.err(arg.span, "E302", f"`{e.func}` takes an {kind} id")
                     elif kind == "item" and arg.name not in self.items:
                         self.unknown_item(arg.name, arg.span)
                     elif kind == "status":
                         self.check_status(arg.name, arg.span)
                 elif kind == "selector":
-                    if isinstance(arg, A.Name) and arg.name == "them":
+                    if isinstance(arg, ast.Name) and arg.name == "them":
                         self.err(arg.span, "E302", f"`{e.func}(them)` is not supported",
                                  f"give a selector: `{e.func}(highest)`")
-                    elif isinstance(arg, A.Name):
-                        self.check_selector(A.Selector(arg.name, arg.span), scope)
+                    elif isinstance(arg, ast.Name):
+                        self.check_selector(ast.Selector(arg.name, arg.span), scope)
                     else:
                         self.err(arg.span, "E302", f"`{e.func}` takes a selector")
                 else:
                     self.check_expr(arg, scope)
-        elif isinstance(e, A.BinOp):
+        elif isinstance(e, ast.BinOp):
             self.check_expr(e.left, scope)
             self.check_expr(e.right, scope)
-        elif isinstance(e, A.Not):
+        elif isinstance(e, ast.Not):
             self.check_expr(e.operand, scope)
-        elif isinstance(e, A.Str):
+        elif isinstance(e, ast.Str):
             self.err(e.span, "E302", "a string is not a number")
 
 
@@ -669,16 +669,16 @@ def check_in_game(lib: Library, rooms: list[str], supply: dict[str, int],
         seen: set[str] = set()
         sources = [card.members, tuple(info.members()),
                    tuple(p.default for p in info.params.values())]
-        for node in A.walk(tuple(sources)):
-            if isinstance(node, A.Name) and node.name == "threat" and not threat_deck \
+        for node in ast.walk(tuple(sources)):
+            if isinstance(node, ast.Name) and node.name == "threat" and not threat_deck \
                     and "threat" not in seen:
                 seen.add("threat")
                 problems.append(Diagnostic(node.span, "E409", f"`{cid}` reads `threat`, but "
                                            "this game has no threat deck",
                                            "only a variant with `threat_deck` (solo) reveals "
                                            "a monster card for each room"))
-            elif isinstance(node, A.Effect) and node.verb == "give" and supply \
-                    and isinstance(node.arg, A.Name) and supply.get(node.arg.name, 0) == 0 \
+            elif isinstance(node, ast.Effect) and node.verb == "give" and supply \
+                    and isinstance(node.arg, ast.Name) and supply.get(node.arg.name, 0) == 0 \
                     and node.arg.name not in seen:
                 item = node.arg.name
                 seen.add(item)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Optional
 
-from . import yamlsrc as Y
+from . import yamlsrc
 from .diagnostics import Diagnostic, did_you_mean
 from .spans import Span
 
@@ -21,18 +21,18 @@ class InputError(Exception):
 def _kind_of(node: Any) -> str:
     if node is None:
         return "nothing"
-    if Y.is_seq(node):
+    if yamlsrc.is_seq(node):
         return "a list"
     return f"`{node}`"
 
 
 # What each kind of field takes (only the asked one is tested: a log has thousands of fields).
 _KINDS = {
-    "str": Y.is_str,
-    "int": Y.is_int,
-    "nat": lambda v: Y.is_int(v) and v >= 0,
-    "map": Y.is_map,
-    "list": Y.is_seq,
+    "str": yamlsrc.is_str,
+    "int": yamlsrc.is_int,
+    "nat": lambda v: yamlsrc.is_int(v) and v >= 0,
+    "map": yamlsrc.is_map,
+    "list": yamlsrc.is_seq,
     "any": lambda v: True,
 }
 
@@ -49,8 +49,8 @@ class Reader:
         self.what = what
         self.diags: list[Diagnostic] = diags if diags is not None else []
         self.where = where
-        if not Y.is_map(node):
-            self.diags.append(Diagnostic(where or Y.node_span(path, node), "E503",
+        if not yamlsrc.is_map(node):
+            self.diags.append(Diagnostic(where or yamlsrc.node_span(path, node), "E503",
                                          f"a {what} is a YAML map",
                                          f"got {_kind_of(node)}"))
             self.node = {}
@@ -58,7 +58,7 @@ class Reader:
         allowed = list(allowed)
         for key in node:
             if key not in allowed:
-                self.diags.append(Diagnostic(Y.key_span(path, node, key), "E504",
+                self.diags.append(Diagnostic(yamlsrc.key_span(path, node, key), "E504",
                                              f"unknown {what} field `{key}`",
                                              did_you_mean(str(key), allowed)
                                              or "fields: " + ", ".join(allowed)))
@@ -66,9 +66,9 @@ class Reader:
     def span(self, key: Any = None, node: Any = None) -> Span:
         node = self.node if node is None else node
         if key is None:
-            return self.where or Y.node_span(self.path, node) if node is self.node \
-                else Y.node_span(self.path, node)
-        return Y.value_span(self.path, node, key)
+            return self.where or yamlsrc.node_span(self.path, node) if node is self.node \
+                else yamlsrc.node_span(self.path, node)
+        return yamlsrc.value_span(self.path, node, key)
 
     def fail(self, span: Span, message: str, hint: Optional[str] = None,
              code: str = "E503") -> None:
@@ -84,20 +84,20 @@ class Reader:
             raise InputError(self.diags)
 
     def has(self, key: str) -> bool:
-        return Y.is_map(self.node) and key in self.node
+        return yamlsrc.is_map(self.node) and key in self.node
 
     def get(self, key: str, kind: str, required: bool = False, default: Any = None,
             node: Any = None) -> Any:
         node = self.node if node is None else node
-        if not Y.is_map(node) or key not in node:
+        if not yamlsrc.is_map(node) or key not in node:
             if required:
-                self.fail(Y.node_span(self.path, node), f"{self.what} is missing `{key}`",
+                self.fail(yamlsrc.node_span(self.path, node), f"{self.what} is missing `{key}`",
                           code="E504")
             return default
         v = node[key]
         if not _KINDS[kind](v):
             words = {"str": "a string", "int": "a whole number", "nat": "a whole number ≥ 0",
                      "map": "a map", "list": "a list"}[kind]
-            self.fail(Y.value_span(self.path, node, key), f"`{key}` takes {words}")
+            self.fail(yamlsrc.value_span(self.path, node, key), f"`{key}` takes {words}")
             return default
         return v

@@ -7,7 +7,7 @@ from typing import Optional, Union
 
 import attrs
 
-from . import ast as A
+from . import ast
 from .diagnostics import Diagnostic, did_you_mean
 from .parser import parse_file
 from .vocabulary import ROLE_KINDS, ROOM_SHAPE
@@ -19,19 +19,19 @@ CARD_SUFFIX = ".dsl"
 class ParamInfo:
     name: str
     type: str
-    default: Optional[Union[A.Expr, A.PerPlayers, A.Block]]
-    decl: A.Param
+    default: Optional[Union[ast.Expr, ast.PerPlayers, ast.Block]]
+    decl: ast.Param
 
 
 @attrs.define
 class KindInfo:
     """A kind with its ancestry resolved: params merged root first, members in order."""
 
-    decl: A.KindDecl
-    chain: tuple[A.KindDecl, ...]  # root … self
+    decl: ast.KindDecl
+    chain: tuple[ast.KindDecl, ...]  # root … self
     params: dict[str, ParamInfo]
-    extensions: list[A.ExtendDecl] = attrs.Factory(list)  # `extend KIND { … }` of this kind
-    inherited_extensions: list[A.ExtendDecl] = attrs.Factory(list)  # … of its ancestors
+    extensions: list[ast.ExtendDecl] = attrs.Factory(list)  # `extend KIND { … }` of this kind
+    inherited_extensions: list[ast.ExtendDecl] = attrs.Factory(list)  # … of its ancestors
 
     def members(self):
         """Every rule of the kind, root first, each kind's extensions after its own rules."""
@@ -55,10 +55,10 @@ class KindInfo:
 
 @attrs.define
 class Library:
-    modules: list[A.Module] = attrs.Factory(list)
+    modules: list[ast.Module] = attrs.Factory(list)
     sources: dict[str, str] = attrs.Factory(dict)
     kinds: dict[str, KindInfo] = attrs.Factory(dict)
-    cards: dict[str, A.CardDecl] = attrs.Factory(dict)
+    cards: dict[str, ast.CardDecl] = attrs.Factory(dict)
     diagnostics: list[Diagnostic] = attrs.Factory(list)
 
     def role_of(self, card_id: str) -> Optional[str]:
@@ -81,7 +81,7 @@ def card_files(path: Union[str, Path]) -> list[Path]:
 PARALLEL_FROM = 600
 
 
-def parse_many(files: list[Path]) -> list[tuple[str, Optional[A.Module], list[Diagnostic], str]]:
+def parse_many(files: list[Path]) -> list[tuple[str, Optional[ast.Module], list[Diagnostic], str]]:
     """Parse files in order: (path, module or None, diagnostics, text) each."""
     out = []
     for f in files:
@@ -90,7 +90,7 @@ def parse_many(files: list[Path]) -> list[tuple[str, Optional[A.Module], list[Di
     return out
 
 
-def add_module(lib: Library, module: Optional[A.Module], diags: list[Diagnostic], text: str,
+def add_module(lib: Library, module: Optional[ast.Module], diags: list[Diagnostic], text: str,
                path: str) -> None:
     lib.sources[path] = text
     lib.diagnostics.extend(diags)
@@ -107,13 +107,13 @@ def build_tables(lib: Library) -> None:
 
 def index_declarations(lib: Library) -> None:
     """Build lib.kinds and lib.cards; report duplicate ids/kinds and bad parents."""
-    decls: dict[str, A.KindDecl] = {}
-    extensions: list[A.ExtendDecl] = []
+    decls: dict[str, ast.KindDecl] = {}
+    extensions: list[ast.ExtendDecl] = []
     for module in lib.modules:
         for decl in module.decls:
-            if isinstance(decl, A.ExtendDecl):
+            if isinstance(decl, ast.ExtendDecl):
                 extensions.append(decl)
-            elif isinstance(decl, A.KindDecl):
+            elif isinstance(decl, ast.KindDecl):
                 if decl.name in decls:
                     first = decls[decl.name]
                     lib.diagnostics.append(Diagnostic(
@@ -139,9 +139,9 @@ def index_declarations(lib: Library) -> None:
             # Every room kind says how it is played (cards each, rounds), by default 1 and 1;
             # a kind or card may change that like any parameter: `kind k : monster(cards = 2)`.
             for shape, (typ, default, _) in ROOM_SHAPE.items():
-                value = A.Num(default, chain[0].name_span)
+                value = ast.Num(default, chain[0].name_span)
                 params[shape] = ParamInfo(shape, typ, value,
-                                          A.Param(shape, typ, value, chain[0].name_span))
+                                          ast.Param(shape, typ, value, chain[0].name_span))
         for kind in chain:
             for p in kind.params:
                 if p.type is None:
@@ -173,8 +173,8 @@ def index_declarations(lib: Library) -> None:
                     e for e in parent.extensions if e not in info.inherited_extensions)
 
 
-def _chain(decl: A.KindDecl, decls: dict[str, A.KindDecl],
-           diags: list[Diagnostic]) -> Optional[tuple[A.KindDecl, ...]]:
+def _chain(decl: ast.KindDecl, decls: dict[str, ast.KindDecl],
+           diags: list[Diagnostic]) -> Optional[tuple[ast.KindDecl, ...]]:
     chain = [decl]
     seen = {decl.name}
     while chain[-1].parent is not None:

@@ -14,7 +14,7 @@ from typing import Iterable, Iterator
 
 import attrs
 
-from . import ast as A
+from . import ast
 from .diagnostics import Diagnostic
 from .vocabulary import MODIFIABLE
 
@@ -42,9 +42,9 @@ def _within(node: object) -> Iterator[object]:
 def _sets_off(node: object) -> Iterator[tuple[str, object]]:
     """(event, the node that sets it off) for every effect and attack inside `node`."""
     for n in _within(node):
-        if isinstance(n, A.Effect) and n.verb in EVENT_OF_VERB:
+        if isinstance(n, ast.Effect) and n.verb in EVENT_OF_VERB:
             yield EVENT_OF_VERB[n.verb], n
-        elif isinstance(n, A.Attack):
+        elif isinstance(n, ast.Attack):
             yield "attack", n
 
 
@@ -52,7 +52,7 @@ def self_triggers(members: Iterable[object], owner: str) -> list[Diagnostic]:
     """W602 for each `after EVENT` rule among `members` whose body sets off EVENT again."""
     out: list[Diagnostic] = []
     for m in members:
-        if not isinstance(m, A.Handler) or m.sort != "react":
+        if not isinstance(m, ast.Handler) or m.sort != "react":
             continue
         if m.tag is not None and m.tag.name == "others":
             continue  # `after gain on others { you: gain 1 coin }`: not its own holder's event

@@ -21,7 +21,7 @@ from typing import Optional
 
 import attrs
 
-from . import yamlsrc as Y
+from . import yamlsrc
 from .diagnostics import Diagnostic, did_you_mean
 from .library import Library, display_path
 from .rulesets import MAX_COPIES
@@ -57,9 +57,9 @@ def _manifest_doc(folder: Path):
     manifest = folder / MOD_FILE
     if not manifest.is_file() or leads_out(manifest, folder):
         return None
-    _, docs, diags = Y.load_file(str(manifest))
+    _, docs, diags = yamlsrc.load_file(str(manifest))
     doc = docs[0] if docs and not diags else None
-    return doc if Y.is_map(doc) else None
+    return doc if yamlsrc.is_map(doc) else None
 
 
 def mod_name(folder: Path) -> str:
@@ -81,7 +81,7 @@ def mod_rulesets(folder: Path) -> Optional[tuple[str, ...]]:
     (the manifest's own check reports what is wrong with it)."""
     doc = _manifest_doc(folder)
     value = doc.get("rulesets") if doc is not None else None
-    if Y.is_seq(value) and all(isinstance(v, str) for v in value):
+    if yamlsrc.is_seq(value) and all(isinstance(v, str) for v in value):
         return tuple(value)
     return None
 
@@ -99,9 +99,10 @@ def _ruleset_typos(path: str, names, check: bool = True) -> list[Diagnostic]:
         if close is not None:
             if not check:
                 return [Diagnostic(Span(path, 1, 1, 1, 2), "E503", "")]
-            _, docs, _ = Y.load_file(path)
-            node = docs[0]["rulesets"] if docs and Y.is_map(docs[0]) else None
-            where = Y.value_span(path, node, i) if Y.is_seq(node) else Span(path, 1, 1, 1, 2)
+            _, docs, _ = yamlsrc.load_file(path)
+            node = docs[0]["rulesets"] if docs and yamlsrc.is_map(docs[0]) else None
+            where = (yamlsrc.value_span(path, node, i) if yamlsrc.is_seq(node)
+                     else Span(path, 1, 1, 1, 2))
             found.append(Diagnostic(where, "E503", f"`{name}` is not a built-in ruleset", close))
     return found
 
@@ -126,9 +127,9 @@ def expand_mod_folders(folders: tuple[str, ...],
         if ruleset is not None and wants is not None and ruleset not in wants and \
                 not _ruleset_typos(str(folder / MOD_FILE), wants, check=False):
             manifest = str(folder / MOD_FILE)
-            _, docs, _ = Y.load_file(manifest)
+            _, docs, _ = yamlsrc.load_file(manifest)
             problems.append(Diagnostic(
-                Y.value_span(manifest, docs[0], "rulesets"), "E508",
+                yamlsrc.value_span(manifest, docs[0], "rulesets"), "E508",
                 f"the mod {folder.name} is for {', '.join(wants)}, not {ruleset}",
                 f"play it with --ruleset {wants[0]}" if wants else None))
         out.append(raw)
@@ -141,7 +142,7 @@ def _needs(path: str, doc, key: str, spec: str) -> list[Diagnostic]:
     from .versions import running_version, satisfies
 
     ok = satisfies(spec)
-    where = Y.value_span(path, doc, key)
+    where = yamlsrc.value_span(path, doc, key)
     if ok is None:
         return [Diagnostic(where, "E503", f"`raiders: {spec}` is not a version specifier",
                            "e.g. `raiders: \">=0.1\"` or `raiders: \">=0.1,<0.3\"`")]
@@ -184,15 +185,15 @@ def mod_manifest(folder: Path, lib: Library) -> ModManifest:
     path = str(manifest)
     if leads_out(manifest, folder):
         return ModManifest(diagnostics=[link_out(manifest, folder)])
-    _, docs, diags = Y.load_file(path)
+    _, docs, diags = yamlsrc.load_file(path)
     if diags:
         return ModManifest(diagnostics=diags)
     doc = docs[0] if docs else None
     if doc is None:
         return ModManifest()  # an empty mod.yaml adds nothing
     out = ModManifest()
-    if not Y.is_map(doc):
-        out.diagnostics.append(Diagnostic(Y.node_span(path, doc), "E503",
+    if not yamlsrc.is_map(doc):
+        out.diagnostics.append(Diagnostic(yamlsrc.node_span(path, doc), "E503",
                                           "mod.yaml is a map: {deck: {id: copies}, "
                                           "bosses: [ids], items: {id: copies}, "
                                           "characters: [ids]}"))
@@ -211,29 +212,29 @@ def mod_manifest(folder: Path, lib: Library) -> ModManifest:
 
     def counts(value, role: str, into: dict[str, int]) -> None:
         for cid, n in value.items():
-            if not Y.is_int(n) or not 0 <= n <= MAX_COPIES:
-                problems.append(Diagnostic(Y.value_span(path, value, cid), "E503",
+            if not yamlsrc.is_int(n) or not 0 <= n <= MAX_COPIES:
+                problems.append(Diagnostic(yamlsrc.value_span(path, value, cid), "E503",
                                            f"copies of `{cid}` must be a whole number "
                                            f"0..{MAX_COPIES}"))
-            elif known(cid, Y.key_span(path, value, cid), role):
+            elif known(cid, yamlsrc.key_span(path, value, cid), role):
                 into[str(cid)] = n
 
     def ids(value, role: str, into: list[str]) -> None:
         for i, cid in enumerate(value):
-            if known(cid, Y.value_span(path, value, i), role) and str(cid) not in into:
+            if known(cid, yamlsrc.value_span(path, value, i), role) and str(cid) not in into:
                 into.append(str(cid))
 
     for key in doc:
         value = doc[key]
-        if key == "deck" and Y.is_map(value):
+        if key == "deck" and yamlsrc.is_map(value):
             counts(value, "room", out.deck)
-        elif key == "items" and Y.is_map(value):
+        elif key == "items" and yamlsrc.is_map(value):
             counts(value, "item", out.items)
-        elif key == "bosses" and Y.is_seq(value):
+        elif key == "bosses" and yamlsrc.is_seq(value):
             ids(value, "room", out.bosses)
-        elif key == "characters" and Y.is_seq(value):
+        elif key == "characters" and yamlsrc.is_seq(value):
             ids(value, "character", out.characters)
-        elif key == "rulesets" and Y.is_seq(value) and all(isinstance(v, str) for v in value):
+        elif key == "rulesets" and yamlsrc.is_seq(value) and all(isinstance(v, str) for v in value):
             problems.extend(_ruleset_typos(path, value))  # the rest: mod_rulesets()
         elif key == "boss_facing" and value in ("up", "down"):
             out.boss_facing = str(value)
@@ -245,7 +246,7 @@ def mod_manifest(folder: Path, lib: Library) -> ModManifest:
             out.raiders = str(value)
             problems.extend(_needs(path, doc, key, str(value)))
         else:
-            problems.append(Diagnostic(Y.key_span(path, doc, key), "E504",
+            problems.append(Diagnostic(yamlsrc.key_span(path, doc, key), "E504",
                                        f"unknown or malformed mod field `{key}`",
                                        "mod.yaml holds `deck: {id: copies}`, `bosses: [ids]`, "
                                        "`boss_facing: up|down`, `items: {id: copies}` and "

@@ -11,7 +11,7 @@ from typing import Optional, Union
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from . import ast as A
+from . import ast
 from .diagnostics import Diagnostic, did_you_mean
 from .spans import Span
 from .vocabulary import SELECTORS
@@ -137,12 +137,12 @@ class _ToAst:
 
     def kind_decl(self, meta, ch):
         name, parent, params, *members = ch
-        return A.KindDecl(str(name), parent.text if parent else None, tuple(params or ()),
+        return ast.KindDecl(str(name), parent.text if parent else None, tuple(params or ()),
                           tuple(members), self._s(meta), _tok_span(self.path, name),
                           parent.span if parent else None)
 
     def parent(self, meta, ch):
-        return A.Word(str(ch[0]), _tok_span(self.path, ch[0]))
+        return ast.Word(str(ch[0]), _tok_span(self.path, ch[0]))
 
     param_type = parent
     word = parent
@@ -152,49 +152,49 @@ class _ToAst:
 
     def param(self, meta, ch):
         name, typ, default = ch
-        return A.Param(str(name), typ.text if typ else None, default, self._s(meta),
+        return ast.Param(str(name), typ.text if typ else None, default, self._s(meta),
                        typ.span if typ else None)
 
     def extend_decl(self, meta, ch):
         kind, *members = ch
-        return A.ExtendDecl(str(kind), tuple(members), self._s(meta), _tok_span(self.path, kind))
+        return ast.ExtendDecl(str(kind), tuple(members), self._s(meta), _tok_span(self.path, kind))
 
     def card_decl(self, meta, ch):
         kind, ident, *members = ch
-        return A.CardDecl(str(kind), str(ident), tuple(members), self._s(meta),
+        return ast.CardDecl(str(kind), str(ident), tuple(members), self._s(meta),
                           _tok_span(self.path, kind), _tok_span(self.path, ident))
 
     def field(self, meta, ch):
         name, value = ch
-        return A.Field(str(name), value, self._s(meta))
+        return ast.Field(str(name), value, self._s(meta))
 
     def expr_list(self, meta, ch):
-        return ch[0] if len(ch) == 1 else A.ValueList(tuple(ch), self._s(meta))
+        return ch[0] if len(ch) == 1 else ast.ValueList(tuple(ch), self._s(meta))
 
     def per_players(self, meta, ch):
-        return A.PerPlayers(tuple(ch), self._s(meta))
+        return ast.PerPlayers(tuple(ch), self._s(meta))
 
     def resolve(self, meta, ch):
-        return A.Resolve(ch[0], self._s(meta))
+        return ast.Resolve(ch[0], self._s(meta))
 
     # ---- rules
     def playable(self, meta, ch):
-        return A.Playable(ch[0], ch[1], self._s(meta))
+        return ast.Playable(ch[0], ch[1], self._s(meta))
 
     def unplayable(self, meta, ch):
-        return A.Unplayable(ch[0], self._s(meta))
+        return ast.Unplayable(ch[0], self._s(meta))
 
     def escape(self, meta, ch):
-        return A.Escape(ch[0], self._s(meta))
+        return ast.Escape(ch[0], self._s(meta))
 
     def modify(self, meta, ch):
         target, card, tag, expr = ch
-        return A.Modify(target.text, card, expr, self._s(meta), target.span, tag)
+        return ast.Modify(target.text, card, expr, self._s(meta), target.span, tag)
 
     def _handler(sort):  # noqa: N805 - a factory used in the class body
         def build(self, meta, ch):
             event, tag, body = ch
-            return A.Handler(sort, event.text, tag, body, self._s(meta),
+            return ast.Handler(sort, event.text, tag, body, self._s(meta),
                              event.span, tag.span if tag else None)
 
         return build
@@ -203,95 +203,95 @@ class _ToAst:
     after = _handler("react")
 
     def power_ref(self, meta, ch):
-        return A.CardRef(_int(ch[0]), None, self._s(meta))
+        return ast.CardRef(_int(ch[0]), None, self._s(meta))
 
     def any_ref(self, meta, ch):
-        return A.CardRef(None, None, _tok_span(self.path, ch[0]), any_item=True)
+        return ast.CardRef(None, None, _tok_span(self.path, ch[0]), any_item=True)
 
     def item_ref(self, meta, ch):
-        return A.CardRef(None, str(ch[0]), self._s(meta))
+        return ast.CardRef(None, str(ch[0]), self._s(meta))
 
     # ---- statements
     def block(self, meta, ch):
-        return A.Block(tuple(ch), self._s(meta))
+        return ast.Block(tuple(ch), self._s(meta))
 
     def apply(self, meta, ch):
-        return A.Apply(ch[0], tuple(ch[1:]), self._s(meta))
+        return ast.Apply(ch[0], tuple(ch[1:]), self._s(meta))
 
     def each(self, meta, ch):
-        return A.Each(ch[0], ch[1], self._s(meta))
+        return ast.Each(ch[0], ch[1], self._s(meta))
 
     def attack(self, meta, ch):
-        return A.Attack(ch[0], ch[1], self._s(meta))
+        return ast.Attack(ch[0], ch[1], self._s(meta))
 
     def share(self, meta, ch):
-        return A.Share(ch[0], ch[1], self._s(meta))
+        return ast.Share(ch[0], ch[1], self._s(meta))
 
     def if_stmt(self, meta, ch):
-        return A.If(ch[0], ch[1], ch[2], False, self._s(meta))
+        return ast.If(ch[0], ch[1], ch[2], False, self._s(meta))
 
     def unless(self, meta, ch):
-        return A.If(ch[0], ch[1], None, True, self._s(meta))
+        return ast.If(ch[0], ch[1], None, True, self._s(meta))
 
     def table_stmt(self, meta, ch):
-        return A.TableLookup(ch[0], ch[1], self._s(meta))
+        return ast.TableLookup(ch[0], ch[1], self._s(meta))
 
     def for_value(self, meta, ch):
-        return A.ForEachValue(ch[0], self._s(meta))
+        return ast.ForEachValue(ch[0], self._s(meta))
 
     def do(self, meta, ch):
-        return A.Do(ch[0], self._s(meta))
+        return ast.Do(ch[0], self._s(meta))
 
     def row(self, meta, ch):
-        return A.Row(_int(ch[0]), ch[1], self._s(meta))
+        return ast.Row(_int(ch[0]), ch[1], self._s(meta))
 
     def selectors(self, meta, ch):
         return tuple(ch)
 
     def selector(self, meta, ch):
-        return A.Selector(str(ch[0]), self._s(meta))
+        return ast.Selector(str(ch[0]), self._s(meta))
 
     def selector_of(self, meta, ch):
-        return A.Selector(str(ch[0]), self._s(meta), str(ch[1]))
+        return ast.Selector(str(ch[0]), self._s(meta), str(ch[1]))
 
     def may(self, meta, ch):
         prompt, body = ch
-        return A.May(prompt.value if prompt is not None else None, body, self._s(meta))
+        return ast.May(prompt.value if prompt is not None else None, body, self._s(meta))
 
     def _effect(verb, has_arg=True):  # noqa: N805 - a factory used in the class body
         def build(self, meta, ch):
             arg = ch[0] if has_arg else None
             unit = None
             if verb == "give":
-                arg = A.Name(str(ch[0]), _tok_span(self.path, ch[0]))
+                arg = ast.Name(str(ch[0]), _tok_span(self.path, ch[0]))
             elif len(ch) > 1:
-                unit = A.Word(str(ch[1]), _tok_span(self.path, ch[1]))
-            return A.Effect(verb, arg, self._s(meta), unit)
+                unit = ast.Word(str(ch[1]), _tok_span(self.path, ch[1]))
+            return ast.Effect(verb, arg, self._s(meta), unit)
 
         return build
 
     def take(self, meta, ch):
-        return A.Effect("take", A.Name(str(ch[0]), _tok_span(self.path, ch[0])), self._s(meta))
+        return ast.Effect("take", ast.Name(str(ch[0]), _tok_span(self.path, ch[0])), self._s(meta))
 
     def steal_coins(self, meta, ch):
         amount, unit, source = ch
-        return A.Effect("steal", amount, self._s(meta),
-                        A.Word(str(unit), _tok_span(self.path, unit)), source=(source,))
+        return ast.Effect("steal", amount, self._s(meta),
+                        ast.Word(str(unit), _tok_span(self.path, unit)), source=(source,))
 
     def steal_item(self, meta, ch):
         item, source = ch
-        return A.Effect("steal_item", A.Name(str(item), _tok_span(self.path, item)),
+        return ast.Effect("steal_item", ast.Name(str(item), _tok_span(self.path, item)),
                         self._s(meta), source=(source,))
 
     def mark(self, meta, ch):
         status, count, lasting = ch
         rooms, floor = (None, False) if lasting is None else lasting
-        return A.Effect("mark", A.Name(str(status), _tok_span(self.path, status)),
+        return ast.Effect("mark", ast.Name(str(status), _tok_span(self.path, status)),
                         self._s(meta), count=count, lasting=rooms, lasting_floor=floor)
 
     def unmark(self, meta, ch):
         status, count = ch
-        return A.Effect("unmark", A.Name(str(status), _tok_span(self.path, status)),
+        return ast.Effect("unmark", ast.Name(str(status), _tok_span(self.path, status)),
                         self._s(meta), count=count)
 
     def for_rooms(self, meta, ch):
@@ -309,31 +309,31 @@ class _ToAst:
 
     # ---- expressions
     def number(self, meta, ch):
-        return A.Num(_int(ch[0]), self._s(meta))
+        return ast.Num(_int(ch[0]), self._s(meta))
 
     def name_ref(self, meta, ch):
-        return A.Name(str(ch[0]), self._s(meta))
+        return ast.Name(str(ch[0]), self._s(meta))
 
     def STRING(self, meta, tok):
-        return A.Str(tok[1:-1], _tok_span(self.path, tok))
+        return ast.Str(tok[1:-1], _tok_span(self.path, tok))
 
     def call(self, meta, ch):
         func, *args = ch
-        return A.Call(str(func), tuple(a for a in args if a is not None), self._s(meta))
+        return ast.Call(str(func), tuple(a for a in args if a is not None), self._s(meta))
 
     def binop(self, meta, ch):
-        return A.BinOp(str(ch[1]), ch[0], ch[2], self._s(meta))
+        return ast.BinOp(str(ch[1]), ch[0], ch[2], self._s(meta))
 
     compare = binop
 
     def and_(self, meta, ch):
-        return A.BinOp("and", ch[0], ch[1], self._s(meta))
+        return ast.BinOp("and", ch[0], ch[1], self._s(meta))
 
     def or_(self, meta, ch):
-        return A.BinOp("or", ch[0], ch[1], self._s(meta))
+        return ast.BinOp("or", ch[0], ch[1], self._s(meta))
 
     def not_(self, meta, ch):
-        return A.Not(ch[0], self._s(meta))
+        return ast.Not(ch[0], self._s(meta))
 
 
 def _expected_words(expected: set[str]) -> list[str]:
@@ -544,7 +544,7 @@ def _describe(tok: Token) -> str:
     return f"`{tok}`"
 
 
-ParseResult = tuple[Optional[A.Module], list[Diagnostic]]
+ParseResult = tuple[Optional[ast.Module], list[Diagnostic]]
 
 
 # No card needs a number this large; beyond it a literal is refused before it is converted
@@ -623,10 +623,10 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
         return None, [Diagnostic(decls[MAX_CARDS_PER_FILE].span, "E006",
                                  f"too many cards in one file ({len(decls):,}): the limit is "
                                  f"{MAX_CARDS_PER_FILE}", "split them into several files")]
-    return A.Module(path, tuple(decls)), []
+    return ast.Module(path, tuple(decls)), []
 
 
-def parse_file(path: Union[str, os.PathLike]) -> tuple[Optional[A.Module], list[Diagnostic], str]:
+def parse_file(path: Union[str, os.PathLike]) -> tuple[Optional[ast.Module], list[Diagnostic], str]:
     """Parse a file; returns (module, diagnostics, text). Unreadable files are diagnostics too."""
     from .safeio import MAX_CARD_FILE_BYTES, read_text
 
@@ -645,5 +645,5 @@ def parse_file(path: Union[str, os.PathLike]) -> tuple[Optional[A.Module], list[
 
 # A file parsed once per process (the rulesets share their common cards; the tree is frozen),
 # keyed by its text, so an edited file is parsed again.
-_PARSED: dict[tuple[str, str], tuple[Optional[A.Module], list[Diagnostic]]] = {}
+_PARSED: dict[tuple[str, str], tuple[Optional[ast.Module], list[Diagnostic]]] = {}
 

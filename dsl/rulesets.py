@@ -13,8 +13,7 @@ from typing import Any, Callable, Optional
 
 import attrs
 
-from . import ast as A
-from . import yamlsrc as Y
+from . import ast, yamlsrc
 from .checker import check
 from .diagnostics import Diagnostic, did_you_mean
 from .fields import Reader
@@ -136,14 +135,14 @@ class _Reader(Reader):
     def value(self, node: Any, key: Any, kind: str) -> Any:
         """Check one field's value; returns it as plain data, or None when it is wrong."""
         v = node[key]
-        where = Y.value_span(self.path, node, key)
+        where = yamlsrc.value_span(self.path, node, key)
         checks: dict[str, Callable[[], Any]] = {
             "format": lambda: v if v == FORMAT else self._bad(
                 where, f"unknown ruleset format `{v}`", f"this version reads `{FORMAT}`"),
-            "str": lambda: v if Y.is_str(v) else self._bad(where, f"`{key}` takes a string"),
-            "int": lambda: v if Y.is_int(v) and 0 <= v <= MAX_SETTING else self._bad(
+            "str": lambda: v if yamlsrc.is_str(v) else self._bad(where, f"`{key}` takes a string"),
+            "int": lambda: v if yamlsrc.is_int(v) and 0 <= v <= MAX_SETTING else self._bad(
                 where, f"`{key}` takes a whole number 0..{MAX_SETTING:,}"),
-            "int?": lambda: v if v is None or (Y.is_int(v) and 0 <= v <= MAX_SETTING) else
+            "int?": lambda: v if v is None or (yamlsrc.is_int(v) and 0 <= v <= MAX_SETTING) else
             self._bad(where, f"`{key}` takes a whole number 0..{MAX_SETTING:,} or null"),
             "bool": lambda: v if isinstance(v, bool) else self._bad(
                 where, f"`{key}` takes true or false"),
@@ -155,8 +154,8 @@ class _Reader(Reader):
             "first": lambda: self._choice(v, where, key, FIRST_PLAYER),
             "scoring": lambda: self._choice(v, where, key, SCORING),
             "range": lambda: self._range(v, where, key),
-            "values": lambda: tuple(v) if Y.is_seq(v) and v and all(
-                Y.is_int(x) and 1 <= x <= 5 for x in v) else self._bad(
+            "values": lambda: tuple(v) if yamlsrc.is_seq(v) and v and all(
+                yamlsrc.is_int(x) and 1 <= x <= 5 for x in v) else self._bad(
                 where, f"`{key}` takes a list of card values 1..5"),
         }
         return checks[kind]()
@@ -172,32 +171,32 @@ class _Reader(Reader):
                          did_you_mean(str(v), choices))
 
     def _ids(self, v, where, key):
-        if not Y.is_seq(v) or not all(Y.is_str(x) for x in v):
+        if not yamlsrc.is_seq(v) or not all(yamlsrc.is_str(x) for x in v):
             return self._bad(where, f"`{key}` takes a list of names: [a, b]")
         return tuple(v)
 
     def _counts(self, v, where, key):
-        if not Y.is_map(v):
+        if not yamlsrc.is_map(v):
             return self._bad(where, f"`{key}` takes a map of id: count")
         out = {}
         for k, n in v.items():
-            if not Y.is_int(n) or not 0 <= n <= MAX_COPIES:
-                self._bad(Y.value_span(self.path, v, k),
+            if not yamlsrc.is_int(n) or not 0 <= n <= MAX_COPIES:
+                self._bad(yamlsrc.value_span(self.path, v, k),
                           f"count of `{k}` must be a whole number 0..{MAX_COPIES}")
             else:
                 out[str(k)] = n
         return out
 
     def _range(self, v, where, key):
-        if Y.is_int(v) and v >= 1:
+        if yamlsrc.is_int(v) and v >= 1:
             return (v, v)
-        if Y.is_map(v) and set(v) == {"min", "max"} and all(Y.is_int(v[k]) for k in v) \
+        if yamlsrc.is_map(v) and set(v) == {"min", "max"} and all(yamlsrc.is_int(v[k]) for k in v) \
                 and 1 <= v["min"] <= v["max"]:
             return (v["min"], v["max"])
         return self._bad(where, f"`{key}` takes a number or {{min: N, max: M}}")
 
     def _variants(self, v, where):
-        if not Y.is_map(v) or not v:
+        if not yamlsrc.is_map(v) or not v:
             return self._bad(where, "`variants` takes a map of variant name: settings")
         out = {}
         for name, body in v.items():
@@ -205,12 +204,12 @@ class _Reader(Reader):
             if body is None:
                 out[str(name)] = settings
                 continue
-            if not Y.is_map(body):
-                self._bad(Y.value_span(self.path, v, name), f"variant `{name}` takes a map")
+            if not yamlsrc.is_map(body):
+                self._bad(yamlsrc.value_span(self.path, v, name), f"variant `{name}` takes a map")
                 continue
             for k in body:
                 if k not in _VARIANT_FIELDS:
-                    self.err(Y.key_span(self.path, body, k), "E504",
+                    self.err(yamlsrc.key_span(self.path, body, k), "E504",
                              f"unknown variant field `{k}`",
                              did_you_mean(str(k), _VARIANT_FIELDS) or
                              "fields: " + ", ".join(_VARIANT_FIELDS))
@@ -238,10 +237,10 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
     text, diags = read_text(path)
     if text is None:
         return None, diags
-    docs, diags = Y.load_documents(text, spath)
+    docs, diags = yamlsrc.load_documents(text, spath)
     if diags:
         return None, diags
-    if len(docs) != 1 or not Y.is_map(docs[0]):
+    if len(docs) != 1 or not yamlsrc.is_map(docs[0]):
         return None, [Diagnostic(Span(spath, 1, 1, 1, 2), "E503",
                                  "a ruleset is one YAML map", "see docs/rulesets.md")]
     doc = docs[0]
@@ -252,7 +251,7 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
             values[key] = r.value(doc, key, _FIELDS[key][0])
     for key, (_, required) in _FIELDS.items():
         if required and key not in doc:
-            r.err(Y.node_span(spath, doc), "E504", f"ruleset is missing field `{key}`")
+            r.err(yamlsrc.node_span(spath, doc), "E504", f"ruleset is missing field `{key}`")
     if r.diags or any(values.get(k) is None for k, (_, req) in _FIELDS.items() if req):
         return None, r.diags
     base = path.parent
@@ -263,12 +262,12 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
             return None, r.diags
     for i, folder in enumerate(folders):
         if not os.path.exists(folder):  # False, not ValueError, for a name with a NUL
-            r.err(Y.value_span(spath, doc["cards"], i), "E505",
+            r.err(yamlsrc.value_span(spath, doc["cards"], i), "E505",
                   f"card folder `{values['cards'][i]}` not found", f"looked for {folder}")
     for name, variant in values["variants"].items():
         for extra in variant.get("cards", ()):
             if not os.path.exists(base / extra):
-                r.err(Y.key_span(spath, doc["variants"], name), "E505",
+                r.err(yamlsrc.key_span(spath, doc["variants"], name), "E505",
                       f"variant `{name}`: card folder `{extra}` not found")
     if r.diags:
         return None, r.diags
@@ -308,13 +307,13 @@ def _confine(r: _Reader, doc: Any, values: dict, base: Path, box: Confinement) -
     """A ruleset named inside a log or scenario file: its card folders stay inside `box`."""
     for i, raw in enumerate(values["cards"]):
         if not box.inside(os.path.normpath(base / raw)):
-            r.diags.append(refused(Y.value_span(r.path, doc["cards"], i), str(raw),
+            r.diags.append(refused(yamlsrc.value_span(r.path, doc["cards"], i), str(raw),
                                    "a folder outside the log's or scenario's own folder",
                                    "ruleset named by a log or scenario"))
     for name, variant in values["variants"].items():
         for raw in variant.get("cards", ()):
             if not box.inside(os.path.normpath(base / raw)):
-                r.diags.append(refused(Y.key_span(r.path, doc["variants"], name), str(raw),
+                r.diags.append(refused(yamlsrc.key_span(r.path, doc["variants"], name), str(raw),
                                        "a folder outside the log's or scenario's own folder",
                                        "ruleset named by a log or scenario"))
 
@@ -340,14 +339,14 @@ def ruleset_library(folders: list[str], variant_folders: tuple[str, ...] = (),
 
     override_files = [f for folder in variant_folders for f in card_files(folder)]
     parsed_overrides = parse_many(override_files)
-    replaced = {d.name if isinstance(d, A.KindDecl) else d.id
+    replaced = {d.name if isinstance(d, ast.KindDecl) else d.id
                 for _, module, _, _ in parsed_overrides if module for d in module.decls}
     parsed = []
     for path, module, diags, text in parse_many([f for folder in folders for f in files(folder)]):
         if module is not None and replaced:
-            module = A.Module(module.path, tuple(
+            module = ast.Module(module.path, tuple(
                 d for d in module.decls
-                if (d.name if isinstance(d, A.KindDecl) else d.id) not in replaced))
+                if (d.name if isinstance(d, ast.KindDecl) else d.id) not in replaced))
         parsed.append((path, module, diags, text))
     parsed += parsed_overrides
     parsed += parse_many([f for folder in mods for f in card_files(folder)])
@@ -369,22 +368,22 @@ def _check_counts(r: _Reader, doc: Any, values: dict) -> None:
     bosses = 1 if values.get("bosses") else 0
     face_up = values.get("face_up")
     if face_up is not None and face_up > need:  # a sample larger than its population
-        r.err(Y.value_span(r.path, doc, "face_up"), "E503",
+        r.err(yamlsrc.value_span(r.path, doc, "face_up"), "E503",
               f"`face_up` turns {face_up} rooms face up but the dungeon has {need}")
     for name, v in values["variants"].items():
         remove = v.get("remove", values.get("remove", 0))
         rooms = sum(values["deck"].values()) - remove + bosses
         if rooms < need:
-            r.err(Y.key_span(r.path, doc, "deck"), "E503",
+            r.err(yamlsrc.key_span(r.path, doc, "deck"), "E503",
                   f"variant `{name}`: the deck deals {rooms} rooms but the dungeon needs {need}",
                   f"{sum(values['deck'].values())} cards, {remove} removed"
                   + (", plus a boss" if bosses else ""))
         if v.get("max_players", 5) > len(values["characters"]):
-            r.err(Y.key_span(r.path, doc, "characters"), "E503",
+            r.err(yamlsrc.key_span(r.path, doc, "characters"), "E503",
                   f"variant `{name}` seats {v.get('max_players', 5)} players but there are "
                   f"{len(values['characters'])} characters")
         if values.get("floors") and len(values["floors"]) < values.get("floors_used", 5):
-            r.err(Y.key_span(r.path, doc, "floors"), "E503",
+            r.err(yamlsrc.key_span(r.path, doc, "floors"), "E503",
                   f"{len(values['floors'])} floor cards for {values.get('floors_used', 5)} floors")
 
 
@@ -398,8 +397,8 @@ def _check_references(r: _Reader, doc: Any, values: dict, lib: Library) -> None:
         node = doc[field]
         names = list(node)
         for i, name in enumerate(names):
-            where = Y.key_span(r.path, node, name) if Y.is_map(node) else \
-                Y.value_span(r.path, node, i)
+            where = yamlsrc.key_span(r.path, node, name) if yamlsrc.is_map(node) else \
+                yamlsrc.value_span(r.path, node, i)
             if name not in lib.cards:
                 candidates = [c for c in lib.cards if lib.role_of(c) == role]
                 r.err(where, "E502", f"`{field}` names `{name}`, which no card file defines",

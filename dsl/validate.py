@@ -16,7 +16,7 @@ from typing import Iterable
 
 import attrs
 
-from . import ast as A
+from . import ast
 from .checker import check, check_in_game
 from .diagnostics import Diagnostic
 from .library import (
@@ -263,7 +263,7 @@ def _shard_worker(bounds: tuple[int, int]):
     mine = {p for p, _, _ in shard}
     diags = [d for d in check(lib) if d.span.path in mine and d.code != "E401"]
     ids = [(d.id, d.id_span) for m in lib.modules if m.path in mine for d in m.decls
-           if isinstance(d, A.CardDecl)]
+           if isinstance(d, ast.CardDecl)]
     return diags, ids  # no texts: the parent read every file itself
 
 
@@ -305,7 +305,7 @@ def _check_mod_sharded(base_lib: Library, files: list[Path]):
     # Duplicate ids over everything, first come first kept: base, then the mod in file order.
     order = {p: i for i, (p, _, _) in enumerate(entries)}
     declared = [(d.id, d.id_span) for m in head.modules for d in m.decls
-                if isinstance(d, A.CardDecl)]
+                if isinstance(d, ast.CardDecl)]
     for shard_diags, ids in results:
         diags.extend(shard_diags)
         declared.extend(ids)

@@ -15,7 +15,7 @@ from typing import Any, Callable, Optional
 
 import attrs
 
-from raiders.dsl import ast as A
+from raiders.dsl import ast
 from raiders.dsl.checker import const_value
 from raiders.dsl.library import KindInfo, Library
 from raiders.dsl.vocabulary import ATOMS, FUNCTIONS, PER_PLAYER_ATOMS, ROOM_SHAPE, SELECTORS
@@ -150,7 +150,7 @@ def _union(parts: list[Select]) -> Select:
 class CardCompiler:
     """Compiles one card (its kind chain supplies defaults, rules and the procedure)."""
 
-    def __init__(self, lib: Library, card: A.CardDecl, strength_players: int):
+    def __init__(self, lib: Library, card: ast.CardDecl, strength_players: int):
         self.lib = lib
         self.card = card
         self.kind: KindInfo = lib.kinds[card.kind]
@@ -158,7 +158,7 @@ class CardCompiler:
         self.param_mods: dict[str, list[Expr]] = {}
         self._param_cache: dict[str, tuple[Any, str]] = {}
         self._compiling: set[str] = set()
-        fields = {m.name: m.value for m in card.members if isinstance(m, A.Field)}
+        fields = {m.name: m.value for m in card.members if isinstance(m, ast.Field)}
         self.values: dict[str, Any] = {}
         for name, info in self.kind.params.items():
             self.values[name] = fields.get(name, info.default)
@@ -179,8 +179,8 @@ class CardCompiler:
         elif typ in ("int", "number"):
             base, words = self.expr(value)
         elif typ == "selector":
-            names = value.values if isinstance(value, A.ValueList) else (value,)
-            sel = [self.selector(A.Selector(n.name, n.span)) for n in names]
+            names = value.values if isinstance(value, ast.ValueList) else (value,)
+            sel = [self.selector(ast.Selector(n.name, n.span)) for n in names]
             base, words = _union([s for s, _ in sel]), _join([w for _, w in sel])
         elif typ == "table":
             base, words = self.table(value)
@@ -211,7 +211,7 @@ class CardCompiler:
         return modified
 
     def per_players(self, value) -> tuple[Expr, str]:
-        if not isinstance(value, A.PerPlayers):
+        if not isinstance(value, ast.PerPlayers):
             return self.expr(value)
         parts = [self.expr(v) for v in value.values]
         fns = [f for f, _ in parts]
@@ -219,7 +219,7 @@ class CardCompiler:
         last = len(fns) - 1
         counts = "/".join(w for _, w in parts)
         words = f"{counts} for {first}..{first + last} players"
-        if all(isinstance(v, A.Num) for v in value.values):
+        if all(isinstance(v, ast.Num) for v in value.values):
             consts = [v.value for v in value.values]
 
             def const_per_players(ctx, p):
@@ -236,17 +236,17 @@ class CardCompiler:
 
     # ---- expressions
     def expr(self, e) -> tuple[Expr, str]:
-        if isinstance(e, A.Num):
+        if isinstance(e, ast.Num):
             v = e.value
             return (lambda ctx, p: v), str(v)
-        if isinstance(e, A.Name):
+        if isinstance(e, ast.Name):
             return self.name(e.name)
-        if isinstance(e, A.Call):
+        if isinstance(e, ast.Call):
             return self.call(e)
-        if isinstance(e, A.Not):
+        if isinstance(e, ast.Not):
             f, w = self.expr(e.operand)
             return (lambda ctx, p: 0 if f(ctx, p) else 1), f"not ({w})"
-        if isinstance(e, A.BinOp):
+        if isinstance(e, ast.BinOp):
             return self.binop(e)
         raise CompileError(f"{self.card.id}: cannot compile {type(e).__name__}")
 
@@ -259,10 +259,10 @@ class CardCompiler:
             raise CompileError(f"{self.card.id}: unknown name `{name}`")
         return value, ATOMS[name].phrase
 
-    def call(self, e: A.Call) -> tuple[Expr, str]:
+    def call(self, e: ast.Call) -> tuple[Expr, str]:
         spec = FUNCTIONS[e.func]
         if spec.params == ("selector",):
-            sel, w = self.selector(A.Selector(e.args[0].name, e.args[0].span))
+            sel, w = self.selector(ast.Selector(e.args[0].name, e.args[0].span))
             if e.func == "count":
                 return (lambda ctx, p: len(sel(ctx, None))), f"the number of {w}"
             return _read_of(e.func, sel), f"the {e.func} of {w}"
@@ -301,7 +301,7 @@ class CardCompiler:
             return div, f"{ws[0]} divided by {ws[1]}, rounded down"
         raise CompileError(f"{self.card.id}: unknown function `{e.func}`")
 
-    def binop(self, e: A.BinOp) -> tuple[Expr, str]:
+    def binop(self, e: ast.BinOp) -> tuple[Expr, str]:
         a, wa = self.expr(e.left)
         b, wb = self.expr(e.right)
         op = e.op
@@ -324,7 +324,7 @@ class CardCompiler:
         return (lambda ctx, p: fn(a(ctx, p), b(ctx, p))), f"{wa} {word} {wb}"
 
     # ---- selectors
-    def selector(self, s: A.Selector) -> tuple[Select, str]:
+    def selector(self, s: ast.Selector) -> tuple[Select, str]:
         name = s.name
         if s.arg is not None:
             return _selector_of(name, s.arg)
@@ -340,7 +340,7 @@ class CardCompiler:
         return _union([f for f, _ in parts]), _join([w for _, w in parts])
 
     # ---- statements
-    def block(self, b: A.Block) -> tuple[Stmt, str]:
+    def block(self, b: ast.Block) -> tuple[Stmt, str]:
         parts = [self.stmt(s) for s in b.stmts]
         fns = tuple(f for f, _ in parts)
         words = "; ".join(w for _, w in parts) or "nothing happens"
@@ -353,16 +353,16 @@ class CardCompiler:
 
         return block, words
 
-    def traced_test(self, s: A.If) -> Optional[Callable[[Any, bool], None]]:
+    def traced_test(self, s: ast.If) -> Optional[Callable[[Any, bool], None]]:
         """For a traced game: a comparison's two sides as numbers, so that the narration
         can say `18 against 16`. The verdict is structural, not by name: an `unless` that
         guards an attack is a room beaten when it holds (a monster's rule, or any like it)."""
         c = s.cond
-        if not isinstance(c, A.BinOp) or c.op not in (">=", "<=", ">", "<", "==", "!="):
+        if not isinstance(c, ast.BinOp) or c.op not in (">=", "<=", ">", "<", "==", "!="):
             return None
         left, wl = self.expr(c.left)
         right, wr = self.expr(c.right)
-        guards_attack = any(isinstance(n, A.Attack) for n in A.walk(s.then))
+        guards_attack = any(isinstance(n, ast.Attack) for n in ast.walk(s.then))
         kind = "beaten" if guards_attack and s.negate else "test"
         op = c.op
 
@@ -373,12 +373,12 @@ class CardCompiler:
         return test
 
     def stmt(self, s) -> tuple[Stmt, str]:
-        if isinstance(s, A.Block):
+        if isinstance(s, ast.Block):
             return self.block(s)
-        if isinstance(s, A.Effect):
+        if isinstance(s, ast.Effect):
             eff, w = self.effect(s)
             return (lambda ctx, subject: eff(ctx, subject) if subject else None), w
-        if isinstance(s, A.Apply):
+        if isinstance(s, ast.Apply):
             sel, ws = self.selectors(s.selectors)
             effs = [self.effect(e) for e in s.effects]
             fns = tuple(f for f, _ in effs)
@@ -390,13 +390,13 @@ class CardCompiler:
                         f(ctx, players)
 
             return apply, f"{ws}: " + ", ".join(w for _, w in effs)
-        if isinstance(s, A.Each):
+        if isinstance(s, ast.Each):
             sel, ws = self.selectors(s.selectors)
             body, wb = self.block(s.body)
             return (lambda ctx, subject: body(ctx, sel(ctx, subject))), f"for {ws}: {wb}"
-        if isinstance(s, A.Attack):
+        if isinstance(s, ast.Attack):
             return self.attack(s)
-        if isinstance(s, A.Share):
+        if isinstance(s, ast.Share):
             amount, wa = self.expr(s.amount)
             sel, ws = self.selectors(s.selectors)
 
@@ -414,7 +414,7 @@ class CardCompiler:
                     ctx.trace.append(("split", ",".join(p.name for p in players), total))
 
             return share, f"{ws} share {wa} coins (rounded down; more sharers than coins: none)"
-        if isinstance(s, A.If):
+        if isinstance(s, ast.If):
             cond, wc = self.expr(s.cond)
             then, wt = self.block(s.then)
             other, wo = self.block(s.otherwise) if s.otherwise else (None, "")
@@ -451,7 +451,7 @@ class CardCompiler:
 
             words = f"{'unless' if negate else 'if'} {wc}: {wt}"
             return if_, words + (f"; otherwise {wo}" if other else "")
-        if isinstance(s, A.TableLookup):
+        if isinstance(s, ast.TableLookup):
             key, wk = self.expr(s.key)
             rows, wr = self.table_ref(s.table)
 
@@ -461,7 +461,7 @@ class CardCompiler:
                     row(ctx, subject)
 
             return lookup, f"by {wk}: {wr}"
-        if isinstance(s, A.ForEachValue):
+        if isinstance(s, ast.ForEachValue):
             rows, wr = self.table_ref(s.table)
 
             def for_each_value(ctx, subject):
@@ -473,10 +473,10 @@ class CardCompiler:
                         row(ctx, group)
 
             return for_each_value, f"whoever played each value: {wr}"
-        if isinstance(s, A.Do):
+        if isinstance(s, ast.Do):
             body, wb = self.param(s.name.name)
             return body, wb
-        if isinstance(s, A.May):
+        if isinstance(s, ast.May):
             body, wb = self.block(s.body)
             question = s.prompt or wb
             card = self.card.id
@@ -487,16 +487,16 @@ class CardCompiler:
                         body(ctx, [p])
 
             return may, f"each of them may choose: {wb}"
-        if isinstance(s, A.Row):
+        if isinstance(s, ast.Row):
             raise CompileError(f"{self.card.id}: a row outside a table")
         raise CompileError(f"{self.card.id}: cannot compile {type(s).__name__}")
 
     def table_ref(self, ref) -> tuple[dict[int, Stmt], str]:
-        if isinstance(ref, A.Name):
+        if isinstance(ref, ast.Name):
             return self.param(ref.name)
         return self.table(ref)
 
-    def table(self, block: A.Block) -> tuple[dict[int, Stmt], str]:
+    def table(self, block: ast.Block) -> tuple[dict[int, Stmt], str]:
         rows: dict[int, Stmt] = {}
         words = []
         for row in block.stmts:
@@ -505,7 +505,7 @@ class CardCompiler:
             words.append(f"{row.key} → {w}")
         return rows, "; ".join(words)
 
-    def attack(self, s: A.Attack) -> tuple[Stmt, str]:
+    def attack(self, s: ast.Attack) -> tuple[Stmt, str]:
         sel, ws = self.selectors(s.selectors)
         body, wb = self.block(s.body)
 
@@ -515,7 +515,7 @@ class CardCompiler:
 
         return attack, f"it attacks {ws}: {wb}"
 
-    def effect(self, e: A.Effect) -> tuple[Callable[[Any, list], None], str]:
+    def effect(self, e: ast.Effect) -> tuple[Callable[[Any, list], None], str]:
         verb = e.verb
         if verb == "give":
             item = e.arg.name
@@ -592,7 +592,7 @@ class CardCompiler:
         yield from self.kind.members()
         yield from self.card.members
 
-    def tag(self, sel: Optional[A.Selector]) -> tuple[Optional[Pred], str]:
+    def tag(self, sel: Optional[ast.Selector]) -> tuple[Optional[Pred], str]:
         """A handler's or modifier's `on SELECTOR`: which players the event must be about."""
         if sel is None:
             return None, ""
@@ -614,12 +614,12 @@ class CardCompiler:
         members = list(self.members())
         # Modifiers of the card's own parameters must be known before any is compiled.
         for m in members:
-            if isinstance(m, A.Modify) and m.target in self.types:
+            if isinstance(m, ast.Modify) and m.target in self.types:
                 f, _ = self.expr(m.expr)
                 self.param_mods.setdefault(m.target, []).append(f)
         playable, escapes, unplayable = room["playable"], room["escapes"], room["unplayable"]
         for m in members:
-            if isinstance(m, A.Playable):
+            if isinstance(m, ast.Playable):
                 f, w = self.expr(m.value) if m.value is not None else ((lambda ctx, p: 0), "0")
                 if m.card.any_item:
                     room["any_item"] = f
@@ -630,17 +630,17 @@ class CardCompiler:
                 playable[item] = f
                 unplayable.discard(item)
                 words.append(f"A {item} may be played here; it counts as {w}.")
-            elif isinstance(m, A.Unplayable):
+            elif isinstance(m, ast.Unplayable):
                 unplayable.add(m.card.item)
                 playable.pop(m.card.item, None)
                 escapes.discard(m.card.item)
                 words.append(f"A {m.card.item} cannot be played here.")
-            elif isinstance(m, A.Escape):
+            elif isinstance(m, ast.Escape):
                 escapes.add(m.card.item)
                 unplayable.discard(m.card.item)
                 words.append(f"A player who plays a {m.card.item} escapes: their card does not "
                              "count and they cannot be attacked.")
-            elif isinstance(m, A.Modify):
+            elif isinstance(m, ast.Modify):
                 f, w = self.expr(m.expr)
                 pred, wt = self.tag(m.tag)
                 if m.target == "value":
@@ -658,7 +658,7 @@ class CardCompiler:
                 else:
                     rules.param_mods.setdefault(m.target, []).append((f, pred))
                     words.append(f"A room's {m.target} becomes {w}.")
-            elif isinstance(m, A.Handler):
+            elif isinstance(m, ast.Handler):
                 body, w = self.block(m.body)
                 pred, wt = self.tag(m.tag)
                 h = Handler(m.sort, m.event, str(m.tag) if m.tag else None, body, w,
@@ -669,7 +669,7 @@ class CardCompiler:
                 else:
                     rules.reactors.setdefault(m.event, []).append(h)
                     words.append(f"After {m.event}{wt}: {w}.")
-            elif isinstance(m, A.Resolve):
+            elif isinstance(m, ast.Resolve):
                 room["resolve"], room["resolve_words"] = self.block(m.body)
         room["words"] = words
         return rules, room
@@ -710,22 +710,22 @@ class CardCompiler:
             return default
         if const_value(v) is not None:
             return const_value(v)
-        if isinstance(v, A.Str):
+        if isinstance(v, ast.Str):
             return v.value
-        if isinstance(v, A.Name):
+        if isinstance(v, ast.Name):
             return None if v.name == "none" else v.name
-        if isinstance(v, A.ValueList):
+        if isinstance(v, ast.ValueList):
             return tuple(x.name for x in v.values)
         raise CompileError(f"{self.card.id}: `{name}` must be a constant here")
 
 
 def _plain_words(value) -> str:
     """Words for a parameter that is data, not behaviour (items, facing, ability, text)."""
-    if isinstance(value, A.Str):
+    if isinstance(value, ast.Str):
         return value.value
-    if isinstance(value, A.Name):
+    if isinstance(value, ast.Name):
         return value.name
-    if isinstance(value, A.ValueList):
+    if isinstance(value, ast.ValueList):
         return ", ".join(_plain_words(v) for v in value.values)
     return "?"
 
@@ -735,9 +735,9 @@ _EFFECT_MODS = frozenset({"wound", "heal", "gain", "lose", "steal", "score"})
 
 def _per_player(node) -> bool:
     """Whether an expression reads the player being affected (`your_coins`, `holds(key)`)."""
-    if isinstance(node, A.Name):
+    if isinstance(node, ast.Name):
         return node.name in PER_PLAYER_ATOMS
-    if isinstance(node, A.Call) and FUNCTIONS.get(node.func) and FUNCTIONS[node.func].per_player:
+    if isinstance(node, ast.Call) and FUNCTIONS.get(node.func) and FUNCTIONS[node.func].per_player:
         return True
     if attrs.has(type(node)):
         return any(_per_player(getattr(node, f.name)) for f in attrs.fields(type(node)))
@@ -758,11 +758,11 @@ def _modified_from_outside(lib: Library) -> frozenset[str]:
     names: set[str] = set()
     for info in lib.kinds.values():
         if info.role != "room":
-            names.update(m.target for m in info.members() if isinstance(m, A.Modify))
+            names.update(m.target for m in info.members() if isinstance(m, ast.Modify))
     for card in lib.cards.values():
         info = lib.kinds.get(card.kind)
         if info is not None and info.role != "room":
-            names.update(m.target for m in card.members if isinstance(m, A.Modify))
+            names.update(m.target for m in card.members if isinstance(m, ast.Modify))
     if len(_OUTSIDE) > 64:
         _OUTSIDE.clear()
     _OUTSIDE[id(lib)] = (lib, frozenset(names))

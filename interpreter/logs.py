@@ -11,7 +11,7 @@ from typing import Any, Optional, Sequence
 
 import attrs
 
-from raiders.dsl import yamlsrc as Y
+from raiders.dsl import yamlsrc
 from raiders.dsl.atomic import write_atomic  # noqa: F401  (the play/replay commands import it here)
 from raiders.dsl.diagnostics import Diagnostic, did_you_mean
 from raiders.dsl.spans import Span
@@ -134,8 +134,8 @@ class _Spans(Sequence[Span]):
 
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
-            return [Y.value_span(self.path, self.holder, k) for k in self.keys[i]]
-        return Y.value_span(self.path, self.holder, self.keys[i])
+            return [yamlsrc.value_span(self.path, self.holder, k) for k in self.keys[i]]
+        return yamlsrc.value_span(self.path, self.holder, self.keys[i])
 
 
 @attrs.define
@@ -173,7 +173,7 @@ def read_log(path: str, allow: Sequence[str] = ()) -> LogSpec:
 
     The paths the log names (`ruleset`, `cards`) must lead inside the log's own folder or
     into one of the folders `allow`s (dsl/safeio.py)."""
-    _, docs, diags = Y.load_file(path)
+    _, docs, diags = yamlsrc.load_file(path)
     if diags:
         raise InputError(diags)
     if len(docs) != 1:
@@ -206,7 +206,7 @@ def _read(r: Reader, path: str) -> LogSpec:
     characters: list[Optional[str]] = []
     for i, entry in enumerate(players):
         sub = Reader(path, entry, ("name", "character"), "player", r.diags,
-                     Y.value_span(path, players, i))
+                     yamlsrc.value_span(path, players, i))
         name = sub.get("name", "str", required=True)
         char = sub.get("character", "str")
         if name is not None:
@@ -216,8 +216,8 @@ def _read(r: Reader, path: str) -> LogSpec:
         if char is not None and char not in rules.characters:
             r.fail(sub.span("character"), f"unknown character `{char}`",
                    did_you_mean(char, rules.characters))
-        if char is None and seed is None and Y.is_map(entry) and "character" not in entry:
-            r.fail(Y.value_span(path, players, i), f"player {i + 1} has no character",
+        if char is None and seed is None and yamlsrc.is_map(entry) and "character" not in entry:
+            r.fail(yamlsrc.value_span(path, players, i), f"player {i + 1} has no character",
                    "give `character:` (or a `seed` to deal the characters)")
         characters.append(char)
     var = rules.variant
@@ -244,7 +244,7 @@ def _read(r: Reader, path: str) -> LogSpec:
     if not r.has("dungeon") and seed is None:
         r.fail(r.span(), "the log gives neither a `dungeon` nor a `seed` to deal one")
     room_nodes = r.get("rooms", "list", default=[]) or []
-    rooms = [_read_room(r, node, i, names, rules, Y.value_span(path, room_nodes, i))
+    rooms = [_read_room(r, node, i, names, rules, yamlsrc.value_span(path, room_nodes, i))
              for i, node in enumerate(room_nodes)]
     if var.threat_deck:
         from collections import Counter
@@ -268,7 +268,7 @@ def _read(r: Reader, path: str) -> LogSpec:
             if v is not None:
                 for j, n in enumerate(v):
                     if n not in names:
-                        r.fail(Y.value_span(path, v, j),
+                        r.fail(yamlsrc.value_span(path, v, j),
                                f"`result.{key}` names unknown player `{n}`")
                 result[key] = [str(n) for n in v]
         result_span = r.span("result")
@@ -291,7 +291,7 @@ def _read_dungeon(r: Reader, rules: Rules) -> Optional[list[Floor]]:
     copies: dict[str, int] = {}
     for i, fnode in enumerate(node):
         sub = Reader(r.path, fnode, ("rooms", "facing"), "floor", r.diags,
-                     Y.value_span(r.path, node, i))
+                     yamlsrc.value_span(r.path, node, i))
         rooms = sub.get("rooms", "list", required=True) or []
         facing = sub.get("facing", "str", default="U" * len(rooms))
         if len(rooms) != rs.rooms_per_floor:
@@ -300,7 +300,7 @@ def _read_dungeon(r: Reader, rules: Rules) -> Optional[list[Floor]]:
             continue
         last_floor = i == len(node) - 1
         for j, cid in enumerate(rooms):
-            where = Y.value_span(r.path, rooms, j)
+            where = yamlsrc.value_span(r.path, rooms, j)
             if cid not in rules.rooms:
                 r.fail(where, f"unknown room `{cid}`", did_you_mean(str(cid), rules.rooms))
                 continue
@@ -327,18 +327,18 @@ def _read_dungeon(r: Reader, rules: Rules) -> Optional[list[Floor]]:
 def _checkpoint(state: Any, rules: Rules) -> Optional[dict[str, Any]]:
     """A well-formed checkpoint read at once (a log has one per player and room), or None to
     read it field by field, with a diagnostic for each problem."""
-    if not Y.is_map(state):
+    if not yamlsrc.is_map(state):
         return None
     entry: dict[str, Any] = {}
     for field in AFTER_FIELDS:
         if field in state:
             value = state[field]
             if field == "items":
-                if not Y.is_seq(value) or not all(
+                if not yamlsrc.is_seq(value) or not all(
                         isinstance(x, str) and x in rules.items for x in value):
                     return None
                 entry[field] = sorted(value)
-            elif Y.is_int(value) and value >= 0:
+            elif yamlsrc.is_int(value) and value >= 0:
                 entry[field] = value
             else:
                 return None
@@ -352,45 +352,46 @@ def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules,
     plays: dict[str, PlaySpec] = {}
     for name in plays_node:
         if name not in names:
-            r.fail(Y.key_span(r.path, plays_node, name), f"`plays` names unknown player `{name}`",
+            r.fail(yamlsrc.key_span(r.path, plays_node, name),
+                   f"`plays` names unknown player `{name}`",
                    did_you_mean(str(name), names))
             continue
         v = plays_node[name]
-        items = list(v) if Y.is_seq(v) else [v]
-        holder = v if Y.is_seq(v) else plays_node
-        keys = list(range(len(v))) if Y.is_seq(v) else [name]
+        items = list(v) if yamlsrc.is_seq(v) else [v]
+        holder = v if yamlsrc.is_seq(v) else plays_node
+        keys = list(range(len(v))) if yamlsrc.is_seq(v) else [name]
         cards: list[Card] = []
         spans = _Spans(r.path, holder)
         bad = False
         for key, c in zip(keys, items, strict=False):
-            if Y.is_int(c) and not 1 <= c <= 5:
+            if yamlsrc.is_int(c) and not 1 <= c <= 5:
                 bad = True
-                r.fail(Y.value_span(r.path, holder, key), f"there is no power card {c}",
+                r.fail(yamlsrc.value_span(r.path, holder, key), f"there is no power card {c}",
                        "power cards are 1..5")
                 continue
-            if Y.is_int(c):
+            if yamlsrc.is_int(c):
                 cards.append(int(c))
-            elif Y.is_str(c) and c in rules.items:
+            elif yamlsrc.is_str(c) and c in rules.items:
                 cards.append(str(c))
             else:
                 bad = True
-                hint = (f"write {c} without quotes" if Y.is_str(c) and c.isdigit() else
+                hint = (f"write {c} without quotes" if yamlsrc.is_str(c) and c.isdigit() else
                         did_you_mean(str(c), rules.items) or
                         "a play is a power value 1..5 or an item id")
-                r.fail(Y.value_span(r.path, holder, key), f"`{c}` is not a card", hint)
+                r.fail(yamlsrc.value_span(r.path, holder, key), f"`{c}` is not a card", hint)
                 continue
             spans.keys.append(key)
         # `[]`: the player had no card left to play (a room fought in rounds); whether the
         # room asked for one is the replay's to check. A bare null is a mistake.
-        if not cards and not bad and not Y.is_seq(v):
-            r.fail(Y.key_span(r.path, plays_node, name), f"{name} plays no card")
+        if not cards and not bad and not yamlsrc.is_seq(v):
+            r.fail(yamlsrc.key_span(r.path, plays_node, name), f"{name} plays no card")
         plays[str(name)] = PlaySpec(cards, spans)
     torches = sub.get("torches", "list", default=[]) or []
     for j, t in enumerate(torches):
         if t not in names:
-            r.fail(Y.value_span(r.path, torches, j), f"`torches` names unknown player `{t}`")
+            r.fail(yamlsrc.value_span(r.path, torches, j), f"`torches` names unknown player `{t}`")
         elif list(torches).index(t) != j:
-            r.fail(Y.value_span(r.path, torches, j), f"`torches` names {t} twice",
+            r.fail(yamlsrc.value_span(r.path, torches, j), f"`torches` names {t} twice",
                    "one peek before a room is enough: it shows every hidden room of the floor")
     monster = sub.get("monster", "int")
     if monster is not None and not 1 <= monster <= 5:
@@ -399,14 +400,15 @@ def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules,
     after_node = sub.get("after", "map", default={}) or {}
     for name, state in after_node.items():
         if name not in names:
-            r.fail(Y.key_span(r.path, after_node, name), f"`after` names unknown player `{name}`")
+            r.fail(yamlsrc.key_span(r.path, after_node, name),
+                   f"`after` names unknown player `{name}`")
             continue
         entry = _checkpoint(state, rules)
         if entry is not None:  # as `play` writes them; anything else, field by field below
             after[str(name)] = entry
             continue
         st = Reader(r.path, state, AFTER_FIELDS, "checkpoint", r.diags,
-                    Y.value_span(r.path, after_node, name))
+                    yamlsrc.value_span(r.path, after_node, name))
         entry = {}
         for field in AFTER_FIELDS:
             if st.has(field):
@@ -414,7 +416,7 @@ def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules,
                 if value is not None and field == "items":
                     for j, item in enumerate(value):
                         if item not in rules.items:
-                            r.fail(Y.value_span(r.path, value, j), f"unknown item `{item}`",
+                            r.fail(yamlsrc.value_span(r.path, value, j), f"unknown item `{item}`",
                                    did_you_mean(str(item), rules.items))
                     entry[field] = sorted(str(x) for x in value)
                 elif value is not None:
@@ -422,16 +424,16 @@ def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules,
         after[str(name)] = entry
     rolls = sub.get("rolls", "list", default=[]) or []
     for j, v in enumerate(rolls):
-        if not Y.is_int(v) or v < 1:
-            r.fail(Y.value_span(r.path, rolls, j), "a roll is a whole number ≥ 1")
+        if not yamlsrc.is_int(v) or v < 1:
+            r.fail(yamlsrc.value_span(r.path, rolls, j), "a roll is a whole number ≥ 1")
     choices_node = sub.get("choices", "map", default={}) or {}
     choices: dict[str, list[bool]] = {}
     for name, answers in choices_node.items():
         if name not in names:
-            r.fail(Y.key_span(r.path, choices_node, name),
+            r.fail(yamlsrc.key_span(r.path, choices_node, name),
                    f"`choices` names unknown player `{name}`")
-        elif not Y.is_seq(answers) or not all(isinstance(a, bool) for a in answers):
-            r.fail(Y.value_span(r.path, choices_node, name),
+        elif not yamlsrc.is_seq(answers) or not all(isinstance(a, bool) for a in answers):
+            r.fail(yamlsrc.value_span(r.path, choices_node, name),
                    "a player's choices are a list of true / false, in the order asked")
         else:
             choices[str(name)] = [bool(a) for a in answers]
@@ -439,6 +441,6 @@ def _read_room(r: Reader, node: Any, index: int, names: list[str], rules: Rules,
                     [str(t) for t in torches], sub.span("torches") if sub.has("torches") else None,
                     monster, after, where, sub.span("monster") if sub.has("monster") else None,
                     sub.span("after") if sub.has("after") else None)
-    spec.rolls = [int(v) for v in rolls if Y.is_int(v)]
+    spec.rolls = [int(v) for v in rolls if yamlsrc.is_int(v)]
     spec.choices = choices
     return spec

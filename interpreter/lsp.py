@@ -27,7 +27,7 @@ from typing import Any, Iterator, Optional
 
 import attrs
 
-from raiders.dsl import ast as A
+from raiders.dsl import ast
 from raiders.dsl import library as L
 from raiders.dsl import vocabulary as V
 from raiders.dsl.diagnostics import Diagnostic
@@ -274,13 +274,13 @@ class Workspace:
             return []
         out = []
         for d in module.decls:
-            if isinstance(d, A.KindDecl):
+            if isinstance(d, ast.KindDecl):
                 kids = [(p.name, p.span) for p in d.params]
                 out.append((d.name, "kind", d.span, d.name_span, kids))
-            elif isinstance(d, A.CardDecl):
-                kids = [(m.name, m.span) for m in d.members if isinstance(m, A.Field)]
+            elif isinstance(d, ast.CardDecl):
+                kids = [(m.name, m.span) for m in d.members if isinstance(m, ast.Field)]
                 out.append((d.id, d.kind, d.span, d.id_span, kids))
-            elif isinstance(d, A.ExtendDecl):
+            elif isinstance(d, ast.ExtendDecl):
                 out.append((f"extend {d.kind}", "extend", d.span, d.kind_span, []))
         return out
 

@@ -168,12 +168,12 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
 def _gives_items(lib: Library, card_id: str) -> bool:
     """Whether a room's text (its own, or its kind's) hands out items (solo play removes those
     rooms, C-11)."""
-    from raiders.dsl import ast as A
+    from raiders.dsl import ast
 
     card = lib.cards[card_id]
     info = lib.kinds.get(card.kind)
     text = (card, tuple(info.members()) if info is not None else ())
-    return any(isinstance(n, A.Effect) and n.verb == "give" for n in A.walk(text))
+    return any(isinstance(n, ast.Effect) and n.verb == "give" for n in ast.walk(text))
 
 
 def _library(rs: Ruleset, var: Variant, cards: tuple[str, ...]) -> Library:

@@ -10,9 +10,7 @@ from typing import Any, Optional, Sequence
 
 import attrs
 
-from raiders.dsl import ast as A
-from raiders.dsl import load_text
-from raiders.dsl import yamlsrc as Y
+from raiders.dsl import ast, load_text, yamlsrc
 from raiders.dsl.diagnostics import Diagnostic, did_you_mean
 
 from .compiler import CompiledRoom, compile_card
@@ -44,7 +42,7 @@ class Outcome:
 def run_file(path: str, allow: Sequence[str] = ()) -> list[Outcome]:
     """Run every scenario of a file. The paths a scenario names (`ruleset`, `cards`) must
     lead inside the file's own folder or into one of the folders `allow`s (dsl/safeio.py)."""
-    text, docs, diags = Y.load_file(path)
+    text, docs, diags = yamlsrc.load_file(path)
     if text is None:
         return [Outcome(path, path, diags[0].span.line, False, diagnostics=diags)]
     lines = text.splitlines()
@@ -72,7 +70,7 @@ def _run_documents_apart(path: str, text: str, lines: list[str],
             if not any(x.strip() and not x.lstrip().startswith("#") for x in lines[a:b]):
                 continue  # nothing but comments
             chunk = "\n" * a + "\n".join(lines[a:b])
-            docs, diags = Y.load_documents(chunk, path)
+            docs, diags = yamlsrc.load_documents(chunk, path)
             if diags:
                 outcomes.append(Outcome(f"scenario {n + 1}", path, diags[0].span.line, False,
                                         diagnostics=diags))
@@ -84,8 +82,9 @@ def _run_documents_apart(path: str, text: str, lines: list[str],
 
 
 def run_scenario(doc: Any, path: str, lines: list[str], number: int) -> Outcome:
-    line = Y.node_span(path, doc).line
-    name = str(doc.get("name", f"scenario {number}")) if Y.is_map(doc) else f"scenario {number}"
+    line = yamlsrc.node_span(path, doc).line
+    name = (str(doc.get("name", f"scenario {number}")) if yamlsrc.is_map(doc)
+            else f"scenario {number}")
     try:
         return _run(doc, path, lines, name, line)
     except InputError as err:
@@ -119,7 +118,7 @@ def _inline_room(r: Reader, rules: Rules, text: str, lines: list[str]) -> Compil
         raise InputError([attrs.evolve(d, span=attrs.evolve(
             d.span, line=d.span.line + shift, end_line=d.span.end_line + shift,
             col=d.span.col + indent, end_col=d.span.end_col + indent)) for d in diags])
-    cards = [d for d in module.decls if isinstance(d, A.CardDecl)]
+    cards = [d for d in module.decls if isinstance(d, ast.CardDecl)]
     if not cards:
         raise InputError([Diagnostic(r.span("room"), "E504",
                                      "the inline room declares no card",
@@ -133,9 +132,10 @@ def _inline_room(r: Reader, rules: Rules, text: str, lines: list[str]) -> Compil
 
 def _players(r: Reader) -> list[str]:
     raw = r.get("players", "any", required=True)
-    if Y.is_int(raw) and 1 <= raw <= 8:
+    if yamlsrc.is_int(raw) and 1 <= raw <= 8:
         return [f"P{i + 1}" for i in range(raw)]
-    if Y.is_seq(raw) and raw and all(Y.is_str(x) for x in raw) and len(set(raw)) == len(raw):
+    if yamlsrc.is_seq(raw) and raw and all(yamlsrc.is_str(x) for x in raw) \
+            and len(set(raw)) == len(raw):
         return [str(x) for x in raw]
     r.fail(r.span("players"), "`players` takes a list of distinct names or a number 1..8")
     raise InputError(r.diags)
@@ -143,15 +143,15 @@ def _players(r: Reader) -> list[str]:
 
 def _card(r: Reader, node: Any, key: Any, rules: Rules) -> Optional[Card]:
     v = node[key]
-    if Y.is_int(v):
+    if yamlsrc.is_int(v):
         return int(v)
-    if Y.is_str(v):
+    if yamlsrc.is_str(v):
         if v not in rules.items and v not in rules.library.cards:
-            r.fail(Y.value_span(r.path, node, key), f"unknown card `{v}`",
+            r.fail(yamlsrc.value_span(r.path, node, key), f"unknown card `{v}`",
                    "a play is a value 1..5 or an item id")
             return None
         return str(v)
-    r.fail(Y.value_span(r.path, node, key), "a play is a value 1..5 or an item id")
+    r.fail(yamlsrc.value_span(r.path, node, key), "a play is a value 1..5 or an item id")
     return None
 
 
@@ -178,7 +178,7 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
     start = r.get("start", "map", default={})
     for pname, spec in (start or {}).items():
         if pname not in by_name:
-            r.fail(Y.key_span(path, start, pname), f"`start` names unknown player `{pname}`")
+            r.fail(yamlsrc.key_span(path, start, pname), f"`start` names unknown player `{pname}`")
             continue
         _start_player(r, by_name[pname], spec, rules, difficulty)
 
@@ -188,9 +188,10 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
             supply[item] = max(0, supply.get(item, 0) - 1)
     for item, n in (r.get("supply", "map", default={}) or {}).items():
         if item not in rules.items:
-            r.fail(Y.key_span(path, r.node["supply"], item), f"unknown item `{item}`")
-        elif not Y.is_int(n) or n < 0:
-            r.fail(Y.value_span(path, r.node["supply"], item), "a supply is a whole number ≥ 0")
+            r.fail(yamlsrc.key_span(path, r.node["supply"], item), f"unknown item `{item}`")
+        elif not yamlsrc.is_int(n) or n < 0:
+            r.fail(yamlsrc.value_span(path, r.node["supply"], item),
+                   "a supply is a whole number ≥ 0")
         else:
             supply[str(item)] = n
 
@@ -229,12 +230,13 @@ def _check_expect(r: Reader, expect: Any, by_name: dict[str, Player], rules: Rul
 
     def name_list(key: str) -> None:
         v = expect[key]
-        if not Y.is_seq(v) or any(not Y.is_str(n) or n not in by_name for n in v):
-            r.fail(Y.value_span(path, expect, key), f"`expect.{key}` takes a list of player names",
+        if not yamlsrc.is_seq(v) or any(not yamlsrc.is_str(n) or n not in by_name for n in v):
+            r.fail(yamlsrc.value_span(path, expect, key),
+                   f"`expect.{key}` takes a list of player names",
                    f"players: {', '.join(names)}")
 
     for key in expect:
-        where = Y.key_span(path, expect, key)
+        where = yamlsrc.key_span(path, expect, key)
         if key == "out":
             name_list(key)
         elif key == "winners":
@@ -243,36 +245,38 @@ def _check_expect(r: Reader, expect: Any, by_name: dict[str, Player], rules: Rul
                 r.fail(where, "`expect.winners` needs `end: true` (score the game after the room)")
         elif key == "first_player":
             if expect[key] not in by_name:
-                r.fail(Y.value_span(path, expect, key), "`expect.first_player` takes a player name")
+                r.fail(yamlsrc.value_span(path, expect, key),
+                       "`expect.first_player` takes a player name")
             elif "first_player" not in r.node:
                 r.fail(where, "`expect.first_player` needs `first_player:` (who leads the room)")
         elif key == "error":
-            if not Y.is_str(expect[key]):
-                r.fail(Y.value_span(path, expect, key), "`expect.error` takes a piece of the "
+            if not yamlsrc.is_str(expect[key]):
+                r.fail(yamlsrc.value_span(path, expect, key), "`expect.error` takes a piece of the "
                        "error message, as a string")
         elif key == "supply":
             v = expect[key]
-            if not Y.is_map(v):
-                r.fail(Y.value_span(path, expect, key), "`expect.supply` takes a map item: count")
+            if not yamlsrc.is_map(v):
+                r.fail(yamlsrc.value_span(path, expect, key),
+                       "`expect.supply` takes a map item: count")
                 continue
             for item, n in v.items():
                 if item not in rules.items:
-                    r.fail(Y.key_span(path, v, item), f"unknown item `{item}`",
+                    r.fail(yamlsrc.key_span(path, v, item), f"unknown item `{item}`",
                            did_you_mean(str(item), rules.items))
-                elif not Y.is_int(n) or n < 0:
-                    r.fail(Y.value_span(path, v, item), "a supply is a whole number ≥ 0")
+                elif not yamlsrc.is_int(n) or n < 0:
+                    r.fail(yamlsrc.value_span(path, v, item), "a supply is a whole number ≥ 0")
         elif key in by_name:
             sub = Reader(path, expect[key], EXPECT_PLAYER, "player expectation", r.diags,
-                         Y.value_span(path, expect, key))
+                         yamlsrc.value_span(path, expect, key))
             for field in ("coins", "wounds"):
                 sub.get(field, "nat")
             for field in ("items", "hand"):
                 v = sub.get(field, "list")
                 for i, x in enumerate(v or ()):
-                    ok = (Y.is_str(x) and x in rules.items) if field == "items" else \
-                        Y.is_int(x) and 1 <= x <= 5  # a list or map is no item (nor hashable)
+                    ok = (yamlsrc.is_str(x) and x in rules.items) if field == "items" else \
+                        yamlsrc.is_int(x) and 1 <= x <= 5  # a list or map is no item (nor hashable)
                     if not ok:
-                        r.fail(Y.value_span(path, v, i), f"`{x}` is not " +
+                        r.fail(yamlsrc.value_span(path, v, i), f"`{x}` is not " +
                                ("an item" if field == "items" else "a power value 1..5"))
             if sub.has("out") and not isinstance(sub.node["out"], bool):
                 r.fail(sub.span("out"), "`out` takes true or false")
@@ -313,22 +317,23 @@ def _start_player(r: Reader, p: Player, spec: Any, rules: Rules,
     elif items is not None:
         for i, item in enumerate(items):
             if item not in rules.items:
-                r.fail(Y.value_span(r.path, items, i), f"unknown item `{item}`")
+                r.fail(yamlsrc.value_span(r.path, items, i), f"unknown item `{item}`")
         p.items = sorted(str(i) for i in items)
     marks = sub.get("marks", "map")
     for status, n in (marks or {}).items():
         if status not in rules.statuses:
-            r.fail(Y.key_span(r.path, marks, status), f"unknown status `{status}`",
+            r.fail(yamlsrc.key_span(r.path, marks, status), f"unknown status `{status}`",
                    did_you_mean(str(status), rules.statuses))
-        elif not Y.is_int(n) or n < 1:
-            r.fail(Y.value_span(r.path, marks, status), "a status count is a whole number ≥ 1")
+        elif not yamlsrc.is_int(n) or n < 1:
+            r.fail(yamlsrc.value_span(r.path, marks, status),
+                   "a status count is a whole number ≥ 1")
         else:
             from .state import Mark
 
             p.marks[str(status)] = Mark(int(n))
     hand = sub.get("hand", "list")
     if hand is not None:
-        if not all(Y.is_int(v) and 1 <= v <= 5 for v in hand) or len(set(hand)) != len(hand):
+        if not all(yamlsrc.is_int(v) and 1 <= v <= 5 for v in hand) or len(set(hand)) != len(hand):
             r.fail(sub.span("hand"), "a hand is a list of distinct power values 1..5")
         else:
             p.hand = sorted(int(v) for v in hand)
@@ -357,7 +362,8 @@ def _steps(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player]
         return [_step(r, rules, lines, by_name, players)]
     for key in ROOM_FIELDS:
         if key in r.node:
-            r.fail(Y.key_span(r.path, r.node, key), f"`{key}` goes inside each entry of `rooms`",
+            r.fail(yamlsrc.key_span(r.path, r.node, key),
+                   f"`{key}` goes inside each entry of `rooms`",
                    "a scenario has either `room` and `plays`, or `rooms: [{room, plays}, …]`")
     entries = r.get("rooms", "list", required=True) or []
     if not entries:
@@ -366,8 +372,8 @@ def _steps(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player]
         raise InputError(r.diags)
     steps = []
     for entry in entries:
-        if not Y.is_map(entry):
-            r.fail(Y.node_span(r.path, entry), "each entry of `rooms` is a map: "
+        if not yamlsrc.is_map(entry):
+            r.fail(yamlsrc.node_span(r.path, entry), "each entry of `rooms` is a map: "
                    "{room: ID, plays: {…}}")
             raise InputError(r.diags)
         sub = Reader(r.path, entry, ROOM_FIELDS, "room entry")
@@ -395,10 +401,11 @@ def _step(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player],
     chosen: dict[str, list[Card]] = {}
     for pname in (plays_node or {}):
         if pname not in by_name:
-            r.fail(Y.key_span(path, plays_node, pname), f"`plays` names unknown player `{pname}`")
+            r.fail(yamlsrc.key_span(path, plays_node, pname),
+                   f"`plays` names unknown player `{pname}`")
             continue
         v = plays_node[pname]
-        if Y.is_seq(v):
+        if yamlsrc.is_seq(v):
             cards = [_card(r, v, i, rules) for i in range(len(v))]
         else:
             cards = [_card(r, plays_node, pname, rules)]
@@ -408,16 +415,16 @@ def _step(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player],
             r.fail(r.span("plays"), f"`plays` has no card for {p.name}",
                    "every living player plays exactly one card (X-3)")
     rolls = r.get("rolls", "list", default=[]) or []
-    if not all(Y.is_int(x) and x >= 1 for x in rolls):
+    if not all(yamlsrc.is_int(x) and x >= 1 for x in rolls):
         r.fail(r.span("rolls"), "`rolls` takes the dice rolled, in order: [3, 6]")
     choices_node = r.get("choices", "map", default={}) or {}
     choices: dict[str, list[bool]] = {}
     for pname, answers in choices_node.items():
         if pname not in by_name:
-            r.fail(Y.key_span(path, choices_node, pname),
+            r.fail(yamlsrc.key_span(path, choices_node, pname),
                    f"`choices` names unknown player `{pname}`")
-        elif not Y.is_seq(answers) or not all(isinstance(a, bool) for a in answers):
-            r.fail(Y.value_span(path, choices_node, pname),
+        elif not yamlsrc.is_seq(answers) or not all(isinstance(a, bool) for a in answers):
+            r.fail(yamlsrc.value_span(path, choices_node, pname),
                    "a player's choices are a list of true / false, in the order asked")
         else:
             choices[str(pname)] = [bool(a) for a in answers]
@@ -590,7 +597,7 @@ def _compare(r: Reader, name: str, line: int, expect: Any, players: list[Player]
                 if got != value:
                     diffs.append(f"{key}.{field}: expected {value}, got {got}")
         else:
-            r.fail(Y.key_span(r.path, expect, key), f"`expect` names unknown player `{key}`",
+            r.fail(yamlsrc.key_span(r.path, expect, key), f"`expect` names unknown player `{key}`",
                    "expect holds player names, `out`, `supply`, `error`, `winners` and "
                    "`first_player`", code="E504")
             raise InputError(r.diags)

@@ -18,7 +18,7 @@ from typing import Optional
 
 import attrs
 
-from raiders.dsl import ast as A
+from raiders.dsl import ast
 from raiders.dsl.diagnostics import did_you_mean
 from raiders.dsl.library import Library
 
@@ -89,23 +89,23 @@ def parse_sweep(text: str) -> Sweep:
     return Sweep(left.strip(), m["card"], path, k, parse_values(right))
 
 
-def numbers(card: A.CardDecl) -> list[tuple[tuple[str, ...], A.Num]]:
+def numbers(card: ast.CardDecl) -> list[tuple[tuple[str, ...], ast.Num]]:
     """Every number of a card's text, in walk order, with its address: (field,) or
     (field, row key) for the numbers of a field, () for those of rules."""
-    out: list[tuple[tuple[str, ...], A.Num]] = []
+    out: list[tuple[tuple[str, ...], ast.Num]] = []
 
     def walk(node, where: tuple[str, ...]) -> None:
-        if isinstance(node, A.Num):
+        if isinstance(node, ast.Num):
             out.append((where, node))
-        elif isinstance(node, A.Span):
+        elif isinstance(node, ast.Span):
             return
         elif isinstance(node, tuple):
             for x in node:
                 walk(x, where)
         elif attrs.has(type(node)):
-            if isinstance(node, A.Field):
+            if isinstance(node, ast.Field):
                 where = (node.name,)
-            elif isinstance(node, A.Row) and len(where) == 1:
+            elif isinstance(node, ast.Row) and len(where) == 1:
                 where = (*where, str(node.key))
             for f in attrs.fields(type(node)):
                 walk(getattr(node, f.name), where)
@@ -114,14 +114,14 @@ def numbers(card: A.CardDecl) -> list[tuple[tuple[str, ...], A.Num]]:
     return out
 
 
-def _rewrite(node, target: A.Num, value: int):
+def _rewrite(node, target: ast.Num, value: int):
     """The node with `target` (by identity) replaced by the same number set to `value`."""
     if node is target:
         return attrs.evolve(node, value=value)
     if isinstance(node, tuple):
         new = tuple(_rewrite(x, target, value) for x in node)
         return node if all(a is b for a, b in zip(new, node, strict=True)) else new
-    if attrs.has(type(node)) and not isinstance(node, A.Span):
+    if attrs.has(type(node)) and not isinstance(node, ast.Span):
         changes = {}
         for f in attrs.fields(type(node)):
             old = getattr(node, f.name)
@@ -132,7 +132,7 @@ def _rewrite(node, target: A.Num, value: int):
     return node
 
 
-def describe_numbers(card: A.CardDecl) -> list[str]:
+def describe_numbers(card: ast.CardDecl) -> list[str]:
     """What a sweep of this card can name, for a diagnostic: `wounds = 2`, `#6 = 1`."""
     found = numbers(card)
     lines = []
@@ -184,24 +184,24 @@ def resolve(lib: Library, sweep: Sweep, players: int, strength_players: int) -> 
     return [NumberEdit(card.id, v, index=index) for v in sweep.values]
 
 
-def _is_per_players(card: A.CardDecl, path: tuple[str, ...]) -> bool:
-    return len(path) == 1 and any(isinstance(m, A.Field) and m.name == path[0]
-                                  and isinstance(m.value, A.PerPlayers) for m in card.members)
+def _is_per_players(card: ast.CardDecl, path: tuple[str, ...]) -> bool:
+    return len(path) == 1 and any(isinstance(m, ast.Field) and m.name == path[0]
+                                  and isinstance(m.value, ast.PerPlayers) for m in card.members)
 
 
-def _absent_field(lib: Library, card: A.CardDecl, sweep: Sweep) -> Optional[str]:
+def _absent_field(lib: Library, card: ast.CardDecl, sweep: Sweep) -> Optional[str]:
     """A whole-number parameter of the card's kind that the card leaves at its default."""
     if len(sweep.path) != 1 or sweep.k is not None:
         return None
     kind = lib.kinds.get(card.kind)
     param = kind.params.get(sweep.path[0]) if kind else None
-    has = any(isinstance(m, A.Field) and m.name == sweep.path[0] for m in card.members)
+    has = any(isinstance(m, ast.Field) and m.name == sweep.path[0] for m in card.members)
     return sweep.path[0] if param is not None and param.type == "int" and not has else None
 
 
-def edited_card(card: A.CardDecl, edit: NumberEdit) -> A.CardDecl:
+def edited_card(card: ast.CardDecl, edit: NumberEdit) -> ast.CardDecl:
     if edit.field is not None:
-        field = A.Field(edit.field, A.Num(edit.value, card.id_span), card.id_span)
+        field = ast.Field(edit.field, ast.Num(edit.value, card.id_span), card.id_span)
         return attrs.evolve(card, members=(*card.members, field))
     found = numbers(card)
     return _rewrite(card, found[edit.index][1], edit.value)
@@ -223,7 +223,7 @@ def apply_edits(lib: Library, edits: tuple[NumberEdit, ...]) -> None:
         lib.cards[cid] = new
         for i, module in enumerate(lib.modules):
             if any(d is old for d in module.decls):
-                lib.modules[i] = A.Module(module.path, tuple(new if d is old else d
+                lib.modules[i] = ast.Module(module.path, tuple(new if d is old else d
                                                              for d in module.decls))
 
 

@@ -6,7 +6,7 @@ import contextlib
 from contextvars import ContextVar
 from typing import Iterable, Iterator, Optional
 
-from raiders.dsl import yamlsrc as Y
+from raiders.dsl import yamlsrc
 from raiders.dsl.fields import InputError, Reader  # noqa: F401  (the YAML formats' one reader)
 
 # Folders the user allowed on the command line (`--allow-path`): paths named inside a log or
@@ -54,7 +54,7 @@ def rules_from(r: Reader, ruleset: str, variant: Optional[str], cards: list[str]
             ruleset, roots = path, box.key()
     mods: list[str] = []
     for i, raw in enumerate(map(str, cards)):
-        where = Y.value_span(r.path, r.node["cards"], i)
+        where = yamlsrc.value_span(r.path, r.node["cards"], i)
         path, why = box.resolve(raw)
         if path is None:
             r.diags.append(refused(where, raw, why or "", what))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from raiders.dsl import ast as A
+from raiders.dsl import ast
 from raiders.dsl.rulesets import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,45 +35,45 @@ def ruleset(name: str):
 
 def render(node) -> str:
     """A compact, stable text of an expression, statement or card reference."""
-    if isinstance(node, A.Num):
+    if isinstance(node, ast.Num):
         return str(node.value)
-    if isinstance(node, A.Name):
+    if isinstance(node, ast.Name):
         return node.name
-    if isinstance(node, A.Str):
+    if isinstance(node, ast.Str):
         return f'"{node.value}"'
-    if isinstance(node, A.Call):
+    if isinstance(node, ast.Call):
         return f"{node.func}({', '.join(render(a) for a in node.args)})"
-    if isinstance(node, A.BinOp):
+    if isinstance(node, ast.BinOp):
         return f"{render(node.left)} {node.op} {render(node.right)}"
-    if isinstance(node, A.Not):
+    if isinstance(node, ast.Not):
         return f"not {render(node.operand)}"
-    if isinstance(node, A.Effect):
+    if isinstance(node, ast.Effect):
         return node.verb + (f" {render(node.arg)}" if node.arg is not None else "")
-    if isinstance(node, A.Apply):
+    if isinstance(node, ast.Apply):
         sels = ", ".join(s.name for s in node.selectors)
         return f"{sels}: " + ", ".join(render(e) for e in node.effects)
-    if isinstance(node, A.If):
+    if isinstance(node, ast.If):
         word = "unless" if node.negate else "if"
         text = f"{word} {render(node.cond)} {render(node.then)}"
         return text + (f" else {render(node.otherwise)}" if node.otherwise else "")
-    if isinstance(node, A.Block):
+    if isinstance(node, ast.Block):
         return "{ " + "; ".join(render(s) for s in node.stmts) + " }"
-    if isinstance(node, A.CardRef):
+    if isinstance(node, ast.CardRef):
         return str(node)
     raise TypeError(f"no rendering for {node!r}")
 
 
 def plain(value):
     """A field value as plain data: ints, tuples, strings."""
-    if isinstance(value, A.Num):
+    if isinstance(value, ast.Num):
         return value.value
-    if isinstance(value, A.PerPlayers):
+    if isinstance(value, ast.PerPlayers):
         return tuple(plain(v) for v in value.values)
-    if isinstance(value, A.ValueList):
+    if isinstance(value, ast.ValueList):
         return tuple(plain(v) for v in value.values)
-    if isinstance(value, A.Str):
+    if isinstance(value, ast.Str):
         return value.value
-    if isinstance(value, A.Name):
+    if isinstance(value, ast.Name):
         return value.name
     return render(value)
 
@@ -82,7 +82,7 @@ def field(rs, card_id: str, name: str):
     """The card's value for a field, or its kind's default; exactly one given, at most."""
     lib = rs.library
     card = lib.cards[card_id]
-    given = [m for m in card.members if isinstance(m, A.Field) and m.name == name]
+    given = [m for m in card.members if isinstance(m, ast.Field) and m.name == name]
     assert len(given) <= 1, f"{card_id}: `{name}` given {len(given)} times"
     if given:
         return given[0].value
@@ -93,10 +93,10 @@ def field(rs, card_id: str, name: str):
 
 def table(rs, card_id: str, name: str) -> dict[int, str]:
     block = field(rs, card_id, name)
-    assert isinstance(block, A.Block)
+    assert isinstance(block, ast.Block)
     rows: dict[int, str] = {}
     for row in block.stmts:
-        assert isinstance(row, A.Row)
+        assert isinstance(row, ast.Row)
         assert row.key not in rows
         rows[row.key] = render(row.body)
     return rows
@@ -113,21 +113,21 @@ def rules_of(rs, card_id: str) -> list[str]:
     """A card's members other than fields, as text (handlers, escapes, modifiers)."""
     out = []
     for m in rs.library.cards[card_id].members:
-        if isinstance(m, A.Field):
+        if isinstance(m, ast.Field):
             continue
-        if isinstance(m, A.Handler):
+        if isinstance(m, ast.Handler):
             head = ("instead of " if m.sort == "replace" else "after ") + m.event
             out.append(head + (f" on {m.tag}" if m.tag else "") + " " + render(m.body))
-        elif isinstance(m, A.Escape):
+        elif isinstance(m, ast.Escape):
             out.append(f"escape {render(m.card)}")
-        elif isinstance(m, A.Modify):
+        elif isinstance(m, ast.Modify):
             of = f" of {render(m.card)}" if m.card is not None else ""
             out.append(f"modify {m.target}{of} to {render(m.expr)}")
-        elif isinstance(m, A.Playable):
+        elif isinstance(m, ast.Playable):
             out.append(f"playable {render(m.card)}" + (f" as {render(m.value)}" if m.value else ""))
-        elif isinstance(m, A.Unplayable):
+        elif isinstance(m, ast.Unplayable):
             out.append(f"unplayable {render(m.card)}")
-        elif isinstance(m, A.Resolve):
+        elif isinstance(m, ast.Resolve):
             out.append(f"resolve {render(m.body)}")
         else:
             raise TypeError(m)
