@@ -6,9 +6,7 @@ the base kinds and items, and a clash with a base id is reported in the mod's fi
 """
 from __future__ import annotations
 
-import concurrent.futures
 import functools
-import multiprocessing as mp
 import os
 import re
 from pathlib import Path
@@ -230,6 +228,8 @@ _SHARD_RESULT = None  # set in the parent before forking; read by the workers
 
 
 def _can_fork() -> bool:
+    import multiprocessing as mp  # here: most runs check few files and never fork
+
     return (os.cpu_count() or 1) > 1 and "fork" in mp.get_all_start_methods()
 
 
@@ -289,6 +289,9 @@ def _check_mod_sharded(base_lib: Library, files: list[Path]):
     size = -(-len(rest) // workers)
     bounds = [(i, min(i + size, len(rest))) for i in range(0, len(rest), size)]
     _SHARD_RESULT = (head, rest)
+    import concurrent.futures
+    import multiprocessing as mp
+
     try:
         fork = mp.get_context("fork")
         with concurrent.futures.ProcessPoolExecutor(workers, mp_context=fork) as pool:
