@@ -140,3 +140,19 @@ def test_a_human_seat_answers_a_card_s_question_and_sees_how_a_room_is_played():
     assert "  answer y or n" in shown
     assert any(rec.choices.get("Ann") for rec in result.rooms)
     assert any("room: " in line and "card" in line for line in shown)
+
+
+def test_colour_only_when_asked_or_on_a_terminal_and_never_with_no_color(tmp_path):
+    """`--color` forces colour codes, `--no-color` and NO_COLOR remove them; piped output
+    (as here: not a terminal) has none by default. Logs and JSON never hold any."""
+    bad = tmp_path / "bad.dsl"
+    bad.write_text("monster m { strength 3 }\n")
+    forced = run("--color", "validate", str(bad))
+    assert "\x1b[" in forced.output and "error[E201]" in forced.output
+    assert "\x1b[" not in run("validate", str(bad)).output
+    assert "\x1b[" not in run("--no-color", "validate", str(bad)).output
+    quiet = CliRunner(env={"NO_COLOR": "1"}).invoke(main, ["validate", str(bad)])
+    assert "\x1b[" not in quiet.output
+    played = run("--color", "play", "--seed", "3", "--log", str(tmp_path / "g.yaml"))
+    assert "\x1b[1mFloor 1" in played.output
+    assert "\x1b[" not in (tmp_path / "g.yaml").read_text()

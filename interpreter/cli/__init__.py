@@ -8,6 +8,7 @@ every command without importing one; tests/test_cli.py checks the list against t
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Optional
 
 import click
@@ -90,7 +91,11 @@ class _Main(click.Group):
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="raiders")
-def main() -> None:
+@click.option("--color/--no-color", "color", default=None,
+              help="Colour in the narration and the diagnostics: on a terminal by default, "
+                   "never when NO_COLOR is set; --color forces it, --no-color turns it off.")
+@click.pass_context
+def main(ctx: click.Context, color: Optional[bool]) -> None:
     """raiders: a rules interpreter for the card game Dungeon Raiders.
 
     Cards, bosses, room kinds and items are text files in a card language
@@ -98,3 +103,6 @@ def main() -> None:
     down with `test`, play with `play`, re-run a logged game with `replay`, and
     balance cards with `simulate`. Exit status: 0 ok, 1 problems, 2 usage errors.
     """
+    if color is None and os.environ.get("NO_COLOR"):  # https://no-color.org
+        color = False
+    ctx.color = color  # None: click colours only a terminal; every command inherits it

@@ -15,6 +15,7 @@ from .common import (
     found_files,
     load_rules_or_exit,
     print_diagnostics,
+    styled_diagnostic,
 )
 
 
@@ -125,7 +126,7 @@ def validate(paths: tuple[str, ...], fmt: str, base: str, allow_paths: tuple[str
         lines = SourceLines(report.sources)
         for d in sorted(diags, key=lambda d: (d.span.path, d.span.line, d.span.col)):
             d = d.with_path(display_path(d.span.path))
-            click.echo(render(d, lines(d.span.path)) + "\n", err=True)
+            click.echo(styled_diagnostic(render(d, lines(d.span.path))) + "\n", err=True)
         errors = sum(d.severity == "error" for d in diags)
         if report.files == 0:
             raise Failure("nothing to check: no card files (*.dsl), ruleset.yaml, mod.yaml, "

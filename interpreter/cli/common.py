@@ -1,6 +1,7 @@
 """What the command modules share: printing diagnostics, loading rules for a command."""
 from __future__ import annotations
 
+import re
 from typing import Optional, Sequence
 
 import click
@@ -17,7 +18,7 @@ def print_diagnostics(diags: list[Diagnostic], sources: dict[str, str], fmt: str
         return
     lines = SourceLines(sources)
     for d in diags:
-        click.echo(render(d, lines(d.span.path)) + "\n", err=True)
+        click.echo(styled_diagnostic(render(d, lines(d.span.path))) + "\n", err=True)
 
 
 def source_lines(sources: dict[str, str], shown_path: str):
@@ -108,3 +109,31 @@ def found_files(paths, patterns) -> tuple[list[str], list[Diagnostic]]:
             files.append(p)
     return files, refused
 
+
+
+# ---- colour: only on a terminal (click strips it elsewhere), never with NO_COLOR or
+# --no-color, always with --color. Styling is applied as lines are printed, so the text
+# itself (logs, JSON, pages) never holds a colour code.
+
+def styled_diagnostic(text: str) -> str:
+    """A rendered diagnostic with its severity and hint in colour."""
+    head, _, rest = text.partition("\n")
+    head = re.sub(r"(error\[\w+\])", lambda m: click.style(m.group(1), fg="red", bold=True),
+                  head)
+    head = re.sub(r"(warning\[\w+\])", lambda m: click.style(m.group(1), fg="yellow",
+                                                                bold=True), head)
+    rest = re.sub(r"(?m)^(\s*= hint:)", lambda m: click.style(m.group(1), fg="cyan"), rest)
+    return head + ("\n" + rest if rest else "")
+
+
+def styled_narration(line: str) -> str:
+    """A line of a game's narration: floors and rooms stand out, the winners in green."""
+    s = line.strip()
+    if s.startswith(("Floor ", "Room ")):
+        lead = line[:len(line) - len(line.lstrip("\n"))]  # a floor's header starts a paragraph
+        return lead + click.style(line[len(lead):], bold=True)
+    if s.startswith(("Winner", "The hero survived")):
+        return click.style(line, fg="green", bold=True)
+    if s.startswith(("Nobody wins", "The hero died")):
+        return click.style(line, fg="red", bold=True)
+    return line

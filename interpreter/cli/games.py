@@ -7,7 +7,14 @@ import click
 
 from raiders.dsl.library import display_path
 
-from .common import Failure, allow_path_option, found_files, load_rules_or_exit, print_diagnostics
+from .common import (
+    Failure,
+    allow_path_option,
+    found_files,
+    load_rules_or_exit,
+    print_diagnostics,
+    styled_narration,
+)
 
 
 def _relative_to(path_or_id: str, log_file) -> str:
@@ -175,10 +182,10 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
             if not narrate:
                 return
             if rec.index == 0:
-                click.echo(floor_header(rec.floor, game.deal.floors[rec.floor].floor_card,
-                                        rules))
+                click.echo(styled_narration(floor_header(
+                    rec.floor, game.deal.floors[rec.floor].floor_card, rules)))
             for line in room_lines(rules, rec):
-                click.echo(line)
+                click.echo(styled_narration(line))
             click.echo(standings(game.players, rules))
 
         try:
@@ -187,7 +194,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
             raise Failure(f"error: {err}") from None
         if narrate or (games == 1 and quiet):
             for line in result_lines(result, solo, rules):
-                click.echo(line)
+                click.echo(styled_narration(line))
         else:
             click.echo(f"game {g + 1} (seed {game_seed}): winners "
                        + (", ".join(result.winners) or "none"))
@@ -292,9 +299,9 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
                 if not narrate:
                     return
                 if rec.index == 0:
-                    click.echo(floor_header(rec.floor, None))
+                    click.echo(styled_narration(floor_header(rec.floor, None)))
                 for line in why.room_lines(rec) if why else room_lines(rules, rec):
-                    click.echo(line)
+                    click.echo(styled_narration(line))
                 click.echo(standings(game.players, rules))
 
             if narrate:
