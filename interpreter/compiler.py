@@ -413,7 +413,7 @@ class CardCompiler:
                     # why nobody gets the chest: more sharers than coins
                     ctx.trace.append(("split", ",".join(p.name for p in players), total))
 
-            return share, f"{ws} share {wa} coins (rounded down; more sharers than coins: none)"
+            return share, f"{ws} share {wa} coin(s) (rounded down; more sharers than coins: none)"
         if isinstance(s, ast.If):
             cond, wc = self.expr(s.cond)
             then, wt = self.block(s.then)

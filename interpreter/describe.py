@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from .compiler import CompiledCharacter, CompiledFloor, CompiledItem, CompiledRoom
+from .compiler import CompiledCharacter, CompiledFloor, CompiledItem, CompiledRoom, CompiledStatus
 from .rules import Rules
 
 
@@ -23,12 +23,12 @@ def describe(rules: Rules, card_id: str) -> list[str]:
             extra.append(f"{rules.deck[card_id]} in the {rules.ruleset.id} deck.")
         if card_id in rules.bosses:
             extra.append(f"One of the {rules.ruleset.id} bosses (last room of the last floor).")
-        return [head, *("  " + w for w in card.words), *extra]
+        return [head, *("  " + plurals(w) for w in card.words), *extra]
     if isinstance(card, CompiledCharacter):
         items = ", ".join(card.items) or "no items"
-        return [f"{card.name}: a character. Starts with {card.coins} coin(s), "
-                f"{card.wounds} wound(s) and {items}."]
-    if isinstance(card, CompiledItem):
+        head = plurals(f"{card.name}: a character. Starts with {card.coins} coin(s), "
+                       f"{card.wounds} wound(s) and {items}.")
+    elif isinstance(card, CompiledItem):
         what = {
             "peek": "play it at any time, outside card play, to look at the floor's face-down "
                     "rooms; it goes back to the supply at once",
@@ -37,10 +37,17 @@ def describe(rules: Rules, card_id: str) -> list[str]:
             None: "it can be played only where a room allows it",
         }[card.ability]
         supply = rules.supply.get(card_id)
-        return [f"{card.name}: an item; {what}." + (f" Supply: {supply}." if supply else "")]
-    assert isinstance(card, CompiledFloor)
-    faces = ", ".join("up" if c == "U" else "down" for c in card.layout)
-    return [f"{card.name}: a floor card; rooms left to right lie face {faces}."]
+        head = f"{card.name}: an item; {what}." + (f" Supply: {supply}." if supply else "")
+    elif isinstance(card, CompiledFloor):
+        faces = ", ".join("up" if c == "U" else "down" for c in card.layout)
+        head = f"{card.name}: a floor card; rooms left to right lie face {faces}."
+    elif isinstance(card, CompiledStatus):
+        head = (f"{card.name}: a status (`mark {card_id}`); its rules run for whoever has it, "
+                "for as long as it lasts.")
+    else:
+        head = f"{card.name}: a house rule, in play the whole game."
+    # the rules a held card, a floor or a house rule adds to the game, in words
+    return [head, *("  " + plurals(w) for w in card.words)]
 
 
 _PER_PLAYERS = re.compile(r"(\d+(?:/\d+)+) for (\d+)\.\.(\d+) players")

@@ -180,3 +180,19 @@ def test_a_room_nobody_can_beat_is_narrated_in_words():
 
     text = _test_words((7, ">=", NEVER, False, "beaten"), "the Golem")
     assert text == "7, but no sum reaches the Golem's strength: the Golem cannot be beaten"
+
+
+def test_show_describes_every_card_of_every_mod_in_words():
+    """`raiders show` of a status, a house rule, an item or a character with rules: its kind in
+    a sentence and its rules in words (a status once crashed `show`)."""
+    from raiders.interpreter.describe import describe
+
+    for ruleset in ("deluxe", "classic"):
+        rules = load_rules(ruleset, None, (str(MODS),))
+        for card_id in rules.library.cards:
+            lines = describe(rules, card_id)
+            assert lines and all("(s)" not in line for line in lines), (card_id, lines)
+    rules = load_rules("deluxe", None, (str(MODS / "poison"),))
+    assert describe(rules, "poisoned") == [
+        "Poisoned: a status (`mark poisoned`); its rules run for whoever has it, for as long "
+        "as it lasts.", "  After room: you: take 1 wound."]
