@@ -439,7 +439,7 @@ def format_text(text: str, path: str = "<text>") -> tuple[Optional[str], list[Di
         tree, comments = parse_tree(text)
         lines = _Writer(comments).file(tree, len(text))
     except RecursionError:
-        return None, [Diagnostic(Span(path, 1, 1, 1, 2), "E005",
+        return None, [Diagnostic(Span.whole_file(path), "E005",
                                  "the text is nested too deeply to format",
                                  "split long expressions or deep blocks")]
     out = _render(lines)

@@ -98,11 +98,11 @@ def _ruleset_typos(path: str, names, check: bool = True) -> list[Diagnostic]:
         close = did_you_mean(str(name), builtin) if name not in builtin else None
         if close is not None:
             if not check:
-                return [Diagnostic(Span(path, 1, 1, 1, 2), "E503", "")]
+                return [Diagnostic(Span.whole_file(path), "E503", "")]
             _, docs, _ = yamlsrc.load_file(path)
             node = docs[0]["rulesets"] if docs and yamlsrc.is_map(docs[0]) else None
             where = (yamlsrc.value_span(path, node, i) if yamlsrc.is_seq(node)
-                     else Span(path, 1, 1, 1, 2))
+                     else Span.whole_file(path))
             found.append(Diagnostic(where, "E503", f"`{name}` is not a built-in ruleset", close))
     return found
 

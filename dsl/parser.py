@@ -593,7 +593,7 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
     from .safeio import MAX_CARD_FILE_BYTES
 
     if len(text) > MAX_CARD_FILE_BYTES:  # an editor's buffer, text from a scenario: same limit
-        return None, [Diagnostic(Span(path, 1, 1, 1, 2), "E006",
+        return None, [Diagnostic(Span.whole_file(path), "E006",
                                  f"card text is too large ({len(text):,} characters): the "
                                  f"limit is {MAX_CARD_FILE_BYTES:,}", "split it into files")]
     try:
@@ -611,12 +611,12 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
     except _TooDeep as err:
         tok = err.token
         where = (Span(path, tok.line, tok.column, tok.line, tok.column + 1) if tok is not None
-                 else Span(path, 1, 1, 1, 2))
+                 else Span.whole_file(path))
         return None, [Diagnostic(where, "E005", f"the text is nested too deeply here (more "
                                  f"than {MAX_NESTING:,} levels)",
                                  "split long expressions or deep blocks")]
     except RecursionError:
-        return None, [Diagnostic(Span(path, 1, 1, 1, 2), "E005",
+        return None, [Diagnostic(Span.whole_file(path), "E005",
                                  "the text is nested too deeply to read",
                                  "split long expressions or deep blocks")]
     if len(decls) > MAX_CARDS_PER_FILE:

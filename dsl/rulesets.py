@@ -241,7 +241,7 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
     if diags:
         return None, diags
     if len(docs) != 1 or not yamlsrc.is_map(docs[0]):
-        return None, [Diagnostic(Span(spath, 1, 1, 1, 2), "E503",
+        return None, [Diagnostic(Span.whole_file(spath), "E503",
                                  "a ruleset is one YAML map", "see docs/rulesets.md")]
     doc = docs[0]
     r = _Reader(spath, doc)  # reports unknown fields (E504, with the nearest field)

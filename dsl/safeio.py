@@ -44,7 +44,7 @@ def read_text(path: PathLike, encoding: str = "utf-8",
     """A file's text, or (None, [diagnostic]) when it cannot be read, is not a regular file,
     or is larger than `limit` bytes (E006). The size is checked before anything is read."""
     p = os.fspath(path)
-    where = Span(p, 1, 1, 1, 2)
+    where = Span.whole_file(p)
     try:
         st = os.stat(p)
         if not stat.S_ISREG(st.st_mode):
@@ -88,7 +88,7 @@ def too_large(path: PathLike) -> Optional[Diagnostic]:
 
 def _too_large(path: str, size: Optional[int], limit: int = MAX_FILE_BYTES) -> Diagnostic:
     got = f" ({_size_text(size)})" if size is not None else ""
-    return Diagnostic(Span(path, 1, 1, 1, 2), "E006",
+    return Diagnostic(Span.whole_file(path), "E006",
                       f"file is too large{got}: the limit is {_size_text(limit)}",
                       "split it into smaller files")
 
@@ -187,7 +187,7 @@ def leads_out(path: PathLike, folder: PathLike) -> bool:
 
 def link_out(path: PathLike, folder: PathLike) -> Diagnostic:
     name = Path(path).name
-    return Diagnostic(Span(os.fspath(path), 1, 1, 1, 2), "E506",
+    return Diagnostic(Span.whole_file(os.fspath(path)), "E506",
                       f"`{name}` is a link that leads out of the folder `{os.fspath(folder)}`; "
                       "it is not read",
                       "copy the file into the folder instead of linking to it")

@@ -17,3 +17,8 @@ class Span:
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.col}"
 
+    @classmethod
+    def whole_file(cls, path: str) -> "Span":
+        """Where a problem with a file as a whole is shown: its first character."""
+        return cls(str(path), 1, 1, 1, 2)
+

@@ -179,7 +179,7 @@ def _mods_below(folder: Path) -> list[Path]:
 def _validate_mod(report: Report, files: list[Path], base: str, folders: list[Path]) -> None:
     base_path = resolve_ruleset_path(base)
     if base_path is None:
-        report.add([Diagnostic(Span(base, 1, 1, 1, 2), "E505", f"unknown base ruleset `{base}`")])
+        report.add([Diagnostic(Span.whole_file(base), "E505", f"unknown base ruleset `{base}`")])
         return
     ruleset, diags = load_ruleset(base_path)
     if ruleset is None:
@@ -236,11 +236,8 @@ def _can_fork() -> bool:
 def _read(files: list[Path]) -> list[tuple[str, str, list[Diagnostic]]]:
     out = []
     for f in files:
-        try:
-            out.append((str(f), f.read_text(encoding="utf-8"), []))
-        except (OSError, UnicodeDecodeError) as err:
-            out.append((str(f), "", [Diagnostic(Span(str(f), 1, 1, 1, 2), "E004",
-                                                f"cannot read file: {err}")]))
+        text, diags = read_text(f)  # the one reader: size bound, real position of a bad byte
+        out.append((str(f), text if text is not None else "", diags))
     return out
 
 

@@ -147,7 +147,7 @@ def _build(node: Any, constructor: Any, seen: dict[int, Any]) -> Any:
 def _error_span(path: str, err: Exception) -> Span:
     mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
     if mark is None:
-        return Span(path, 1, 1, 1, 2)
+        return Span.whole_file(path)
     return Span(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
 
 
@@ -162,7 +162,7 @@ def load_documents(text: str, path: str) -> tuple[list[Any], list[Diagnostic]]:
     """All YAML documents of a text, or a diagnostic where the YAML is malformed (E501), uses
     anchors or aliases (E507), holds a number too large (E301) or is too long (E006)."""
     if len(text) > MAX_BYTES:
-        return [], [Diagnostic(Span(path, 1, 1, 1, 2), "E006",
+        return [], [Diagnostic(Span.whole_file(path), "E006",
                                f"file is too large: the limit is {MAX_BYTES:,} bytes")]
     fast = fastyaml.load(text)  # libyaml, when it is sure to read the same (dsl/fastyaml.py)
     if fast is not None:
@@ -234,7 +234,7 @@ def node_span(path: str, node: Any) -> Span:
     lc = getattr(node, "lc", None)
     if lc is not None and lc.line is not None:
         return Span(path, lc.line + 1, lc.col + 1, lc.line + 1, lc.col + 2)
-    return Span(path, 1, 1, 1, 2)
+    return Span.whole_file(path)
 
 
 def items(node: Any) -> Iterator[tuple[Any, Any]]:

@@ -71,7 +71,7 @@ class Branch:
             k = len(game.records)
             if k >= keep:
                 raise
-            where = spec.rooms[k].span if k < len(spec.rooms) else Span(spec.path, 1, 1, 1, 2)
+            where = spec.rooms[k].span if k < len(spec.rooms) else Span.whole_file(spec.path)
             raise InputError([Diagnostic(where, "E503", f"room entry {k + 1}: {err}")]) from None
 
 

@@ -177,7 +177,7 @@ def read_log(path: str, allow: Sequence[str] = ()) -> LogSpec:
     if diags:
         raise InputError(diags)
     if len(docs) != 1:
-        raise InputError([Diagnostic(Span(path, 1, 1, 1, 2), "E503",
+        raise InputError([Diagnostic(Span.whole_file(path), "E503",
                                      "a log is one YAML document (one game)")])
     doc = docs[0]
     r = Reader(path, doc, FIELDS, "log")

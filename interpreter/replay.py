@@ -188,7 +188,7 @@ def build_game(spec: LogSpec, trace: bool = True) -> tuple[Game, _Driver]:
             probe = Game(rules, spec.names, [None] * len(spec.names), seed=spec.meta.seed,
                          difficulty=spec.meta.difficulty)
         except (RulesError, ValueError) as err:
-            raise InputError([Diagnostic(spec.players_span or Span(spec.path, 1, 1, 1, 2),
+            raise InputError([Diagnostic(spec.players_span or Span.whole_file(spec.path),
                                          "E503", str(err))]) from None
         seed_deal = probe.deal
     characters = [c if c is not None else seed_deal.characters[i]
@@ -206,7 +206,7 @@ def build_game(spec: LogSpec, trace: bool = True) -> tuple[Game, _Driver]:
         game = Game(rules, spec.names, seats, seed=spec.meta.seed, deal=deal, trace=trace,
                     difficulty=(spec.meta.difficulty or 3) if solo else spec.meta.difficulty)
     except (RulesError, ValueError) as err:
-        raise InputError([Diagnostic(spec.players_span or Span(spec.path, 1, 1, 1, 2), "E503",
+        raise InputError([Diagnostic(spec.players_span or Span.whole_file(spec.path), "E503",
                                      str(err))]) from None
     game.scripted_threats = {k: r.monster for k, r in enumerate(spec.rooms)
                              if r.monster is not None}
@@ -278,7 +278,7 @@ def replay(spec: LogSpec, check: bool = False,
         return outcome
     except RulesError as err:
         k = len(game.records)
-        where = spec.rooms[k].span if k < len(spec.rooms) else Span(spec.path, 1, 1, 1, 2)
+        where = spec.rooms[k].span if k < len(spec.rooms) else Span.whole_file(spec.path)
         raise InputError([Diagnostic(where, "E503", f"room entry {k + 1}: {err}")]) from None
     if len(spec.rooms) > len(game.records):
         extra = spec.rooms[len(game.records)]
