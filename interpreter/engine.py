@@ -408,7 +408,8 @@ class Game:
         first_name = self.players[first].name if first is not None else None
         peeks = self.peeks(floor, r)
         room = self.rules.rooms[slot.card]
-        self.phase("reveal", room)
+        if self.table.listening or room.rules.reactors:
+            self.phase("reveal", room)
         if room.rounds == 1:  # the common case, without merging rounds
             plays = self.card_play(room, r)
             played = {pl.player.name: [*pl.chain, pl.card] if pl.sequence is None
@@ -435,11 +436,11 @@ class Game:
             check_deaths(ctx)
         table.rooms_done += 1
         table.expire_marks()
-        if self.first is not None:
-            before = self.first
+        before = table.first
+        if before is not None:
             self.pass_first_player(plays)
-            if self.first != before:
-                new = self.players[self.first]
+            if table.first != before:
+                new = self.players[table.first]
                 if table.house or table.held or table.floor_rules is not None:
                     Context(table, None).phase("first_player", [new])
         rolls, choices = self._rolls, self._choices

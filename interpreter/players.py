@@ -58,7 +58,7 @@ class SeatView:
 
     @property
     def floor_index(self) -> int:
-        return self._game.floor_index
+        return self._game.table.floor_index
 
     @property
     def supply(self) -> dict[str, int]:

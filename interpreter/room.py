@@ -90,6 +90,12 @@ class Table:
         # --trace`); None, the default, costs one test where a handler runs.
         self.why = None
 
+    @property
+    def listening(self) -> bool:
+        """Whether any card besides the room is in play with rules (the game's moments are
+        emitted only when some card may hear them)."""
+        return bool(self.house or self.held or self.floor_rules is not None)
+
     def living(self) -> list[Player]:
         return [p for p in self.players if not p.dead]
 
@@ -196,7 +202,9 @@ class Context:
         self.n_players = len(self.participants)
         self.trace = table.trace
         self.why = table.why
-        self._use_bus(table.bus(room))
+        bus = table.bus(room)
+        self.mods, self.reps, self.reacts = bus.mods, bus.reps, bus.reacts
+        self.param_mods, self.value_mods = bus.param_mods, bus.value_mods
         self.threat_value: Optional[int] = None
         self.owner: Optional[Player] = None
         self.round = round_no
@@ -485,13 +493,15 @@ def _in_play(h: Handler, owner: Optional[Player]) -> bool:
 def _wound(ctx: Context, p: Player, amount: int, item, extra) -> None:
     if amount > 0:
         p.wounds += amount
-    _traced(ctx, "wound", p, amount)
+    if ctx.trace is not None:
+        ctx.trace.append(("wound", p.name, amount))
 
 
 def _heal(ctx: Context, p: Player, amount: int, item, extra) -> None:
     if amount > 0:
         p.wounds = p.wounds - amount if p.wounds > amount else 0
-    _traced(ctx, "heal", p, amount)
+    if ctx.trace is not None:
+        ctx.trace.append(("heal", p.name, amount))
 
 
 def _gain(ctx: Context, p: Player, amount: int, item, extra) -> None:
@@ -499,27 +509,32 @@ def _gain(ctx: Context, p: Player, amount: int, item, extra) -> None:
         coins = p.coins + amount
         cap = ctx.coin_cap
         p.coins = cap if cap is not None and coins > cap else coins
-    _traced(ctx, "gain", p, amount)
+    if ctx.trace is not None:
+        ctx.trace.append(("gain", p.name, amount))
 
 
 def _lose(ctx: Context, p: Player, amount: int, item, extra) -> None:
     if amount > 0:
         p.coins = p.coins - amount if p.coins > amount else 0
-    _traced(ctx, "lose", p, amount)
+    if ctx.trace is not None:
+        ctx.trace.append(("lose", p.name, amount))
 
 
 def _give(ctx: Context, p: Player, amount: int, item, extra) -> None:
     ctx.supply[item] -= 1
     p.give_item(item)
-    ctx.held_changed(item)
-    _traced(ctx, "give", p, item)
+    if item in ctx.table.held:
+        ctx.held_changed(item)
+    if ctx.trace is not None:
+        ctx.trace.append(("give", p.name, item))
 
 
 def _take(ctx: Context, p: Player, amount: int, item, extra) -> None:
     if item in p.items:
         ctx.table.return_item(p, item)
         ctx.held_changed(item)
-        _traced(ctx, "take", p, item)
+        if ctx.trace is not None:
+            ctx.trace.append(("take", p.name, item))
 
 
 def _steal(ctx: Context, taker: Player, amount: int, item, giver: Player) -> None:
@@ -530,7 +545,8 @@ def _steal(ctx: Context, taker: Player, amount: int, item, giver: Player) -> Non
             giver.take_item(item)
             taker.give_item(item)
             ctx.held_changed(item)
-            _traced(ctx, "steal", taker, f"{item} from {giver.name}")
+            if ctx.trace is not None:
+                ctx.trace.append(("steal", taker.name, f"{item} from {giver.name}"))
         return
     cap = ctx.coin_cap
     moved = min(max(amount, 0), giver.coins,
@@ -538,7 +554,8 @@ def _steal(ctx: Context, taker: Player, amount: int, item, giver: Player) -> Non
     if moved > 0:
         giver.coins -= moved
         taker.coins += moved
-    _traced(ctx, "steal", taker, f"{max(moved, 0)} coin(s) from {giver.name}")
+    if ctx.trace is not None:
+        ctx.trace.append(("steal", taker.name, f"{max(moved, 0)} coin(s) from {giver.name}"))
 
 
 def _mark(ctx: Context, p: Player, amount: int, status, lasting) -> None:
@@ -564,13 +581,15 @@ def _mark(ctx: Context, p: Player, amount: int, status, lasting) -> None:
                 m.until_room if until_room is None else max(m.until_room, until_room)
             m.until_floor = until_floor if m.until_floor is None else \
                 m.until_floor if until_floor is None else max(m.until_floor, until_floor)
-    _traced(ctx, "mark", p, status)
+    if ctx.trace is not None:
+        ctx.trace.append(("mark", p.name, status))
 
 
 def _eliminate(ctx: Context, p: Player, amount: int, item, extra) -> None:
     if p.out is None:
         p.out = "eliminated"
-    _traced(ctx, "eliminate", p, 0)
+    if ctx.trace is not None:
+        ctx.trace.append(("eliminate", p.name, 0))
 
 
 def _death(ctx: Context, p: Player, amount: int, item, extra) -> None:
@@ -581,12 +600,8 @@ def _death(ctx: Context, p: Player, amount: int, item, extra) -> None:
         ctx.table.return_item(p, it)
     if ctx.table.held:
         ctx.held_changed("")  # a dead player's cards leave play
-    _traced(ctx, "death", p, 0)
-
-
-def _traced(ctx: Context, event: str, p: Player, what) -> None:
     if ctx.trace is not None:
-        ctx.trace.append((event, p.name, what))
+        ctx.trace.append(("death", p.name, 0))
 
 
 _APPLY = {"wound": _wound, "heal": _heal, "gain": _gain, "lose": _lose, "give": _give,

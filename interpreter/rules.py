@@ -65,11 +65,13 @@ class Rules:
 
     @functools.cached_property
     def held_rules(self) -> dict[str, CardRules]:
-        """The rules of every card a player can hold (characters, items, statuses), by id."""
+        """The rules of every card a player can hold (characters, items, statuses) that has
+        any, by id: a game whose held cards have none pays nothing for them."""
         held: dict[str, CardRules] = {}
         for group in (self.characters, self.items, self.statuses):
             for cid, card in group.items():
-                held[cid] = card.rules
+                if not card.rules.empty:
+                    held[cid] = card.rules
         return held
 
     @functools.cached_property
