@@ -478,7 +478,11 @@ def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic
     if isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
         hint = None
-        if ch.isupper():
+        before = text[:err.pos_in_stream].split()
+        if ch.isupper() and before and before[-1] == "name":
+            word = re.match(r"[^\s{}]*", text[err.pos_in_stream:]).group(0)
+            hint = f'a card\'s name is a quoted string: `name "{word}"`'
+        elif ch.isupper():
             hint = "names and ids are lowercase"
         elif ch == "-":
             hint = "`->` maps a table key to its row; a minus sign needs spaces around it"

@@ -374,3 +374,13 @@ def test_cli_subprocess_exit_code_and_streams():
                      "monster `bat` is missing required field `wounds`")
     assert "= hint: add `wounds …`" in proc.stderr
     assert "1 error(s)" in proc.stderr
+
+
+def test_an_unquoted_card_name_gets_the_quotes_hint_and_later_errors_still_show(tmp_path):
+    from raiders.dsl.parser import parse
+
+    text = ("monster bat { name Bat  strength 3 wounds 1 }\n"
+            "monster rat { strength 3 wounds }\n")
+    module, diags = parse(text, "bats.dsl")
+    assert module is None and [d.code for d in diags] == ["E002", "E001"]
+    assert diags[0].hint == 'a card\'s name is a quoted string: `name "Bat"`'
