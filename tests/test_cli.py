@@ -156,3 +156,15 @@ def test_colour_only_when_asked_or_on_a_terminal_and_never_with_no_color(tmp_pat
     played = run("--color", "play", "--seed", "3", "--log", str(tmp_path / "g.yaml"))
     assert "\x1b[1mFloor 1" in played.output
     assert "\x1b[" not in (tmp_path / "g.yaml").read_text()
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    """`raiders replay … | head -1`: no 'Broken pipe' error, exit 141 like a Unix tool."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        f"{sys.executable} -c 'from raiders.interpreter.cli import main; main()' "
+        "replay examples/logs | head -1", shell=True, capture_output=True, text=True,
+        timeout=120)
+    assert proc.stdout.count("\n") == 1 and "Broken pipe" not in proc.stderr, proc.stderr

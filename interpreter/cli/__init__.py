@@ -80,6 +80,14 @@ class _Main(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            # `raiders replay … | head`: the reader has gone; stop quietly, as Unix tools do
+            # (stdout pointed at /dev/null so the interpreter's last flush cannot fail again).
+            import sys
+
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            ctx.exit(141)
         except OSError as err:
             from raiders.dsl.diagnostics import clip
 
