@@ -358,7 +358,8 @@ def table(tally: Tally, labels: tuple[str, str] = ("base", "mod")) -> list[str]:
     diffs = tally.differences() if paired else {}
     keys = sorted(set().union(*figs))
     solo = tally.players == 1
-    lines = [f"{tally.games} games, {tally.players} player(s); 95% intervals in brackets"
+    lines = [f"{tally.games} games, {tally.players} player{'s' if tally.players != 1 else ''}; "
+             "95% intervals in brackets"
              + ("; * the difference's interval excludes zero (same seeds)" if paired else "")]
     if paired:
         lines.append(f"  {'':<34} {labels[0]:>24} {labels[1]:>24} {'difference':>28}")

@@ -305,8 +305,10 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
                 click.echo(standings(game.players, rules))
 
             if narrate:
+                from raiders.interpreter.describe import count
+
                 click.echo(f"{shown}: {rules.ruleset.name}, {rules.variant.name} play, "
-                           f"{len(spec.names)} player(s)")
+                           f"{count(len(spec.names), 'player')}")
             outcome = run_replay(spec, check, on_room, why.start if why else None)
         except InputError as err:
             bad += 1
