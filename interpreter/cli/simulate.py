@@ -151,6 +151,13 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
             tally = run(tuple(setups), games, seed, jobs, bar.update, precision, max_games)
         except SimulationError as err:
             raise Failure(f"\nerror: {err}") from None
+    if precision is not None:
+        from raiders.interpreter.simulate import widest
+
+        reached = widest(tally)
+        if reached > precision:  # the cap came first: say so, the figures are still good
+            click.echo(f"note: stopped at {tally.games} games (--max-games) before every rate "
+                       f"was within ±{precision:.2%}: the widest is ±{reached:.2%}", err=True)
     if report_file:
         _write_report(report_file, tally, setup_json, command, seed, cards, compare_mod)
     if as_json:
