@@ -131,9 +131,20 @@ def card_changes(old: Side, new: Side, old_rules: Rules, new_rules: Rules) -> li
     return out
 
 
-def manifest_changes(old: Rules, new: Rules) -> list[str]:
-    """What joins a game, old against new: the deck, the bosses, the supply, the pool."""
+def manifest_changes(old: Rules, new: Rules, old_folder: Optional[str] = None,
+                     new_folder: Optional[str] = None) -> list[str]:
+    """What joins a game, old against new: the deck, the bosses, the supply, the pool, and the
+    rulesets the mod says it is for (read from the two folders' mod.yaml)."""
     lines = []
+    if old_folder is not None and new_folder is not None:
+        from pathlib import Path
+
+        from raiders.dsl.mods import mod_rulesets
+
+        a, b = mod_rulesets(Path(old_folder)), mod_rulesets(Path(new_folder))
+        if a != b:
+            lines.append(f"rulesets: {', '.join(a) if a else 'any'} → "
+                         f"{', '.join(b) if b else 'any'}")
     for what, a, b in (("deck", old.deck, new.deck), ("supply", old.supply, new.supply)):
         for cid in sorted(set(a) | set(b)):
             if a.get(cid, 0) != b.get(cid, 0):

@@ -95,3 +95,21 @@ def test_diff_reads_a_git_revision_without_a_checkout(tmp_path, monkeypatch):
     assert "+  wounds 3" in out.stdout
     bad = run("diff", "nosuchrev:gorgon", "gorgon", "--games", "0")
     assert bad.exit_code == 1 and "git ls-tree" in bad.stderr
+
+
+def test_diff_sees_a_change_of_the_rulesets_a_mod_is_for(tmp_path):
+    import shutil
+
+    from click.testing import CliRunner
+
+    from raiders.interpreter.cli import main
+
+    root = Path(__file__).resolve().parent.parent / "examples" / "mods" / "tutorial-boss"
+    shutil.copytree(root, tmp_path / "a")
+    shutil.copytree(root, tmp_path / "b")
+    manifest = tmp_path / "b" / "mod.yaml"
+    manifest.write_text("\n".join(line for line in manifest.read_text().splitlines()
+                                  if not line.startswith("rulesets")) + "\n")
+    out = CliRunner().invoke(main, ["diff", str(tmp_path / "a"), str(tmp_path / "b"),
+                                    "--games", "0"]).output
+    assert "- rulesets: deluxe → any" in out

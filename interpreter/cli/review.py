@@ -95,7 +95,8 @@ def diff_cmd(old: str, new: str, ruleset: Optional[str], variant: Optional[str],
                      f"{seed + games - 1}, each played by both versions "
                      f"(`raiders diff --games {games} --seed {seed}` gives these again).")
         click.echo(markdown(sides[0], sides[1], changes,
-                            manifest_changes(loaded[0], loaded[1]), rows, setup), nl=False)
+                            manifest_changes(loaded[0], loaded[1], sides[0].folder,
+                                             sides[1].folder), rows, setup), nl=False)
 
 
 COMMANDS = (diff_cmd,)
