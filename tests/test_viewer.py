@@ -212,3 +212,9 @@ def test_serve_lists_the_logs_and_serves_each_page():
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_play_from_refuses_options_that_the_log_already_says():
+    log = str(ROOT / "examples" / "logs" / "deluxe-standard-table.yaml")
+    r = cli("play", "--from", log, "--room", "10", "--players", "3", "--ruleset", "classic")
+    assert r.exit_code == 2 and "leave out --ruleset, --players" in r.output

@@ -114,6 +114,18 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
     if from_log or from_room is not None:
         from raiders.interpreter.cli.viewer import play_from
 
+        # The log says the game: options that would say it again are a usage error, not
+        # silently ignored.
+        ctx = click.get_current_context()
+        given = [f"--{name.replace('_', '-')}" for name in ("ruleset", "variant", "n_players",
+                                                           "cards", "names", "difficulty",
+                                                           "games", "log_dir")
+                 if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+        if given:
+            raise click.UsageError(f"--from plays on the logged game: leave out "
+                                   f"{', '.join(given).replace('--n-players', '--players')} "
+                                   "(the log says them)")
+
         _check_targets([Path(log_file)] if log_file else [], None, force)
         return play_from(from_log, from_room, bots, human_seats, seed, log_file, quiet,
                          allow_paths)
