@@ -218,3 +218,5 @@ def test_play_from_refuses_options_that_the_log_already_says():
     log = str(ROOT / "examples" / "logs" / "deluxe-standard-table.yaml")
     r = cli("play", "--from", log, "--room", "10", "--players", "3", "--ruleset", "classic")
     assert r.exit_code == 2 and "leave out --ruleset, --players" in r.output
+    r = cli("play", "--room", "0", "--games", "2")  # found by the CLI fuzzer (slow tier)
+    assert r.exit_code == 2 and "give --from LOG" in r.output

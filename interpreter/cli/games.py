@@ -111,7 +111,9 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
     """
     from pathlib import Path
 
-    if from_log or from_room is not None:
+    if from_room is not None and not from_log:
+        raise click.UsageError("--room N is where a logged game goes on: give --from LOG")
+    if from_log:
         from raiders.interpreter.cli.viewer import play_from
 
         # The log says the game: options that would say it again are a usage error, not
