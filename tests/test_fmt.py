@@ -257,3 +257,8 @@ def test_cli_stdin_and_diff(tmp_path):
     res = CliRunner().invoke(main, ["fmt", "--diff", str(f)])
     assert res.exit_code == 1 and "+" + PRETTY.strip() in res.stdout
     assert f.read_text() == UGLY
+
+
+def test_fmt_refuses_a_file_that_is_not_a_card_file():
+    result = CliRunner().invoke(main, ["fmt", "examples/mods/gorgon/mod.yaml"])
+    assert result.exit_code == 2 and "is not a card file (*.dsl)" in result.output

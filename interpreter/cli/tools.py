@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 
 import click
 
@@ -59,6 +60,9 @@ def fmt_cmd(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
     files: list[str] = []
     problems: list[Diagnostic] = []
     for p in paths:
+        if os.path.isfile(p) and not p.endswith(CARD_SUFFIX):
+            raise click.UsageError(f"{p} is not a card file (*{CARD_SUFFIX}): fmt lays out "
+                                   "card files only")
         found, refused = listed_files(p, f"*{CARD_SUFFIX}")
         files.extend(str(f) for f in found)
         problems.extend(refused)
