@@ -250,10 +250,14 @@ def _chunks(seed: int, games: int, size: int) -> list[range]:
 
 
 def play_games(setups: tuple[Setup, ...], games: int, seed: int, jobs: int,
-               progress: Optional[Callable[[int], None]] = None) -> Tally:
-    """Seeds seed..seed+games-1 under every setup, on `jobs` processes."""
+               progress: Optional[Callable[[int], None]] = None,
+               cluster: Optional[str] = None) -> Tally:
+    """Seeds seed..seed+games-1 under every setup, on `jobs` processes (or on a Dask cluster:
+    `cluster` is its scheduler's address, or `auto` for one on this machine)."""
     chunks = _chunks(seed, games, max(1, -(-games // (jobs * 8 if jobs > 1 else 1))))
     total = Tally(len(setups), setups[0].players)
+    if cluster is not None:
+        return _play_on_cluster(setups, chunks, total, jobs, cluster, progress)
     if jobs <= 1 or "fork" not in mp.get_all_start_methods():
         for chunk in chunks:
             total.merge(run_chunk(setups, chunk))
@@ -281,16 +285,54 @@ def widest(tally: Tally) -> float:
     return w
 
 
+CLUSTER_MISSING = ("--cluster runs on Dask distributed, which is not installed: "
+                   "pip install 'raiders[cluster]'")
+
+
+def _play_on_cluster(setups: tuple[Setup, ...], chunks: list[range], total: Tally, jobs: int,
+                     address: str, progress: Optional[Callable[[int], None]]) -> Tally:
+    """The same chunks as on local processes, each a task on a Dask cluster. Tallies are
+    integer sums, so the result is the same bytes whatever the cluster and its workers. The
+    workers need raiders installed and the card folders at the same paths."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise SimulationError(CLUSTER_MISSING) from None
+    local = None
+    try:
+        if address == "auto":
+            local = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                                 dashboard_address=None)
+            client = Client(local)
+        else:
+            client = Client(address, timeout=10)
+    except (OSError, TimeoutError, ValueError) as err:
+        raise SimulationError(f"cannot reach the cluster at {address}: {err}") from None
+    try:
+        futures = client.map(run_chunk, [setups] * len(chunks), chunks, pure=False)
+        sizes = {f.key: len(c) for f, c in zip(futures, chunks, strict=True)}
+        for fut in as_completed(futures):
+            total.merge(fut.result())  # integer sums: the order of merging does not matter
+            if progress:
+                progress(sizes[fut.key])
+    finally:
+        client.close()
+        if local is not None:
+            local.close()
+    return total
+
+
 def simulate(setups: tuple[Setup, ...], games: int, seed: int = 1, jobs: Optional[int] = None,
              progress: Optional[Callable[[int], None]] = None,
-             precision: Optional[float] = None, max_games: Optional[int] = None) -> Tally:
+             precision: Optional[float] = None, max_games: Optional[int] = None,
+             cluster: Optional[str] = None) -> Tally:
     """Play `games` games (seeds seed, seed+1, …) under each setup; with `precision`, go on
     in batches until every rate's 95% interval is at most ±precision wide or `max_games`
     games are played. The batches depend only on the figures, so the run is deterministic."""
     jobs = jobs or os.cpu_count() or 1
     for s in setups:
         s.rules()  # fail early, in this process
-    total = play_games(setups, games, seed, jobs, progress)
+    total = play_games(setups, games, seed, jobs, progress, cluster)
     if precision is None:
         return total
     cap = max_games if max_games is not None else 100 * games
@@ -301,7 +343,7 @@ def simulate(setups: tuple[Setup, ...], games: int, seed: int = 1, jobs: Optiona
         # The half-width shrinks as 1/√n: aim for the games that should do, at most 4× more.
         need = math.ceil(total.games * (w / precision) ** 2 * 1.1) if math.isfinite(w) else 0
         batch = min(max(need - total.games, games), 3 * total.games, cap - total.games)
-        total.merge(play_games(setups, batch, seed + total.games, jobs, progress))
+        total.merge(play_games(setups, batch, seed + total.games, jobs, progress, cluster))
     return total
 
 

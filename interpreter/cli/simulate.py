@@ -57,6 +57,10 @@ from .games import _bot_kinds, _relative_to
               help="Processes (default: every core). The figures do not depend on it.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the figures as JSON (schema raiders-simulate/2, docs/simulate.md).")
+@click.option("--cluster", metavar="ADDRESS|auto", default=None,
+              help="Play on a Dask cluster (pip install 'raiders[cluster]'): its scheduler's "
+                   "address (tcp://host:8786), or `auto` for one on this machine with --jobs "
+                   "workers. The figures are the same bytes as on local processes.")
 @click.option("--log-dir", type=click.Path(file_okay=False), default=None,
               help="Also write one log per game (game-SEED.yaml) into this folder.")
 @click.option("--force", is_flag=True,
@@ -66,7 +70,7 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
              difficulty: Optional[int], precision: Optional[float], until_resolved: bool,
              max_games: Optional[int], sweep_text: Optional[str], target_text: Optional[str],
              report_file: Optional[str], jobs: Optional[int], as_json: bool,
-             log_dir: Optional[str], force: bool) -> None:
+             log_dir: Optional[str], force: bool, cluster: Optional[str]) -> None:
     """Play many games with bots on every core and summarise them, to balance cards.
 
     Every figure comes with its 95% interval: wins by seat, by character and by
@@ -134,6 +138,15 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
         if not report.available():
             raise click.UsageError(report.MISSING)
     command = _command_line(click.get_current_context())
+    if cluster is not None:
+        import importlib.util
+
+        from raiders.interpreter.simulate import CLUSTER_MISSING
+
+        if importlib.util.find_spec("distributed") is None:
+            raise click.UsageError(CLUSTER_MISSING)
+        if sweep_text:
+            raise click.UsageError("--cluster plays one run; a --sweep runs on local processes")
     if target_text and not sweep_text:
         raise click.UsageError("--target picks a value of --sweep")
     if sweep_text:
@@ -148,7 +161,8 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
     with click.progressbar(length=max_games or games, label=label, file=sys.stderr,
                            show_eta=False, hidden=not sys.stderr.isatty()) as bar:
         try:
-            tally = run(tuple(setups), games, seed, jobs, bar.update, precision, max_games)
+            tally = run(tuple(setups), games, seed, jobs, bar.update, precision, max_games,
+                        cluster)
         except SimulationError as err:
             raise Failure(f"\nerror: {err}") from None
     if precision is not None:
