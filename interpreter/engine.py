@@ -7,7 +7,9 @@ Every random choice comes from the game's one seeded generator.
 from __future__ import annotations
 
 import random
-from typing import Callable, Optional, Sequence
+import weakref
+from types import MappingProxyType
+from typing import Callable, Mapping, Optional, Sequence
 
 import attrs
 
@@ -123,9 +125,15 @@ class Game:
         self._rolls: list[int] = []
         self._choices: dict[str, list[bool]] = {}
         self._room_index = 0
+        # The table calls back into the game (dice, questions, the monster deck) through a weak
+        # reference: with bound methods, game and table would form a cycle, and every game's
+        # whole record would wait for the garbage collector instead of going when dropped.
+        me = weakref.ref(self)
         self.table = Table(self.players, self.supply, self.coin_cap, self.death,
                            rules.held_rules, rules.house_rules, self.deal.first_player,
-                           [] if trace else None, self._roll, self._ask, self.draw_threat)
+                           [] if trace else None, lambda faces: me()._roll(faces),
+                           lambda p, question, card: me()._ask(p, question, card),
+                           lambda: me().draw_threat())
 
     # The first player and the floor live on the table, where the rules read them.
     @property
@@ -443,11 +451,20 @@ class Game:
                 new = self.players[table.first]
                 if table.house or table.held or table.floor_rules is not None:
                     Context(table, None).phase("first_player", [new])
+        # Fresh lists only when this room used them: most rooms roll no die, ask nothing and
+        # trace nothing, and every container made per room is work for the garbage collector.
         rolls, choices = self._rolls, self._choices
-        self._rolls, self._choices = [], {}
+        if rolls:
+            self._rolls = []
+        else:
+            rolls = _NOTHING
+        if choices:
+            self._choices = {}
+        else:
+            choices = _NO_ANSWERS
         # Each record gets this room's effects only; the list itself lives on (every Context
         # of the game appends to it), so it is emptied in place.
-        effects: list = []
+        effects: Sequence = _NOTHING
         if table.trace:
             effects = list(table.trace)
             table.trace.clear()
@@ -464,6 +481,10 @@ class Game:
         winners = final_scoring(self.players, self.rules.ruleset, self.scoring, self.table)
         return GameResult(winners, [p.name for p in self.players if p.out],
                           self.players, self.records, self.deal)
+
+
+_NOTHING: tuple = ()
+_NO_ANSWERS: Mapping[str, list[bool]] = MappingProxyType({})
 
 
 def _seat_of(pl: Play) -> int:

@@ -187,7 +187,7 @@ class Context:
         "values_by_player", "distinct_values", "total", "highest_value", "lowest_value",
         "highest_card", "all_same", "escaped_seats", "attack_targets", "attacked_seats",
         "amount", "applied", "depth", "trace", "threat_value", "owner", "mods", "reps",
-        "reacts", "param_mods", "value_mods", "round", "events", "rolls", "play_of", "why",
+        "reacts", "param_mods", "value_mods", "round", "events", "rolls", "why",
     )
 
     def __init__(self, table: Table, room: Optional[CompiledRoom], plays: Sequence[Play] = (),
@@ -220,7 +220,6 @@ class Context:
         self.distinct_values: list[int] = []
         self.total = self.highest_value = self.lowest_value = self.highest_card = 0
         self.all_same = 1
-        self.play_of: dict[int, Play] = {}
 
     # ---- the plays
     def value_plays(self) -> None:
@@ -229,11 +228,9 @@ class Context:
         room = self.room
         plain = not self.value_mods and room.any_item is None
         vb: dict[int, int] = {}
-        play_of = self.play_of
         top_card = 0
         for pl in self.plays:
             seat = pl.player.seat
-            play_of[seat] = pl
             card = pl.card
             if plain and card.__class__ is int and pl.cards is None:
                 pl.value = card  # a power card counts its value: the common case
@@ -297,7 +294,8 @@ class Context:
         return value
 
     def cards_of(self, p: Player) -> tuple:
-        pl = self.play_of.get(p.seat)
+        # a scan of the few plays (no table of them is built per room: most rooms never ask)
+        pl = next((pl for pl in self.plays if pl.player is p), None)
         return pl.played if pl is not None else ()
 
     def threat(self) -> int:
