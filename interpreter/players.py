@@ -94,7 +94,7 @@ class SeatView:
     def floor_rooms(self) -> list[Optional[str]]:
         """This floor's rooms as this seat knows them (None: face down, not looked at)."""
         g, r = self._game, self.room_index
-        floor = g.deal.floors[g.floor_index]
+        floor = g.deal.floors[g.table.floor_index]
         seen = g.peeked.get(self.me.seat, ())
         return [s.card if (s.face_up or i < r or (i == r and self._entered) or i in seen)
                 else None for i, s in enumerate(floor.rooms)]
@@ -105,7 +105,7 @@ class SeatView:
         if not self._entered:
             return None
         g = self._game
-        return g.rules.rooms[g.deal.floors[g.floor_index].rooms[self.room_index].card]
+        return g.rules.rooms[g.deal.floors[g.table.floor_index].rooms[self.room_index].card]
 
     @property
     def how_played(self) -> str:
