@@ -242,41 +242,38 @@ def _flow(content: str, pos: int, line: int, base: int) -> tuple[Any, int]:
         start = pos
         pos += len(token)
         first = token[0]
-        if state == 3:
-            if token == ", ":
-                state = 1 if container.__class__ is Map else 0
-                continue
-            if not (token == "}" and container.__class__ is Map
-                    or token == "]" and container.__class__ is Seq):
-                raise _NotSure
+        if (state == 3 and (token == "}" and container.__class__ is Map
+                            or token == "]" and container.__class__ is Seq)
+                or state == 1 and token == "}" and not container  # `{}`
+                or state == 0 and token == "]" and container.__class__ is Seq
+                and not container):  # `[]`
+            # a container closes: it is the value just read, in the one it was opened in
             value = _done(container)
             col = value.lc.col
             if not stack:
                 return value, pos
             container, key, key_col = stack.pop()
+        elif state == 3:
+            if token != ", ":
+                raise _NotSure
+            state = 1 if container.__class__ is Map else 0
+            continue
         elif state == 2:
             if token != ": ":
                 raise _NotSure
             state = 0
             continue
         elif state == 1:
-            if token == "}" and not container:  # `{}`
-                value = _done(container)
-                col = value.lc.col
-                if not stack:
-                    return value, pos
-                container, key, key_col = stack.pop()
-            else:
-                if first in "{}[],: ":
-                    raise _NotSure
-                key = known.get(token, known)
-                if key is known:
-                    key = known[token] = _scalar(token)
-                if key is None or key in container:
-                    raise _NotSure
-                key_col = base + start
-                state = 2
-                continue
+            if first in "{}[],: ":
+                raise _NotSure
+            key = known.get(token, known)
+            if key is known:
+                key = known[token] = _scalar(token)
+            if key is None or key in container:
+                raise _NotSure
+            key_col = base + start
+            state = 2
+            continue
         elif first == "{" or first == "[":
             if len(stack) >= MAX_DEPTH:  # deep nesting: the positioned reader refuses it
                 raise _NotSure
@@ -284,12 +281,6 @@ def _flow(content: str, pos: int, line: int, base: int) -> tuple[Any, int]:
             container = _new(Map() if first == "{" else Seq(), line, base + start)
             state = 1 if first == "{" else 0
             continue
-        elif token == "]" and container.__class__ is Seq and not container:  # `[]`
-            value = _done(container)
-            col = value.lc.col
-            if not stack:
-                return value, pos
-            container, key, key_col = stack.pop()
         else:
             if first in "}],: ":
                 raise _NotSure
