@@ -1,0 +1,419 @@
+"""Whole games per second: `raiders simulate` as a process against a hand-coded engine of the
+whole game as a process (4-player deluxe, standard variant, random bots), and, from the same
+command, benchmarks/engine.py's room-resolution ratio. Issue 11's three goals, as ratios:
+
+    simulate --jobs 1 / hand-coded, games per second        goal >= 1.0x
+    room resolution, interpreter / hand-written              goal >= 1.0x
+    simulate --jobs 2 / simulate --jobs 1                    goal >= 1.8x
+
+The baseline is what a programmer writes without a card language: one module that deals the
+dungeon (the room deck shuffled, six removed, a random boss last; five of the floor layouts;
+a random character each, with its items taken from the supply), plays every room with random
+legal cards (power cards 1..5 per floor, items where the room allows them, second-card items
+chained after the reveal, peek items before a room), resolves each room with
+benchmarks/engine.py's `hand_resolve` (the cards' numbers read once from the card files by
+`extract`), refills hands at each floor, scores the end (D-9), and keeps the same statistics
+`raiders simulate` reports: integer sums (x, y, x², xy, y²) per figure for wins by seat, by
+character and by bot, games with no winner, players out by cause, coins and wounds, each room
+card's coins and wounds, and the rooms resolved; the intervals are computed and printed at the
+end. It deals its own games (same rules, not the same shuffles as raiders), so only the
+throughput compares. Card ids come from the card files, never from this source.
+
+Each side runs as a whole process (start-up, card loading, games, figures, output), one after
+the other, never concurrently; the best of `--repeat` runs of each is kept (a busy machine
+slows single runs). `--jobs 2` can only approach 2x on an otherwise idle 2-core machine.
+
+    python benchmarks/simulate.py [--games 3000] [--repeat 3]
+    python benchmarks/simulate.py --hand-coded [--games N] [--seed S]   # the baseline alone
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+from typing import Optional
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _room_bench() -> ModuleType:
+    """benchmarks/engine.py (not a package): its `extract`, `hand_resolve` and room replay."""
+    name = "raiders_bench_engine"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("engine.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# ---- the hand-coded engine ----------------------------------------------------------------
+
+
+class Hero:
+    """A player: what hand_resolve reads and changes, plus who they are."""
+
+    __slots__ = ("seat", "name", "character", "coins", "wounds", "hand", "items", "out")
+
+    def __init__(self, seat: int, name: str, character: str, coins: int, wounds: int,
+                 items: list[str]):
+        self.seat = seat
+        self.name = name
+        self.character = character
+        self.coins = coins
+        self.wounds = wounds
+        self.hand: list[int] = []
+        self.items = items
+        self.out: Optional[str] = None
+
+
+class Cards:
+    """Everything the hand-coded engine needs from the card files, read once."""
+
+    def __init__(self, rules) -> None:
+        from raiders.dsl import ast
+
+        bench = _room_bench()
+        rs = rules.ruleset
+        lib = rules.library
+        self.data: dict[str, tuple] = bench.extract(rules)
+        self.deck = [cid for cid, n in rules.deck.items() for _ in range(n)]
+        self.remove: int = rs.remove
+        self.bosses = list(rules.bosses)
+        self.layouts = [rules.floors[f].layout for f in rs.floors]
+        self.floors: int = rs.floors_used
+        self.per_floor: int = rs.rooms_per_floor
+        self.ties_fall_from: int = rs.ties_fall_from
+        self.pool = list(rules.pool)
+        self.characters = {cid: (c.coins, c.wounds, sorted(c.items))
+                           for cid, c in rules.characters.items()}
+        self.supply = dict(rules.supply)
+        ability = {i: c.ability for i, c in rules.items.items()}
+        self.peek = frozenset(i for i, a in ability.items() if a == "peek")
+        chained = frozenset(i for i, a in ability.items() if a == "second_card")
+        # Per room: the items that may be put down, and those among them that call for a
+        # second card (a room that names an item as playable or as an escape takes it as is).
+        self.allowed: dict[str, frozenset[str]] = {}
+        self.second: dict[str, frozenset[str]] = {}
+        for cid in self.data:
+            card = lib.cards[cid]
+            members = [m for k in lib.kinds[card.kind].chain for m in k.members]
+            taken = {m.card.item for m in [*members, *card.members]
+                     if isinstance(m, (ast.Playable, ast.Escape)) and m.card.item}
+            self.allowed[cid] = frozenset(taken | chained)
+            self.second[cid] = chained - taken
+
+
+class Outcome:
+    """One game: the heroes at the end, the winners' names, each room's card with the coins
+    and wounds it changed (summed over the table), and the item supply at the end."""
+
+    __slots__ = ("heroes", "winners", "rooms", "supply")
+
+    def __init__(self, heroes: list[Hero], winners: list[str],
+                 rooms: list[tuple[str, int, int]], supply: dict[str, int]):
+        self.heroes = heroes
+        self.winners = winners
+        self.rooms = rooms
+        self.supply = supply
+
+
+def play_game(cards: Cards, seed: int, n_players: int = 4) -> Outcome:
+    """One whole game with random bots, every choice from one generator seeded with `seed`."""
+    resolve = _room_bench().hand_resolve
+    rng = random.Random(seed)
+    randrange, chance = rng.randrange, rng.random
+    # The deal (D-2): shuffled rooms, some removed unseen, the boss last; floor layouts.
+    deck = list(cards.deck)
+    rng.shuffle(deck)
+    n_rooms = cards.floors * cards.per_floor
+    dungeon = deck[cards.remove:cards.remove + n_rooms - 1] + [rng.choice(cards.bosses)]
+    layouts = list(cards.layouts)
+    rng.shuffle(layouts)
+    supply = dict(cards.supply)
+    heroes = []
+    for seat, cid in enumerate(rng.sample(cards.pool, n_players)):
+        coins, wounds, items = cards.characters[cid]
+        for item in items:
+            supply[item] -= 1
+        heroes.append(Hero(seat, f"P{seat + 1}", cid, coins, wounds, list(items)))
+    data, allowed_in, second_in, peek = cards.data, cards.allowed, cards.second, cards.peek
+    rooms: list[tuple[str, int, int]] = []
+    for f in range(cards.floors):
+        layout = layouts[f]
+        for p in heroes:
+            p.hand = [1, 2, 3, 4, 5]
+        peeked = [False] * n_players
+        for r in range(cards.per_floor):
+            cid = dungeon[f * cards.per_floor + r]
+            # Before the room: a hero holding a peek item uses it now and then while a
+            # face-down room lies ahead that they have not seen.
+            if "D" in layout[r:]:
+                for p in heroes:
+                    if peeked[p.seat] or not p.items:
+                        continue
+                    item = next((i for i in p.items if i in peek), None)
+                    if item is not None and chance() < 0.25:
+                        p.items.remove(item)
+                        supply[item] += 1
+                        peeked[p.seat] = True
+            allowed, second = allowed_in[cid], second_in[cid]
+            played: list = [None] * n_players
+            pending = []
+            for p in heroes:
+                legal = p.hand + [i for i in dict.fromkeys(p.items) if i in allowed]
+                card = legal[randrange(len(legal))]
+                if card in second:  # back to the supply at once; a card follows the reveal
+                    p.items.remove(card)
+                    supply[card] += 1
+                    pending.append(p)
+                played[p.seat] = card
+            while pending:
+                again = []
+                for p in pending:
+                    legal = p.hand + [i for i in dict.fromkeys(p.items) if i in allowed]
+                    card = legal[randrange(len(legal))]
+                    if card in second:
+                        p.items.remove(card)
+                        supply[card] += 1
+                        again.append(p)
+                    played[p.seat] = card
+                pending = again
+            coins = sum(p.coins for p in heroes)
+            wounds = sum(p.wounds for p in heroes)
+            resolve(data[cid], heroes, played, supply)
+            for p in heroes:  # a gained item joins the hand sorted, as at the table
+                if len(p.items) > 1:
+                    p.items.sort()
+            rooms.append((cid, sum(p.coins for p in heroes) - coins,
+                          sum(p.wounds for p in heroes) - wounds))
+    # D-9: the most wounded of those still in fall unconscious; most coins, then fewest
+    # wounds, win.
+    contenders = [p for p in heroes if p.out is None]
+    levels = {p.wounds for p in contenders}
+    if len(levels) > 1:
+        top = max(levels)
+        fallen = [p for p in contenders if p.wounds == top]
+        if len(fallen) == 1 or n_players >= cards.ties_fall_from:
+            for p in fallen:
+                p.out = "unconscious"
+    remaining = [p for p in contenders if p.out is None]
+    winners: list[str] = []
+    if remaining:
+        best = max((p.coins, -p.wounds) for p in remaining)
+        winners = [p.name for p in remaining if (p.coins, -p.wounds) == best]
+    return Outcome(heroes, winners, rooms, supply)
+
+
+SHARE = 60  # a shared win in sixtieths, as raiders counts it: exact for up to 5 sharers
+
+
+class Totals:
+    """The statistics `raiders simulate` reports, as integer sums over games: per figure
+    Σx, Σy, Σx², Σxy, Σy², enough for its value and its 95% interval."""
+
+    def __init__(self, players: int, bot: str = "random") -> None:
+        self.players = players
+        self.bot = bot
+        self.games = 0
+        self.rooms = 0
+        self.resolved: Counter = Counter()
+        self.sums: dict[str, list[int]] = {}
+
+    def _add(self, key: str, x: int, y: int) -> None:
+        s = self.sums.get(key)
+        if s is None:
+            s = self.sums[key] = [0, 0, 0, 0, 0]
+        s[0] += x
+        s[1] += y
+        s[2] += x * x
+        s[3] += x * y
+        s[4] += y * y
+
+    def add(self, game: Outcome) -> None:
+        self.games += 1
+        n = len(game.heroes)
+        winners = game.winners
+        share = SHARE // len(winners) if winners else 0
+        self._add("no_winner", 0 if winners else 1, 1)
+        per_card: dict[str, list[int]] = {}
+        for cid, coins, wounds in game.rooms:
+            t = per_card.get(cid)
+            if t is None:
+                per_card[cid] = [coins, wounds, n]
+            else:
+                t[0] += coins
+                t[1] += wounds
+                t[2] += n
+        self.rooms += len(game.rooms)
+        for cid, (coins, wounds, y) in per_card.items():
+            self.resolved[cid] += y // n
+            self._add(f"card.{cid}.coins", coins, y)
+            self._add(f"card.{cid}.wounds", wounds, y)
+        won_by_bot = coins = wounds = 0
+        out: Counter = Counter()
+        for p in game.heroes:
+            won = share if p.name in winners else 0
+            self._add(f"win.seat.{p.name}", won, 1)
+            self._add(f"win.character.{p.character}", won, 1)
+            won_by_bot += won
+            coins += p.coins
+            wounds += p.wounds
+            if p.out:
+                out[p.out] += 1
+        self._add(f"win.bot.{self.bot}", won_by_bot, n)
+        self._add("coins", coins, n)
+        self._add("wounds", wounds, n)
+        for reason, k in out.items():
+            self._add(f"out.{reason}", k, n)
+
+    def lines(self) -> list[str]:
+        """Every figure with its 95% interval (raiders' own formulas), one line each."""
+        from raiders.interpreter.stats import Sums, figure
+
+        g, n = self.games, self.players
+        out = [f"{g} games, {n} players, {self.rooms} rooms; 95% intervals in brackets"]
+        for key in sorted(self.sums):
+            sx, sy, sxx, sxy, syy = self.sums[key]
+            if key.startswith("out."):  # the whole table was at risk in every game
+                sy, sxy, syy = n * g, n * sx, n * n * g
+            rate = key.startswith(("win.", "out.")) or key == "no_winner"
+            f = figure(key, "rate" if rate else "mean", Sums(2, g, [sx, sy], [sxx, sxy, syy]),
+                       SHARE if key.startswith("win.") else 1)
+            if f.value is None:
+                continue
+            if rate:
+                out.append(f"  {key:<34} {f.value:6.1%} [{f.low:.1%}, {f.high:.1%}]")
+            else:
+                out.append(f"  {key:<34} {f.value:+6.2f} [{f.low:+.2f}, {f.high:+.2f}]")
+        out.append("  resolved: " + ", ".join(f"{k} {v}" for k, v in sorted(self.resolved.items())))
+        return out
+
+
+def hand_coded(games: int, seed: int = 1, players: int = 4) -> Totals:
+    """The baseline's whole run: the cards read once, then seeds seed..seed+games-1."""
+    from raiders.interpreter.rules import load_rules
+
+    cards = Cards(load_rules("deluxe"))
+    totals = Totals(players)
+    for s in range(seed, seed + games):
+        totals.add(play_game(cards, s, players))
+    return totals
+
+
+# ---- timing ---------------------------------------------------------------------------------
+
+
+def bytecode_env() -> dict[str, str]:
+    """The environment for the timed processes: bytecode cached, as after `pip install`
+    (which compiles every module), in a folder of its own rather than the working tree,
+    even where PYTHONDONTWRITEBYTECODE is set (recompiling every module costs each process
+    about 0.1 s, for both sides alike)."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "raiders-bench-pycache")
+    return env
+
+
+def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the process and its children) of one fresh process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(cmd, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def room_ratio(games: int, repeat: int) -> tuple[float, float, int, int]:
+    """benchmarks/engine.py's comparison: the same recorded rooms resolved by the interpreter
+    and by the hand-written functions, best of `repeat` each. Returns (interpreter rooms/s,
+    hand-written rooms/s, games whose final states agree, games)."""
+    from raiders.interpreter.rules import load_rules
+
+    bench = _room_bench()
+    rules = load_rules("deluxe")
+    results = bench.record_games(rules, games)
+    data = bench.extract(rules)
+    peek = {i for i, c in rules.items.items() if c.ability == "peek"}
+    interpreted = bench.interpreter_resolver(rules)
+
+    def hand_written(card: str, players: list, cards: list, supply: dict[str, int]) -> None:
+        bench.hand_resolve(data[card], players, cards, supply)
+
+    best_i = best_b = float("inf")
+    ends_i = ends_b = []
+    for _ in range(max(1, repeat)):
+        ti, ends_i = bench.replay_recorded(rules, results, interpreted, peek)
+        tb, ends_b = bench.replay_recorded(rules, results, hand_written, peek)
+        best_i, best_b = min(best_i, ti), min(best_b, tb)
+    same = sum(a == b for a, b in zip(ends_i, ends_b, strict=True))
+    rooms = sum(len(r.rooms) for r in results)
+    return rooms / best_i, rooms / best_b, same, games
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=3000)
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="runs of each side, one after the other; the best of each is kept")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hand-coded", action="store_true",
+                    help="run only the hand-coded baseline and print its figures")
+    args = ap.parse_args()
+    if args.hand_coded:
+        print("\n".join(hand_coded(args.games, args.seed).lines()))
+        return
+    n = args.games
+    env = bytecode_env()
+    base = [sys.executable, str(Path(__file__).resolve()), "--hand-coded"]
+    sim = [sys.executable, "-m", "raiders", "simulate", "--ruleset", "deluxe", "--players", "4",
+           "--bots", "random"]
+    sides = {"hand": [*base, "--games", str(n)],
+             "jobs1": [*sim, "--games", str(n), "--jobs", "1"],
+             "jobs2": [*sim, "--games", str(n), "--jobs", "2"],
+             # the fixed cost of each side: start-up, card loading, one game, the figures
+             "hand0": [*base, "--games", "1"],
+             "jobs1_0": [*sim, "--games", "1", "--jobs", "1"]}
+    for cmd in (sides["hand0"], sides["jobs1_0"]):
+        timed(cmd, env)  # fills the bytecode cache; not counted
+    best = {k: (float("inf"), float("inf")) for k in sides}
+    for _ in range(max(1, args.repeat)):
+        for k, cmd in sides.items():  # interleaved, so a slow spell hits every side alike
+            wall, cpu = timed(cmd, env)
+            best[k] = (min(best[k][0], wall), min(best[k][1], cpu))
+    rate = {k: n / best[k][0] for k in ("hand", "jobs1", "jobs2")}
+    print(f"4-player deluxe, random bots, {n} games, whole processes, best of {args.repeat}:")
+    labels = {"hand": "hand-coded engine (baseline)", "jobs1": "raiders simulate --jobs 1",
+              "jobs2": "raiders simulate --jobs 2"}
+    for k, label in labels.items():
+        wall, cpu = best[k]
+        print(f"  {label:<30}: {rate[k]:6.0f} games/s ({wall:.2f} s wall, {cpu:.2f} s CPU)")
+    for k, label in (("hand0", "hand-coded"), ("jobs1_0", "simulate --jobs 1")):
+        wall, cpu = best[k]
+        print(f"  {label + ', 1 game (start-up)':<30}: {wall:.2f} s wall, {cpu:.2f} s CPU")
+    ri, rb, same, g = room_ratio(min(n, 2000), max(args.repeat, 3))
+    print(f"  room resolution, interpreter  : {ri:7.0f} rooms/s")
+    print(f"  room resolution, hand-written : {rb:7.0f} rooms/s "
+          f"(same final state in {same}/{g} games)")
+    print("goals:")
+    print(f"  simulate --jobs 1 / hand-coded games/s     : {rate['jobs1'] / rate['hand']:.2f}x "
+          "(goal >= 1.0x)")
+    print(f"  room resolution, interpreter / hand-written: {ri / rb:.2f}x (goal >= 1.0x)")
+    print(f"  simulate --jobs 2 / --jobs 1 games/s       : {rate['jobs2'] / rate['jobs1']:.2f}x "
+          "(goal >= 1.8x)")
+
+
+if __name__ == "__main__":
+    main()
