@@ -1,13 +1,17 @@
-"""AST → behaviour. Each card is compiled once, at load time, into plain closures.
+"""AST → behaviour. Each card is compiled once, at load time, to Python source: one small
+module per card (codegen.py), compiled with `compile()` once. `raiders show --python CARD`
+prints it. Running a room never walks the AST, and a card's rules run as plain Python.
 
-Every compile function returns a pair: the callable, and the same thing in plain words
-(`raiders show` prints the words, so they always say what the callable does). Running a room
-never walks the AST.
-
-Callable shapes (ctx is a `raiders.interpreter.room.RoomContext`):
-  expression  f(ctx, player) -> int       player: who "your_coins" refers to, or None
-  selector    f(ctx, subject) -> [Player]  seat order, no duplicates
-  statement   f(ctx, subject) -> None      subject: the players the block is about, or None
+Every compile method returns a pair: the code, and the same thing in plain words (`raiders
+show` prints the words, so they always say what the code does). In generated code `ctx` is a
+`raiders.interpreter.room.Context`:
+  expression  code with a value, reading `ctx` and a player variable ("None": nobody)
+  selector    code giving a list of players, seat order, no duplicates
+  statement   lines about the players in a variable (the block's `them`; "None": nobody)
+The functions a card adds to the bus have these shapes:
+  procedure, handler  f(ctx, subject) -> None      subject: the players it is about, or None
+  modifier, parameter f(ctx, player) -> int
+  tag                 f(ctx, player, owner) -> bool
 """
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from raiders.dsl.checker import const_value
 from raiders.dsl.library import KindInfo, Library
 from raiders.dsl.vocabulary import ATOMS, FUNCTIONS, PER_PLAYER_ATOMS, ROOM_SHAPE, SELECTORS
 
+from .codegen import CardSource, indent
 from .state import Card, Player
 
 NEVER = 10**9  # `never`: a strength no sum reaches
@@ -83,7 +88,7 @@ class CompiledRoom:
     cards_each: int = 1  # how a room is played (ROOM_SHAPE): cards per player per round
     rounds: int = 1
     missing: int = 0  # what a card counts for when a player has none left
-    source: str = ""
+    source: str = ""  # the Python the card compiled to (`raiders show --python`)
     own_bus: Any = None  # the bus when only this room's rules are in play (built once)
 
     @property
@@ -100,6 +105,7 @@ class CompiledCard:
     name: str
     rules: CardRules = attrs.Factory(CardRules)
     words: list[str] = attrs.Factory(list)
+    source: str = ""  # the Python the card compiled to (`raiders show --python`)
 
 
 @attrs.define(eq=False)
@@ -133,30 +139,100 @@ def _join(words: list[str]) -> str:
     return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _union(parts: list[Select]) -> Select:
-    if len(parts) == 1:
-        return parts[0]
+def _lit(value: Any) -> str:
+    """A card's data as a Python literal in generated code (never as code)."""
+    return repr(value)
 
-    def union(ctx, subject):
-        seen = set()
-        for part in parts:
-            for p in part(ctx, subject):
-                seen.add(p.seat)
-        return [p for p in ctx.participants if p.seat in seen]
 
-    return union
+# What each selector of the vocabulary is, as generated code: `s` is the variable holding the
+# players the block is about ("None" outside any block). Words: dsl/vocabulary.py SELECTORS.
+_SELECTOR_SOURCE: dict[str, Callable[[str], str]] = {
+    "everyone": lambda s: "list(ctx.participants)",
+    "nobody": lambda s: "[]",
+    "highest": lambda s: "players_of_value(ctx, -1)",
+    "second": lambda s: "players_of_value(ctx, -2)",
+    "lowest": lambda s: "players_of_value(ctx, 0)",
+    "second_lowest": lambda s: "players_of_value(ctx, 1)",
+    "richest": lambda s: "most(ctx, 'coins')",
+    "poorest": lambda s: "least(ctx, 'coins')",
+    "least_wounded": lambda s: "least(ctx, 'wounds')",
+    "most_wounded": lambda s: "most(ctx, 'wounds')",
+    "attacked": lambda s: "list(ctx.attack_targets)",
+    "escaped": lambda s: "[q for q in ctx.participants if q.seat in ctx.escaped_seats]",
+    "them": lambda s: "[]" if s == "None" else f"list({s})",
+    "tied": lambda s: "tied(ctx)",
+    "you": lambda s: "[q for q in ctx.participants if q is ctx.owner]",
+    "others": lambda s: ("[q for q in ctx.participants "
+                         "if ctx.owner is not None and q is not ctx.owner]"),
+    "first": lambda s: "[q for q in ctx.participants if q.seat == ctx.table.first]",
+}
+
+# What each atom of the vocabulary reads, as generated code: `p` is the variable holding the
+# player being affected ("None": nobody). Meaning and words: dsl/vocabulary.py ATOMS.
+_ATOM_SOURCE: dict[str, Callable[[str], str]] = {
+    "total": lambda p: "ctx.total",
+    "highest_value": lambda p: "ctx.highest_value",
+    "lowest_value": lambda p: "ctx.lowest_value",
+    "players": lambda p: "ctx.n_players",
+    "your_coins": lambda p: "0" if p == "None" else f"{p}.coins",
+    "your_wounds": lambda p: "0" if p == "None" else f"{p}.wounds",
+    "your_value": lambda p: ("0" if p == "None"
+                             else f"ctx.values_by_player.get({p}.seat, 0)"),
+    "your_items": lambda p: "0" if p == "None" else f"len({p}.items)",
+    "highest_card": lambda p: "ctx.highest_card",
+    "round": lambda p: "ctx.round",
+    "floor_number": lambda p: "(ctx.table.floor_index + 1)",
+    "death": lambda p: "ctx.death",
+    "never": lambda p: str(NEVER),
+    "all_same": lambda p: "ctx.all_same",
+    "amount": lambda p: "ctx.amount",
+    "threat": lambda p: "ctx.threat()",
+}
+
+_COMPARE = {">=": "is at least", "<=": "is at most", ">": "is more than", "<": "is less than",
+            "==": "is", "!=": "is not"}
+_ARITH = {"+": "plus", "-": "minus", "*": "times"}
+
+
+@attrs.define(eq=False)
+class _Pending:
+    """What a card adds to the bus, by generated function name, until the source is built."""
+
+    value_mods: list = attrs.Factory(list)  # (key, fn name, pred name)
+    effect_mods: dict = attrs.Factory(dict)  # event -> [(fn name, pred name)]
+    param_mods: dict = attrs.Factory(dict)
+    handlers: list = attrs.Factory(list)  # (sort, event, tag, fn name, words, pred name)
+
+    def bind(self, funcs: dict[str, Callable], card_id: str) -> CardRules:
+        def fn(name):
+            return None if name is None else funcs[name]
+
+        rules = CardRules()
+        rules.value_mods = [(key, fn(f), fn(pred)) for key, f, pred in self.value_mods]
+        for into, pending in ((rules.effect_mods, self.effect_mods),
+                              (rules.param_mods, self.param_mods)):
+            for target, mods in pending.items():
+                into[target] = [(fn(f), fn(pred)) for f, pred in mods]
+        for sort, event, tag, body, words, pred in self.handlers:
+            h = Handler(sort, event, tag, fn(body), words, card_id, fn(pred))
+            into = rules.replacers if sort == "replace" else rules.reactors
+            into.setdefault(event, []).append(h)
+        return rules
 
 
 class CardCompiler:
-    """Compiles one card (its kind chain supplies defaults, rules and the procedure)."""
+    """Compiles one card (its kind chain supplies defaults, rules and the procedure) into
+    Python source, one function per procedure, handler, modifier and parameter."""
 
     def __init__(self, lib: Library, card: ast.CardDecl, strength_players: int):
         self.lib = lib
         self.card = card
         self.kind: KindInfo = lib.kinds[card.kind]
         self.strength_players = strength_players
-        self.param_mods: dict[str, list[Expr]] = {}
-        self._param_cache: dict[str, tuple[Any, str]] = {}
+        self.src = CardSource(card.id)
+        self.param_mods: dict[str, list[ast.Expr]] = {}
+        self._words: dict[str, str] = {}
+        self._param_fns: dict[str, str] = {}
         self._compiling: set[str] = set()
         fields = {m.name: m.value for m in card.members if isinstance(m, ast.Field)}
         self.values: dict[str, Any] = {}
@@ -164,426 +240,460 @@ class CardCompiler:
             self.values[name] = fields.get(name, info.default)
         self.types = {name: info.type for name, info in self.kind.params.items()}
         self.display = fields["name"].value if "name" in fields else card.id
+        self._outside = (self.kind.role == "room" and _modified_from_outside(lib)) or frozenset()
 
-    # ---- parameters
-    def param(self, name: str) -> tuple[Any, str]:
-        """The compiled value of a parameter (kind default or card field), with mods."""
-        if name in self._param_cache:
-            return self._param_cache[name]
+    # ---- parameters: numbers become a function when something modifies them, else inline
+    # code; selectors, tables and blocks are written out where they are used.
+    def _guard(self, name: str) -> None:
         if name in self._compiling:
             raise CompileError(f"{self.card.id}: parameter `{name}` refers to itself")
+
+    def param_words(self, name: str) -> str:
+        """A parameter in plain words (kind default or card field; `(modified)` if a rule of
+        the card modifies it)."""
+        if name in self._words:
+            return self._words[name]
+        self._guard(name)
         self._compiling.add(name)
-        typ, value = self.types[name], self.values[name]
-        if typ == "per_players":
-            base, words = self.per_players(value)
-        elif typ in ("int", "number"):
-            base, words = self.expr(value)
-        elif typ == "selector":
-            names = value.values if isinstance(value, ast.ValueList) else (value,)
-            sel = [self.selector(ast.Selector(n.name, n.span)) for n in names]
-            base, words = _union([s for s, _ in sel]), _join([w for _, w in sel])
-        elif typ == "table":
-            base, words = self.table(value)
-        elif typ == "effects":
-            base, words = self.block(value)
-        else:
-            base, words = value, _plain_words(value)
+        try:
+            typ, value = self.types[name], self.values[name]
+            if typ == "per_players":
+                words = self.per_players(value, "None")[1]
+            elif typ in ("int", "number"):
+                words = self.expr(value, "None")[1]
+            elif typ == "selector":
+                words = _join([self.selector(ast.Selector(n.name, n.span), "None")[1]
+                               for n in _names(value)])
+            elif typ == "table":
+                with self.src.dry():
+                    words = "; ".join(f"{row.key} → {self.stmt(row.body, 's')[1]}"
+                                      for row in value.stmts)
+            elif typ == "effects":
+                with self.src.dry():
+                    words = self.block(value, "s")[1]
+            else:
+                words = _plain_words(value)
+            if self.param_mods.get(name) and typ in ("per_players", "int", "number"):
+                words = f"{words} (modified)"
+        finally:
+            self._compiling.discard(name)
+        self._words[name] = words
+        return words
+
+    def number_param(self, name: str, p: str) -> str:
+        """Code for a number parameter's value, for player variable `p`."""
+        self.param_words(name)  # checks for cycles before any code is written
+        if name in self._param_fns:
+            return f"{self._param_fns[name]}(ctx, {p})"
         mods = self.param_mods.get(name)
-        if mods and typ in ("per_players", "int", "number"):
-            base = self._modified(base, mods)
-            words = f"{words} (modified)"
-        if typ in ("per_players", "int", "number") and name not in ROOM_SHAPE \
-                and self.kind.role == "room" and name in _modified_from_outside(self.lib):
-            base = _open_to_mods(name, base)
-        self._compiling.discard(name)
-        self._param_cache[name] = (base, words)
-        return base, words
+        outside = name in self._outside and name not in ROOM_SHAPE
+        if not mods and not outside:
+            self._compiling.add(name)
+            try:
+                return self._number_base(name, p)
+            finally:
+                self._compiling.discard(name)
+        return f"{self.param_function(name)}(ctx, {p})"
 
-    @staticmethod
-    def _modified(base: Expr, mods: list[Expr]) -> Expr:
-        def modified(ctx, p):
-            v = base(ctx, p)
-            for m in mods:
-                ctx.amount = v
-                v = m(ctx, p)
-            return v
+    def _number_base(self, name: str, p: str) -> str:
+        value = self.values[name]
+        if self.types[name] == "per_players":
+            return self.per_players(value, p)[0]
+        return self.expr(value, p)[0]
 
-        return modified
+    def param_function(self, name: str) -> str:
+        """`param_NAME(ctx, p)`: the parameter's value, its own `modify` rules applied in order
+        (`amount` is the value so far), then any card in play elsewhere that modifies it."""
+        if name in self._param_fns:
+            return self._param_fns[name]
+        self.param_words(name)
+        self._compiling.add(name)
+        try:
+            body = [f"v = {self._number_base(name, 'p')}"]
+            for mod in self.param_mods.get(name, ()):
+                body += ["ctx.amount = v", f"v = {self.expr(mod, 'p')[0]}"]
+        finally:
+            self._compiling.discard(name)
+        if name in self._outside and name not in ROOM_SHAPE:
+            body += [f"mods = ctx.param_mods.get({_lit(name)}) if ctx.param_mods else None",
+                     "if mods:", "    v = ctx.modified(mods, v, p)"]
+        body.append("return v")
+        if len(body) == 2:  # nothing modifies it
+            body = [f"return {body[0][4:]}"]
+        fn = self._param_fns[name] = self.src.define(f"param_{name}", "ctx, p", body, keep=True)
+        return fn
 
-    def per_players(self, value) -> tuple[Expr, str]:
+    def per_players(self, value, p: str) -> tuple[str, str]:
         if not isinstance(value, ast.PerPlayers):
-            return self.expr(value)
-        parts = [self.expr(v) for v in value.values]
-        fns = [f for f, _ in parts]
+            return self.expr(value, p)
+        parts = [self.expr(v, p) for v in value.values]
         first = self.strength_players
-        last = len(fns) - 1
+        last = len(parts) - 1
         counts = "/".join(w for _, w in parts)
         words = f"{counts} for {first}..{first + last} players"
+        if last == 0:
+            return parts[0][0], words
         if all(isinstance(v, ast.Num) for v in value.values):
-            consts = [v.value for v in value.values]
+            consts = ", ".join(str(v.value) for v in value.values)
+            return f"({consts})[min(max(ctx.n_players - {first}, 0), {last})]", words
+        # only the count's own number is worked out (it may roll a die)
+        code = parts[last][0]
+        for i in range(last - 1, -1, -1):
+            test = f"ctx.n_players <= {first}" if i == 0 else f"ctx.n_players == {first + i}"
+            code = f"({parts[i][0]} if {test} else {code})"
+        return code, words
 
-            def const_per_players(ctx, p):
-                i = ctx.n_players - first
-                return consts[0 if i < 0 else (last if i > last else i)]
-
-            return const_per_players, words
-
-        def per_players(ctx, p):
-            i = ctx.n_players - first
-            return fns[0 if i < 0 else (last if i > last else i)](ctx, p)
-
-        return per_players, words
-
-    # ---- expressions
-    def expr(self, e) -> tuple[Expr, str]:
+    # ---- expressions: code with a value, for player variable `p`
+    def expr(self, e, p: str) -> tuple[str, str]:
         if isinstance(e, ast.Num):
-            v = e.value
-            return (lambda ctx, p: v), str(v)
+            return str(e.value), str(e.value)
         if isinstance(e, ast.Name):
-            return self.name(e.name)
+            return self.name(e.name, p)
         if isinstance(e, ast.Call):
-            return self.call(e)
+            return self.call(e, p)
         if isinstance(e, ast.Not):
-            f, w = self.expr(e.operand)
-            return (lambda ctx, p: 0 if f(ctx, p) else 1), f"not ({w})"
+            c, w = self.cond(e.operand, p)
+            return f"(0 if {c} else 1)", f"not ({w})"
         if isinstance(e, ast.BinOp):
-            return self.binop(e)
+            return self.binop(e, p)
         raise CompileError(f"{self.card.id}: cannot compile {type(e).__name__}")
 
-    def name(self, name: str) -> tuple[Expr, str]:
-        if name in self.types:
-            f, w = self.param(name)
-            return f, w if self.types[name] != "per_players" else f"{name} ({w})"
-        value = _ATOM_VALUES.get(name)
-        if value is None:
-            raise CompileError(f"{self.card.id}: unknown name `{name}`")
-        return value, ATOMS[name].phrase
+    def cond(self, e, p: str) -> tuple[str, str]:
+        """Code for an expression read as true or false (`if`, `unless`, `and`, `not`)."""
+        if isinstance(e, ast.BinOp) and e.op in _COMPARE:
+            a, wa = self.expr(e.left, p)
+            b, wb = self.expr(e.right, p)
+            return f"({a} {e.op} {b})", f"{wa} {_COMPARE[e.op]} {wb}"
+        if isinstance(e, ast.BinOp) and e.op in ("and", "or"):
+            a, wa = self.cond(e.left, p)
+            b, wb = self.cond(e.right, p)
+            return f"({a} {e.op} {b})", f"{wa} {e.op} {wb}"
+        code, words = self.expr(e, p)
+        return f"({code} != 0)", words
 
-    def call(self, e: ast.Call) -> tuple[Expr, str]:
+    def name(self, name: str, p: str) -> tuple[str, str]:
+        if name in self.types:
+            w = self.param_words(name)
+            code = self.number_param(name, p)
+            return code, w if self.types[name] != "per_players" else f"{name} ({w})"
+        source = _ATOM_SOURCE.get(name)
+        if source is None:
+            raise CompileError(f"{self.card.id}: unknown name `{name}`")
+        return source(p), ATOMS[name].phrase
+
+    def call(self, e: ast.Call, p: str) -> tuple[str, str]:
         spec = FUNCTIONS[e.func]
         if spec.params == ("selector",):
-            sel, w = self.selector(ast.Selector(e.args[0].name, e.args[0].span))
+            sel, w = self.selector(ast.Selector(e.args[0].name, e.args[0].span), "None")
             if e.func == "count":
-                return (lambda ctx, p: len(sel(ctx, None))), f"the number of {w}"
-            return _read_of(e.func, sel), f"the {e.func} of {w}"
+                return f"len({sel})", f"the number of {w}"
+            if e.func == "value":
+                read = "ctx.values_by_player.get(q.seat, 0)"
+            else:
+                read = f"q.{e.func}"
+            return f"max(({read} for q in {sel}), default=0)", f"the {e.func} of {w}"
         if spec.params in (("item",), ("status",)):
             what = e.args[0].name
             if e.func == "holds":
-                return (lambda ctx, p: p.items.count(what) if p else 0), f"the {what}s they hold"
+                code = "0" if p == "None" else f"{p}.items.count({_lit(what)})"
+                return code, f"the {what}s they hold"
             if e.func == "played":
-                return ((lambda ctx, p: 1 if p is not None and what in ctx.cards_of(p) else 0),
-                        f"they played a {what}")
-            return ((lambda ctx, p: p.mark_count(what) if p else 0),
-                    f"their `{what}` count")
-        args = [self.expr(a) for a in e.args]
-        fs = [f for f, _ in args]
+                code = "0" if p == "None" else f"(1 if {_lit(what)} in ctx.cards_of({p}) else 0)"
+                return code, f"they played a {what}"
+            code = "0" if p == "None" else f"{p}.mark_count({_lit(what)})"
+            return code, f"their `{what}` count"
+        args = [self.expr(a, p) for a in e.args]
         ws = [w for _, w in args]
+        a = args[0][0]
         if e.func == "half":
-            f = fs[0]
-            return (lambda ctx, p: f(ctx, p) // 2), f"half of {ws[0]}, rounded down"
+            return f"({a} // 2)", f"half of {ws[0]}, rounded down"
         if e.func == "roll":
-            f = fs[0]
-            return (lambda ctx, p: ctx.roll(f(ctx, p), None)), f"a {ws[0]}-sided die (the table's)"
+            return f"ctx.roll({a}, None)", f"a {ws[0]}-sided die (the table's)"
         if e.func == "your_roll":
-            f = fs[0]
-            return ((lambda ctx, p: ctx.roll(f(ctx, p), p) if p else 0),
-                    f"their own {ws[0]}-sided die")
-        a, b = fs
+            code = "0" if p == "None" else f"ctx.roll({a}, {p})"
+            return code, f"their own {ws[0]}-sided die"
+        b = args[1][0]
         if e.func == "min":
-            return (lambda ctx, p: min(a(ctx, p), b(ctx, p))), f"the smaller of {ws[0]} and {ws[1]}"
+            return f"min({a}, {b})", f"the smaller of {ws[0]} and {ws[1]}"
         if e.func == "max":
-            return (lambda ctx, p: max(a(ctx, p), b(ctx, p))), f"the larger of {ws[0]} and {ws[1]}"
+            return f"max({a}, {b})", f"the larger of {ws[0]} and {ws[1]}"
         if e.func == "div":
-            def div(ctx, p):
-                d = b(ctx, p)
-                return a(ctx, p) // d if d else 0
-
-            return div, f"{ws[0]} divided by {ws[1]}, rounded down"
+            d = self.src.var("d")
+            # the divisor first, as the rules read it; by 0 gives 0
+            return (f"(({a}) // {d} if ({d} := {b}) else 0)",
+                    f"{ws[0]} divided by {ws[1]}, rounded down")
         raise CompileError(f"{self.card.id}: unknown function `{e.func}`")
 
-    def binop(self, e: ast.BinOp) -> tuple[Expr, str]:
-        a, wa = self.expr(e.left)
-        b, wb = self.expr(e.right)
-        op = e.op
-        table: dict[str, tuple[Callable[[int, int], int], str]] = {
-            "+": (lambda x, y: x + y, "plus"),
-            "-": (lambda x, y: x - y, "minus"),
-            "*": (lambda x, y: x * y, "times"),
-            ">=": (lambda x, y: int(x >= y), "is at least"),
-            "<=": (lambda x, y: int(x <= y), "is at most"),
-            ">": (lambda x, y: int(x > y), "is more than"),
-            "<": (lambda x, y: int(x < y), "is less than"),
-            "==": (lambda x, y: int(x == y), "is"),
-            "!=": (lambda x, y: int(x != y), "is not"),
-        }
-        if op == "and":
-            return (lambda ctx, p: int(bool(a(ctx, p) and b(ctx, p)))), f"{wa} and {wb}"
-        if op == "or":
-            return (lambda ctx, p: int(bool(a(ctx, p) or b(ctx, p)))), f"{wa} or {wb}"
-        fn, word = table[op]
-        return (lambda ctx, p: fn(a(ctx, p), b(ctx, p))), f"{wa} {word} {wb}"
+    def binop(self, e: ast.BinOp, p: str) -> tuple[str, str]:
+        if e.op in _COMPARE or e.op in ("and", "or"):
+            c, w = self.cond(e, p)
+            return f"(1 if {c} else 0)", w
+        a, wa = self.expr(e.left, p)
+        b, wb = self.expr(e.right, p)
+        return f"({a} {e.op} {b})", f"{wa} {_ARITH[e.op]} {wb}"
 
-    # ---- selectors
-    def selector(self, s: ast.Selector) -> tuple[Select, str]:
+    # ---- selectors: code giving a list of players, seat order, no duplicates
+    def selector(self, s: ast.Selector, subj: str) -> tuple[str, str]:
         name = s.name
         if s.arg is not None:
             return _selector_of(name, s.arg)
         if name in self.types and self.types[name] == "selector":
-            return self.param(name)
-        builtin = _SELECTOR_FUNCS.get(name)
-        if builtin is None:
+            words = self.param_words(name)
+            self._compiling.add(name)
+            try:
+                code = self.selectors([ast.Selector(n.name, n.span)
+                                       for n in _names(self.values[name])], subj)[0]
+            finally:
+                self._compiling.discard(name)
+            return code, words
+        source = _SELECTOR_SOURCE.get(name)
+        if source is None:
             raise CompileError(f"{self.card.id}: unknown selector `{name}`")
-        return builtin, SELECTORS[name].phrase
+        return source(subj), SELECTORS[name].phrase
 
-    def selectors(self, sels) -> tuple[Select, str]:
-        parts = [self.selector(s) for s in sels]
-        return _union([f for f, _ in parts]), _join([w for _, w in parts])
+    def selectors(self, sels, subj: str) -> tuple[str, str]:
+        parts = [self.selector(s, subj) for s in sels]
+        words = _join([w for _, w in parts])
+        if len(parts) == 1:
+            return parts[0][0], words
+        return f"union(ctx, [{', '.join(c for c, _ in parts)}])", words
 
-    # ---- statements
-    def block(self, b: ast.Block) -> tuple[Stmt, str]:
-        parts = [self.stmt(s) for s in b.stmts]
-        fns = tuple(f for f, _ in parts)
-        words = "; ".join(w for _, w in parts) or "nothing happens"
-        if len(fns) == 1:
-            return fns[0], words
+    # ---- statements: lines of code about the players in variable `subj` ("None": nobody)
+    def block(self, b: ast.Block, subj: str) -> tuple[list[str], str]:
+        lines: list[str] = []
+        words = []
+        for s in b.stmts:
+            code, w = self.stmt(s, subj)
+            lines += code
+            words.append(w)
+        return lines, "; ".join(words) or "nothing happens"
 
-        def block(ctx, subject):
-            for f in fns:
-                f(ctx, subject)
-
-        return block, words
-
-    def traced_test(self, s: ast.If) -> Optional[Callable[[Any, bool], None]]:
+    def traced_test(self, s: ast.If, passed: str) -> list[str]:
         """For a traced game: a comparison's two sides as numbers, so that the narration
         can say `18 against 16`. The verdict is structural, not by name: an `unless` that
         guards an attack is a room beaten when it holds (a monster's rule, or any like it)."""
         c = s.cond
-        if not isinstance(c, ast.BinOp) or c.op not in (">=", "<=", ">", "<", "==", "!="):
-            return None
-        left, wl = self.expr(c.left)
-        right, wr = self.expr(c.right)
+        if not isinstance(c, ast.BinOp) or c.op not in _COMPARE:
+            return []
+        left, wl = self.expr(c.left, "None")
+        right, wr = self.expr(c.right, "None")
         guards_attack = any(isinstance(n, ast.Attack) for n in ast.walk(s.then))
         kind = "beaten" if guards_attack and s.negate else "test"
-        op = c.op
+        entry = f"({left}, {_lit(c.op)}, {right}, {passed}, {_lit(kind)}, {_lit(wl)}, {_lit(wr)})"
+        return ["if ctx.trace is not None:  # the narration's `18 against 16`",
+                f"    ctx.trace.append(('test', '', {entry}))"]
 
-        def test(ctx, passed: bool) -> None:
-            ctx.trace.append(("test", "", (left(ctx, None), op, right(ctx, None), passed, kind,
-                                           wl, wr)))
-
-        return test
-
-    def stmt(self, s) -> tuple[Stmt, str]:
+    def stmt(self, s, subj: str) -> tuple[list[str], str]:
         if isinstance(s, ast.Block):
-            return self.block(s)
+            return self.block(s, subj)
         if isinstance(s, ast.Effect):
-            eff, w = self.effect(s)
-            return (lambda ctx, subject: eff(ctx, subject) if subject else None), w
+            lines, w = self.effect(s, subj)
+            return ([] if subj == "None" else [f"if {subj}:", *indent(lines)]), w
         if isinstance(s, ast.Apply):
-            sel, ws = self.selectors(s.selectors)
-            effs = [self.effect(e) for e in s.effects]
-            fns = tuple(f for f, _ in effs)
-
-            def apply(ctx, subject):
-                players = sel(ctx, subject)
-                if players:
-                    for f in fns:
-                        f(ctx, players)
-
-            return apply, f"{ws}: " + ", ".join(w for _, w in effs)
+            sel, ws = self.selectors(s.selectors, subj)
+            group = self.src.var("group")
+            lines, words = [f"{group} = {sel}", f"if {group}:"], []
+            for e in s.effects:
+                code, w = self.effect(e, group)
+                lines += indent(code)
+                words.append(w)
+            return lines, f"{ws}: " + ", ".join(words)
         if isinstance(s, ast.Each):
-            sel, ws = self.selectors(s.selectors)
-            body, wb = self.block(s.body)
-            return (lambda ctx, subject: body(ctx, sel(ctx, subject))), f"for {ws}: {wb}"
+            sel, ws = self.selectors(s.selectors, subj)
+            group = self.src.var("each")
+            body, wb = self.block(s.body, group)
+            return [f"{group} = {sel}", *body], f"for {ws}: {wb}"
         if isinstance(s, ast.Attack):
-            return self.attack(s)
+            return self.attack(s, subj)
         if isinstance(s, ast.Share):
-            amount, wa = self.expr(s.amount)
-            sel, ws = self.selectors(s.selectors)
-
-            def share(ctx, subject):
-                players = sel(ctx, subject)
-                if not players:
-                    return
-                total = amount(ctx, None)
-                each = total // len(players)
-                if each > 0:
-                    for p in players:
-                        ctx.emit("gain", p, each)
-                elif total > 0 and ctx.trace is not None:
-                    # why nobody gets the chest: more sharers than coins (X-4)
-                    ctx.trace.append(("split", ",".join(p.name for p in players), total))
-
-            return share, f"{ws} share {wa} coin(s) (rounded down; more sharers than coins: none)"
+            return self.share(s, subj)
         if isinstance(s, ast.If):
-            cond, wc = self.expr(s.cond)
-            then, wt = self.block(s.then)
-            other, wo = self.block(s.otherwise) if s.otherwise else (None, "")
-            negate = s.negate
-            if _per_player(s.cond):
-                # A condition about "your" coins is asked of each player the block is about
-                # (outside such a block, "your" coins read 0).
-                def if_each(ctx, subject):
-                    if subject is None:
-                        if bool(cond(ctx, None)) != negate:
-                            then(ctx, None)
-                        elif other is not None:
-                            other(ctx, None)
-                        return
-                    for p in subject:
-                        if bool(cond(ctx, p)) != negate:
-                            then(ctx, [p])
-                        elif other is not None:
-                            other(ctx, [p])
-
-                words = f"for each of them, {'unless' if negate else 'if'} {wc}: {wt}"
-                return if_each, words + (f"; otherwise {wo}" if other else "")
-
-            test = self.traced_test(s)
-
-            def if_(ctx, subject):
-                passed = bool(cond(ctx, None))
-                if ctx.trace is not None and test is not None:
-                    test(ctx, passed)  # the narration's "18 against 16"
-                if passed != negate:
-                    then(ctx, subject)
-                elif other is not None:
-                    other(ctx, subject)
-
-            words = f"{'unless' if negate else 'if'} {wc}: {wt}"
-            return if_, words + (f"; otherwise {wo}" if other else "")
+            return self.if_(s, subj)
         if isinstance(s, ast.TableLookup):
-            key, wk = self.expr(s.key)
-            rows, wr = self.table_ref(s.table)
-
-            def lookup(ctx, subject):
-                row = rows.get(key(ctx, None))
-                if row is not None:
-                    row(ctx, subject)
-
-            return lookup, f"by {wk}: {wr}"
+            key, wk = self.expr(s.key, "None")
+            k = self.src.var("row")
+            rows, wr = self.table_ref(s.table, subj)
+            lines = [f"{k} = {key}", *self._rows(k, rows)]
+            return lines, f"by {wk}: {wr}"
         if isinstance(s, ast.ForEachValue):
-            rows, wr = self.table_ref(s.table)
-
-            def for_each_value(ctx, subject):
-                for value in sorted(set(ctx.values_by_player.values())):
-                    row = rows.get(value)
-                    if row is not None:
-                        group = [p for p in ctx.participants
-                                 if ctx.values_by_player.get(p.seat) == value]
-                        row(ctx, group)
-
-            return for_each_value, f"whoever played each value: {wr}"
+            value, group = self.src.var("value"), self.src.var("group")
+            rows, wr = self.table_ref(s.table, group)
+            pick = (f"{group} = [q for q in ctx.participants "
+                    f"if ctx.values_by_player.get(q.seat) == {value}]")
+            lines = [f"for {value} in sorted(set(ctx.values_by_player.values())):",
+                     *indent(self._rows(value, {k: [pick, *body] for k, body in rows.items()}))]
+            return lines, f"whoever played each value: {wr}"
         if isinstance(s, ast.Do):
-            body, wb = self.param(s.name.name)
-            return body, wb
+            name = s.name.name
+            words = self.param_words(name)
+            self._compiling.add(name)
+            try:
+                lines = self.block(self.values[name], subj)[0]
+            finally:
+                self._compiling.discard(name)
+            return lines, words
         if isinstance(s, ast.May):
-            body, wb = self.block(s.body)
-            question = s.prompt or wb
-            card = self.card.id
-
-            def may(ctx, subject):
-                for p in list(subject or ()):
-                    if ctx.ask(p, question, card):
-                        body(ctx, [p])
-
-            return may, f"each of them may choose: {wb}"
+            return self.may(s, subj)
         if isinstance(s, ast.Row):
             raise CompileError(f"{self.card.id}: a row outside a table")
         raise CompileError(f"{self.card.id}: cannot compile {type(s).__name__}")
 
-    def table_ref(self, ref) -> tuple[dict[int, Stmt], str]:
-        if isinstance(ref, ast.Name):
-            return self.param(ref.name)
-        return self.table(ref)
+    @staticmethod
+    def _rows(key: str, rows: dict[int, list[str]]) -> list[str]:
+        lines = []
+        for i, (value, body) in enumerate(rows.items()):
+            lines.append(f"{'if' if i == 0 else 'elif'} {key} == {value}:")
+            lines += indent(body or ["pass"])
+        return lines
 
-    def table(self, block: ast.Block) -> tuple[dict[int, Stmt], str]:
-        rows: dict[int, Stmt] = {}
+    def table_ref(self, ref, subj: str) -> tuple[dict[int, list[str]], str]:
+        if isinstance(ref, ast.Name):
+            name = ref.name
+            words = self.param_words(name)
+            self._compiling.add(name)
+            try:
+                rows = self.table(self.values[name], subj)[0]
+            finally:
+                self._compiling.discard(name)
+            return rows, words
+        return self.table(ref, subj)
+
+    def table(self, block: ast.Block, subj: str) -> tuple[dict[int, list[str]], str]:
+        rows: dict[int, list[str]] = {}
         words = []
         for row in block.stmts:
-            f, w = self.stmt(row.body)
-            rows[row.key] = f
+            code, w = self.stmt(row.body, subj)
+            rows[row.key] = code
             words.append(f"{row.key} → {w}")
         return rows, "; ".join(words)
 
-    def attack(self, s: ast.Attack) -> tuple[Stmt, str]:
-        sel, ws = self.selectors(s.selectors)
-        body, wb = self.block(s.body)
+    def share(self, s: ast.Share, subj: str) -> tuple[list[str], str]:
+        amount, wa = self.expr(s.amount, "None")
+        sel, ws = self.selectors(s.selectors, subj)
+        group, total, each, q = (self.src.var(v) for v in ("group", "total", "each", "p"))
+        lines = [
+            f"{group} = {sel}",
+            f"if {group}:",
+            f"    {total} = {amount}",
+            f"    {each} = {total} // len({group})",
+            f"    if {each} > 0:",
+            f"        for {q} in {group}:",
+            f"            ctx.emit('gain', {q}, {each})",
+            f"    elif {total} > 0 and ctx.trace is not None:",
+            "        # why nobody gets the chest: more sharers than coins (X-4)",
+            f"        ctx.trace.append(('split', ','.join(q.name for q in {group}), {total}))",
+        ]
+        return lines, f"{ws} share {wa} coin(s) (rounded down; more sharers than coins: none)"
 
-        def attack(ctx, subject):
-            targets = [p for p in sel(ctx, subject) if p.seat not in ctx.escaped_seats]
-            ctx.attack(targets, body)
+    def if_(self, s: ast.If, subj: str) -> tuple[list[str], str]:
+        negate = s.negate
+        keyword = "unless" if negate else "if"
+        if _per_player(s.cond):
+            # A condition about "your" coins is asked of each player the block is about
+            # (outside such a block, "your" coins read 0).
+            wc = self.cond(s.cond, "None")[1]
+            with self.src.dry():
+                wt = self.block(s.then, "s")[1]
+                wo = self.block(s.otherwise, "s")[1] if s.otherwise else ""
+            words = f"for each of them, {keyword} {wc}: {wt}" + (f"; otherwise {wo}" if
+                                                                   s.otherwise else "")
+            if subj == "None":
+                return self._branch(self.cond(s.cond, "None")[0], s, "None"), words
+            q, one = self.src.var("p"), self.src.var("one")
+            body = [f"{one} = [{q}]", *self._branch(self.cond(s.cond, q)[0], s, one)]
+            return [f"for {q} in {subj}:", *indent(body)], words
+        cond, wc = self.cond(s.cond, "None")
+        with self.src.dry():
+            wt = self.block(s.then, "s")[1]
+            wo = self.block(s.otherwise, "s")[1] if s.otherwise else ""
+        words = f"{keyword} {wc}: {wt}" + (f"; otherwise {wo}" if s.otherwise else "")
+        trace = self.traced_test(s, "passed")
+        if not trace:
+            return self._branch(cond, s, subj), words
+        passed = self.src.var("passed")
+        trace = self.traced_test(s, passed)
+        return [f"{passed} = {cond}", *trace, *self._branch(passed, s, subj)], words
 
-        return attack, f"it attacks {ws}: {wb}"
+    def _branch(self, cond: str, s: ast.If, subj: str) -> list[str]:
+        then = self.block(s.then, subj)[0]
+        other = self.block(s.otherwise, subj)[0] if s.otherwise else []
+        test = f"not {cond}" if s.negate else cond
+        lines = [f"if {test}:", *indent(then or ["pass"])]
+        if other:
+            lines += ["else:", *indent(other)]
+        return lines
 
-    def effect(self, e: ast.Effect) -> tuple[Callable[[Any, list], None], str]:
+    def may(self, s: ast.May, subj: str) -> tuple[list[str], str]:
+        with self.src.dry():
+            wb = self.block(s.body, "s")[1]
+        words = f"each of them may choose: {wb}"
+        if subj == "None":
+            return [], words
+        question = s.prompt or wb
+        q, one = self.src.var("p"), self.src.var("one")
+        body = self.block(s.body, one)[0]
+        return [f"for {q} in list({subj}):",
+                f"    if ctx.ask({q}, {_lit(question)}, {_lit(self.card.id)}):",
+                f"        {one} = [{q}]",
+                *indent(indent(body or ["pass"]))], words
+
+    def attack(self, s: ast.Attack, subj: str) -> tuple[list[str], str]:
+        sel, ws = self.selectors(s.selectors, subj)
+        body, wb = self.block(s.body, "subject")
+        fn = self.src.define("attack", "ctx, subject", body, doc=f"it attacks {ws}: {wb}")
+        targets = self.src.var("targets")
+        return [f"{targets} = [q for q in {sel} if q.seat not in ctx.escaped_seats]",
+                f"ctx.attack({targets}, {fn})"], f"it attacks {ws}: {wb}"
+
+    def effect(self, e: ast.Effect, group: str) -> tuple[list[str], str]:
+        """Lines applying one effect to each player in variable `group` (a non-empty list)."""
         verb = e.verb
+        q = self.src.var("p")
+        loop = f"for {q} in {group}:"
         if verb == "give":
             item = e.arg.name
-            return ((lambda ctx, players: ctx.give(item, players)),
-                    f"get a {item} (none if the supply is short)")
+            return [f"ctx.give({_lit(item)}, {group})"], \
+                f"get a {item} (none if the supply is short)"
         if verb == "take":
-            item = e.arg.name
-
-            def take(ctx, players):
-                for p in players:
-                    if item in p.items:
-                        ctx.emit("take", p, 0, item)
-
-            return take, f"return a {item} to the supply (if they hold one)"
+            item = _lit(e.arg.name)
+            return [loop, f"    if {item} in {q}.items:",
+                    f"        ctx.emit('take', {q}, 0, {item})"], \
+                f"return a {e.arg.name} to the supply (if they hold one)"
         if verb in ("steal", "steal_item"):
-            source, wsrc = self.selectors(e.source)
+            source, wsrc = self.selectors(e.source, group)
+            givers, giver = self.src.var("givers"), self.src.var("giver")
             if verb == "steal":
-                amount, wa = self.expr(e.arg)
-                item, words = None, f"take {wa} coin(s) from {wsrc} (no more than they have)"
+                amount, wa = self.expr(e.arg, q)
+                item, words = "None", f"take {wa} coin(s) from {wsrc} (no more than they have)"
             else:
-                amount, item = None, e.arg.name
-                words = f"take a {item} from {wsrc} (if they hold one)"
-
-            def steal(ctx, players):
-                givers = source(ctx, players)
-                for p in players:
-                    for giver in givers:
-                        if giver is not p:
-                            n = amount(ctx, p) if amount is not None else 0
-                            ctx.emit("steal", p, n, item, giver)
-
-            return steal, words
+                amount, item = "0", _lit(e.arg.name)
+                words = f"take a {e.arg.name} from {wsrc} (if they hold one)"
+            return [f"{givers} = {source}", loop,
+                    f"    for {giver} in {givers}:",
+                    f"        if {giver} is not {q}:",
+                    f"            ctx.emit('steal', {q}, {amount}, {item}, {giver})"], words
         if verb in ("mark", "unmark"):
-            status = e.arg.name
-            count, wc = self.expr(e.count) if e.count is not None else ((lambda ctx, p: 1), "1")
+            status = _lit(e.arg.name)
+            name = e.arg.name
+            count, wc = self.expr(e.count, q) if e.count is not None else ("1", "1")
             if verb == "unmark":
-                def unmark(ctx, players):
-                    for p in players:
-                        ctx.unmark(p, status, count(ctx, p) if e.count is not None else None)
-
-                return unmark, (f"lose {wc} `{status}`" if e.count is not None
-                                else f"lose the status `{status}`")
-            lasting, wl = self.expr(e.lasting) if e.lasting is not None else (None, "")
+                how_many = count if e.count is not None else "None"
+                return [loop, f"    ctx.unmark({q}, {status}, {how_many})"], \
+                    (f"lose {wc} `{name}`" if e.count is not None else f"lose the status `{name}`")
+            lasting, wl = self.expr(e.lasting, q) if e.lasting is not None else ("None", "")
             floor = e.lasting_floor
-            how_long = (f" for {wl} room(s)" if lasting is not None else
+            how_long = (f" for {wl} room(s)" if e.lasting is not None else
                         " until the end of the floor" if floor else "")
-
-            def mark(ctx, players):
-                for p in players:
-                    rooms = lasting(ctx, p) if lasting is not None else None
-                    ctx.emit("mark", p, count(ctx, p), status, (rooms, floor))
-
-            return mark, f"get `{status}` ×{wc}{how_long}"
+            rooms = self.src.var("rooms")
+            return [loop, f"    {rooms} = {lasting}",
+                    f"    ctx.emit('mark', {q}, {count}, {status}, ({rooms}, {floor}))"], \
+                f"get `{name}` ×{wc}{how_long}"
         if verb == "eliminate":
-            def eliminate(ctx, players):
-                for p in players:
-                    ctx.emit("eliminate", p, 0)
-
-            return eliminate, "are eliminated"
-        amount, wa = self.expr(e.arg)
+            return [loop, f"    ctx.emit('eliminate', {q}, 0)"], "are eliminated"
+        amount, wa = self.expr(e.arg, q)
         words = {"wound": f"take {wa} wound(s)", "heal": f"heal {wa} wound(s)",
                  "gain": f"gain {wa} coin(s)", "lose": f"lose {wa} coin(s)"}[verb]
-
-        def numeric(ctx, players):
-            for p in players:
-                ctx.emit(verb, p, amount(ctx, p))
-
-        return numeric, words
+        return [loop, f"    ctx.emit({_lit(verb)}, {q}, {amount})"], words
 
     # ---- the whole card
     def members(self):
@@ -592,22 +702,30 @@ class CardCompiler:
         yield from self.kind.members()
         yield from self.card.members
 
-    def tag(self, sel: Optional[ast.Selector]) -> tuple[Optional[Pred], str]:
-        """A handler's or modifier's `on SELECTOR`: which players the event must be about."""
+    def tag(self, sel: Optional[ast.Selector]) -> tuple[Optional[str], str]:
+        """A handler's or modifier's `on SELECTOR`: which players the event must be about
+        (the name of a generated `when(ctx, p, owner)`, or None: every player)."""
         if sel is None:
             return None, ""
         if sel.arg is None and sel.name == "attacked":
-            return (lambda ctx, p, owner: p.seat in ctx.attacked_seats), " on attacked"
-        if sel.arg is None and sel.name == "you":
-            return (lambda ctx, p, owner: p is owner), " on you"
-        if sel.arg is None and sel.name == "others":
-            return (lambda ctx, p, owner: owner is not None and p is not owner), " on others"
-        pick, words = self.selector(sel)
-        return (lambda ctx, p, owner: p in pick(ctx, [p])), f" on {words}"
+            code, words = "p.seat in ctx.attacked_seats", " on attacked"
+        elif sel.arg is None and sel.name == "you":
+            code, words = "p is owner", " on you"
+        elif sel.arg is None and sel.name == "others":
+            code, words = "owner is not None and p is not owner", " on others"
+        else:
+            pick, w = self.selector(sel, "one")
+            return self.src.define("when", "ctx, p, owner",
+                                   ["one = [p]", f"return p in {pick}"]), f" on {w}"
+        return self.src.define("when", "ctx, p, owner", [f"return {code}"]), words
 
-    def compile_rules(self) -> tuple[CardRules, dict[str, Any]]:
+    def modifier(self, hint: str, e) -> tuple[str, str]:
+        code, words = self.expr(e, "p")
+        return self.src.define(hint, "ctx, p", [f"return {code}"]), words
+
+    def compile_rules(self) -> tuple[_Pending, dict[str, Any]]:
         """Every rule of the card: what it adds to the bus, and (rooms) how it is played."""
-        rules = CardRules()
+        rules = _Pending()
         room: dict[str, Any] = {"playable": {}, "escapes": set(), "unplayable": set(),
                                 "any_item": None, "resolve": None, "resolve_words": None}
         words: list[str] = []
@@ -615,19 +733,21 @@ class CardCompiler:
         # Modifiers of the card's own parameters must be known before any is compiled.
         for m in members:
             if isinstance(m, ast.Modify) and m.target in self.types:
-                f, _ = self.expr(m.expr)
-                self.param_mods.setdefault(m.target, []).append(f)
+                self.param_mods.setdefault(m.target, []).append(m.expr)
         playable, escapes, unplayable = room["playable"], room["escapes"], room["unplayable"]
         for m in members:
             if isinstance(m, ast.Playable):
-                f, w = self.expr(m.value) if m.value is not None else ((lambda ctx, p: 0), "0")
+                if m.value is not None:
+                    fn, w = self.modifier("playable", m.value)
+                else:
+                    fn, w = self.src.define("playable", "ctx, p", ["return 0"]), "0"
                 if m.card.any_item:
-                    room["any_item"] = f
+                    room["any_item"] = fn
                     words.append(f"Any item may be played here; it counts as {w} unless "
                                  "said otherwise.")
                     continue
                 item = m.card.item
-                playable[item] = f
+                playable[item] = fn
                 unplayable.discard(item)
                 words.append(f"A {item} may be played here; it counts as {w}.")
             elif isinstance(m, ast.Unplayable):
@@ -641,50 +761,53 @@ class CardCompiler:
                 words.append(f"A player who plays a {m.card.item} escapes: their card does not "
                              "count and they cannot be attacked.")
             elif isinstance(m, ast.Modify):
-                f, w = self.expr(m.expr)
-                pred, wt = self.tag(m.tag)
                 if m.target == "value":
+                    pred, wt = self.tag(m.tag)
+                    fn, w = self.modifier("modify_value", m.expr)
                     ref = m.card
                     key: Optional[Card] = None if ref is None else (
                         ref.power if ref.power is not None else ref.item)
-                    rules.value_mods.append((key, f, pred))
+                    rules.value_mods.append((key, fn, pred))
                     what = "card" if ref is None else str(ref)
                     words.append(f"Every {what} played{wt} counts as {w}.")
                 elif m.target in self.types:
-                    words.append(f"Its {m.target} becomes {w}.")
-                elif m.target in _EFFECT_MODS:
-                    rules.effect_mods.setdefault(m.target, []).append((f, pred))
-                    words.append(f"Every {m.target}{wt} becomes {w}.")
+                    words.append(f"Its {m.target} becomes {self.expr(m.expr, 'p')[1]}.")
                 else:
-                    rules.param_mods.setdefault(m.target, []).append((f, pred))
-                    words.append(f"A room's {m.target} becomes {w}.")
+                    pred, wt = self.tag(m.tag)
+                    fn, w = self.modifier(f"modify_{m.target}", m.expr)
+                    into = rules.effect_mods if m.target in _EFFECT_MODS else rules.param_mods
+                    into.setdefault(m.target, []).append((fn, pred))
+                    words.append(f"Every {m.target}{wt} becomes {w}." if m.target in _EFFECT_MODS
+                                 else f"A room's {m.target} becomes {w}.")
             elif isinstance(m, ast.Handler):
-                body, w = self.block(m.body)
+                body, w = self.block(m.body, "subject")
                 pred, wt = self.tag(m.tag)
-                h = Handler(m.sort, m.event, str(m.tag) if m.tag else None, body, w,
-                            self.card.id, pred)
+                when = "instead_of" if m.sort == "replace" else "after"
+                fn = self.src.define(f"{when}_{m.event}", "ctx, subject", body)
+                rules.handlers.append((m.sort, m.event, str(m.tag) if m.tag else None, fn, w,
+                                       pred))
                 if m.sort == "replace":
-                    rules.replacers.setdefault(m.event, []).append(h)
                     words.append(f"Instead of {m.event}{wt}: {w}.")
                 else:
-                    rules.reactors.setdefault(m.event, []).append(h)
                     words.append(f"After {m.event}{wt}: {w}.")
             elif isinstance(m, ast.Resolve):
-                room["resolve"], room["resolve_words"] = self.block(m.body)
+                body, room["resolve_words"] = self.block(m.body, "None")
+                room["resolve"] = self.src.define("resolve", "ctx, subject", body,
+                                                  doc="the room's procedure")
         room["words"] = words
         return rules, room
 
     def compile_room(self) -> CompiledRoom:
-        rules, r = self.compile_rules()
+        pending, r = self.compile_rules()
         words = r["words"]
         params = {}
         for name, typ in self.types.items():
             if typ in ("int", "number", "per_players") and self.values[name] is not None \
                     and name not in ROOM_SHAPE:
-                params[name] = self.param(name)[0]
+                params[name] = self.param_function(name)
         resolve = r["resolve"]
-        if resolve is None:
-            resolve = lambda ctx, subject: None  # noqa: E731 - a room with no procedure
+        if resolve is None:  # a room with no procedure
+            resolve = self.src.define("resolve", "ctx, subject", ["return None"])
         words.insert(0, f"When the room resolves: {r['resolve_words'] or 'nothing happens'}.")
         shape = {name: self.constant(name, default) for name, (_, default, _) in ROOM_SHAPE.items()}
         if shape["cards"] != 1 or shape["rounds"] != 1:
@@ -695,14 +818,18 @@ class CardCompiler:
         for name in self.types:
             if self.values[name] is not None and self.types[name] not in ("table", "effects") \
                     and name not in ROOM_SHAPE:
-                words.append(f"{name}: {self.param(name)[1]}.")
+                words.append(f"{name}: {self.param_words(name)}.")
+        funcs, text = self.src.build()
         return CompiledRoom(
             id=self.card.id, name=self.display, kind=self.card.kind,
             kinds=tuple(k.name for k in reversed(self.kind.chain)),
-            playable=r["playable"], escapes=frozenset(r["escapes"]),
-            unplayable=frozenset(r["unplayable"]), rules=rules, resolve=resolve, params=params,
-            words=words, any_item=r["any_item"], cards_each=shape["cards"],
-            rounds=shape["rounds"], missing=shape["missing"])
+            playable={item: funcs[fn] for item, fn in r["playable"].items()},
+            escapes=frozenset(r["escapes"]), unplayable=frozenset(r["unplayable"]),
+            rules=pending.bind(funcs, self.card.id), resolve=funcs[resolve],
+            params={name: funcs[fn] for name, fn in params.items()},
+            words=words, any_item=funcs[r["any_item"]] if r["any_item"] else None,
+            cards_each=shape["cards"], rounds=shape["rounds"], missing=shape["missing"],
+            source=text)
 
     def constant(self, name: str, default: Any = None) -> Any:
         v = self.values.get(name)
@@ -717,6 +844,10 @@ class CardCompiler:
         if isinstance(v, ast.ValueList):
             return tuple(x.name for x in v.values)
         raise CompileError(f"{self.card.id}: `{name}` must be a constant here")
+
+
+def _names(value) -> tuple:
+    return value.values if isinstance(value, ast.ValueList) else (value,)
 
 
 def _plain_words(value) -> str:
@@ -769,122 +900,21 @@ def _modified_from_outside(lib: Library) -> frozenset[str]:
     return _OUTSIDE[id(lib)][1]
 
 
-def _open_to_mods(name: str, base: Expr) -> Expr:
-    """A room's number that cards in play elsewhere (a status, a floor, a house rule) may
-    modify: `modify strength to amount + 3`. Costs one lookup when nothing does."""
-    def param(ctx, p):
-        v = base(ctx, p)
-        mods = ctx.param_mods.get(name) if ctx.param_mods else None
-        if mods:
-            v = ctx.modified(mods, v, p)
-        return v
-
-    return param
-
-
-def _read_of(what: str, sel: Select) -> Expr:
-    """`coins(richest)`: one number of the players a selector picks (the largest; 0: none)."""
-    if what == "value":
-        def value_of(ctx, p):
-            vb = ctx.values_by_player
-            return max((vb.get(q.seat, 0) for q in sel(ctx, None)), default=0)
-
-        return value_of
-
-    def read(ctx, p):
-        return max((getattr(q, what) for q in sel(ctx, None)), default=0)
-
-    return read
-
-
-def _selector_of(name: str, arg: str) -> tuple[Select, str]:
+def _selector_of(name: str, arg: str) -> tuple[str, str]:
+    what = _lit(arg)
     if name == "holds":
-        return ((lambda ctx, subject: [p for p in ctx.participants if arg in p.items]),
-                f"whoever holds a {arg}")
+        return f"[q for q in ctx.participants if {what} in q.items]", f"whoever holds a {arg}"
     if name == "played":
-        return ((lambda ctx, subject: [p for p in ctx.participants if arg in ctx.cards_of(p)]),
+        return (f"[q for q in ctx.participants if {what} in ctx.cards_of(q)]",
                 f"whoever played a {arg}")
-    return ((lambda ctx, subject: [p for p in ctx.participants if p.mark_count(arg)]),
-            f"whoever has `{arg}`")
+    return f"[q for q in ctx.participants if q.mark_count({what})]", f"whoever has `{arg}`"
 
-
-def _values_selector(pick: Callable[[list[int]], Optional[int]]) -> Select:
-    def select(ctx, subject):
-        target = pick(ctx.distinct_values)
-        if target is None:
-            return []
-        vb = ctx.values_by_player
-        return [p for p in ctx.participants if vb.get(p.seat) == target]
-
-    return select
-
-
-def _extreme(attr: str, best: Callable) -> Select:
-    def select(ctx, subject):
-        players = ctx.participants
-        if not players:
-            return []
-        b = best(getattr(p, attr) for p in players)
-        return [p for p in players if getattr(p, attr) == b]
-
-    return select
-
-
-_SELECTOR_FUNCS: dict[str, Select] = {
-    "everyone": lambda ctx, subject: list(ctx.participants),
-    "nobody": lambda ctx, subject: [],
-    "highest": _values_selector(lambda v: v[-1] if v else None),
-    "second": _values_selector(lambda v: v[-2] if len(v) > 1 else None),
-    "lowest": _values_selector(lambda v: v[0] if v else None),
-    "second_lowest": _values_selector(lambda v: v[1] if len(v) > 1 else None),
-    "richest": _extreme("coins", max),
-    "poorest": _extreme("coins", min),
-    "least_wounded": _extreme("wounds", min),
-    "most_wounded": _extreme("wounds", max),
-    "attacked": lambda ctx, subject: list(ctx.attack_targets),
-    "escaped": lambda ctx, subject: [p for p in ctx.participants if p.seat in ctx.escaped_seats],
-    "them": lambda ctx, subject: list(subject or ()),
-    "tied": lambda ctx, subject: _tied(ctx),
-    "you": lambda ctx, subject: [p for p in ctx.participants if p is ctx.owner],
-    "others": lambda ctx, subject: [p for p in ctx.participants
-                                    if ctx.owner is not None and p is not ctx.owner],
-    "first": lambda ctx, subject: [p for p in ctx.participants if p.seat == ctx.table.first],
-}
-
-
-# What each atom of the vocabulary reads (its meaning and phrase: dsl/vocabulary.py ATOMS).
-_ATOM_VALUES: dict[str, Expr] = {
-    "total": lambda ctx, p: ctx.total,
-    "highest_value": lambda ctx, p: ctx.highest_value,
-    "lowest_value": lambda ctx, p: ctx.lowest_value,
-    "players": lambda ctx, p: ctx.n_players,
-    "your_coins": lambda ctx, p: p.coins if p else 0,
-    "your_wounds": lambda ctx, p: p.wounds if p else 0,
-    "your_value": lambda ctx, p: ctx.values_by_player.get(p.seat, 0) if p else 0,
-    "your_items": lambda ctx, p: len(p.items) if p else 0,
-    "highest_card": lambda ctx, p: ctx.highest_card,
-    "round": lambda ctx, p: ctx.round,
-    "floor_number": lambda ctx, p: ctx.table.floor_index + 1,
-    "death": lambda ctx, p: ctx.death,
-    "never": lambda ctx, p: NEVER,
-    "all_same": lambda ctx, p: ctx.all_same,
-    "amount": lambda ctx, p: ctx.amount,
-    "threat": lambda ctx, p: ctx.threat(),
-}
 
 # Every word the vocabulary declares has a behaviour here, and nothing else does: a word added
 # to one side only is a programming error, caught when the compiler is first imported.
-for _table, _words in ((_ATOM_VALUES, ATOMS), (_SELECTOR_FUNCS, SELECTORS)):
+for _table, _words in ((_ATOM_SOURCE, ATOMS), (_SELECTOR_SOURCE, SELECTORS)):
     if set(_table) != set(_words):
         raise RuntimeError(f"vocabulary and compiler disagree: {set(_table) ^ set(_words)}")
-
-
-def _tied(ctx) -> list:
-    vb = ctx.values_by_player
-    counts: dict[int, int] = {}
-    for v in vb.values():
-        counts[v] = counts.get(v, 0) + 1
-    return [p for p in ctx.participants if counts.get(vb.get(p.seat, -1), 0) > 1]
 
 
 def _as_tuple(v) -> tuple:
@@ -900,16 +930,18 @@ def compile_card(lib: Library, card_id: str, strength_players: int = 3):
     role = cc.kind.role
     if role == "room":
         return cc.compile_room()
-    rules, r = cc.compile_rules()
+    pending, r = cc.compile_rules()
     words = r["words"]
+    funcs, text = cc.src.build()
+    rules = pending.bind(funcs, card_id)
     if role == "character":
-        return CompiledCharacter(card_id, cc.display, rules, words,
+        return CompiledCharacter(card_id, cc.display, rules, words, text,
                                  coins=cc.constant("coins", 0), wounds=cc.constant("wounds", 0),
                                  items=_as_tuple(cc.constant("items")))
     if role == "item":
-        return CompiledItem(card_id, cc.display, rules, words, ability=cc.constant("ability"))
+        return CompiledItem(card_id, cc.display, rules, words, text, ability=cc.constant("ability"))
     if role == "floor":
-        return CompiledFloor(card_id, cc.display, rules, words, layout=cc.constant("layout"))
+        return CompiledFloor(card_id, cc.display, rules, words, text, layout=cc.constant("layout"))
     if role == "status":
-        return CompiledStatus(card_id, cc.display, rules, words)
-    return CompiledRule(card_id, cc.display, rules, words)
+        return CompiledStatus(card_id, cc.display, rules, words, text)
+    return CompiledRule(card_id, cc.display, rules, words, text)

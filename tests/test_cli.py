@@ -78,8 +78,8 @@ def test_every_selector_has_behaviour_and_words():
     from raiders.dsl.vocabulary import ATOMS, FUNCTIONS, SELECTORS
     from raiders.interpreter import compiler
 
-    assert set(SELECTORS) == set(compiler._SELECTOR_FUNCS)
-    assert set(ATOMS) == set(compiler._ATOM_VALUES)
+    assert set(SELECTORS) == set(compiler._SELECTOR_SOURCE)
+    assert set(ATOMS) == set(compiler._ATOM_SOURCE)
     assert all(w.doc and w.phrase for w in (*SELECTORS.values(), *ATOMS.values()))
     assert {"half", "min", "max", "div", "count", "coins", "wounds", "value", "roll",
             "your_roll", "holds", "played", "marked"} == set(FUNCTIONS)

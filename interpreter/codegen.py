@@ -1,0 +1,146 @@
+"""The Python source a card compiles to, and the few run-time helpers it calls.
+
+The compiler (`compiler.py`) walks a card once and writes one small Python module per card:
+a function for the room's procedure, one per handler, modifier, tag and parameter. `CardSource`
+collects those functions, compiles the text once with `compile()`, and hands back the
+functions; the text stays on the compiled card for `raiders show --python`.
+
+Everything a card file says reaches the text as a literal made by `repr()` (item names,
+questions, words) or as a number, never as code: names in the generated code are made here,
+from a fixed alphabet.
+"""
+from __future__ import annotations
+
+import contextlib
+import linecache
+import re
+from typing import Any, Callable, Iterator, Optional
+
+INDENT = "    "
+
+
+def indent(lines: list[str]) -> list[str]:
+    return [INDENT + line for line in lines]
+
+
+class CardSource:
+    """One card's generated module: functions added as the compiler meets them."""
+
+    def __init__(self, card_id: str):
+        self.card_id = card_id
+        self._defs: list[str] = []
+        self._taken: set[str] = set()
+        self._fresh = 0
+        self._dry = 0
+
+    def name(self, hint: str) -> str:
+        """A new identifier for a function of this card (`on_wound`, `param_strength`)."""
+        base = re.sub(r"\W", "_", hint).strip("_") or "f"
+        if base[0].isdigit():
+            base = "_" + base
+        candidate, n = base, 1
+        while candidate in self._taken or candidate in RUNTIME:
+            n += 1
+            candidate = f"{base}_{n}"
+        self._taken.add(candidate)
+        return candidate
+
+    def var(self, hint: str) -> str:
+        """A fresh local variable (every binding in generated code gets its own name, so a
+        nested loop never rebinds a name an outer expression still reads)."""
+        self._fresh += 1
+        return f"{hint}{self._fresh}"
+
+    @contextlib.contextmanager
+    def dry(self) -> Iterator[None]:
+        """A pass that only wants the words: functions it defines are not kept."""
+        self._dry += 1
+        try:
+            yield
+        finally:
+            self._dry -= 1
+
+    def define(self, hint: str, params: str, body: list[str], doc: Optional[str] = None,
+               keep: bool = False) -> str:
+        """Add `def NAME(params): body` and return NAME (`keep`: even in a dry pass, for a
+        function the compiler remembers, like a parameter's)."""
+        if self._dry and not keep:
+            return hint
+        name = self.name(hint)
+        lines = [f"def {name}({params}):"]
+        if doc:
+            lines.append(INDENT + "# " + doc.replace("\n", " ")[:200])
+        lines.extend(indent(body or ["return None"]))
+        self._defs.append("\n".join(lines))
+        return name
+
+    @property
+    def text(self) -> str:
+        head = f"# card `{self.card_id}`, compiled by raiders (interpreter/compiler.py)\n"
+        return head + "\n\n".join(self._defs) + "\n"
+
+    def build(self) -> tuple[dict[str, Callable], str]:
+        """Compile the text once; the functions by name, and the text."""
+        text = self.text
+        filename = f"<card {self.card_id}>"
+        code = compile(text, filename, "exec")
+        namespace: dict[str, Any] = dict(RUNTIME)
+        exec(code, namespace)  # noqa: S102 - text made by the compiler; card data only as literals
+        # tracebacks and debuggers show the generated lines
+        linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+        return {n: namespace[n] for n in self._taken}, text
+
+
+# ---- run-time helpers the generated code calls (closures stay where writing them out buys
+# nothing: picking players by rank of value or by coins needs the same loop whatever the card)
+
+def players_of_value(ctx, rank: int) -> list:
+    """The players whose value is the rank-th distinct value (0 lowest, 1 second lowest, -1
+    highest, -2 second highest); nobody if there are not that many values."""
+    values = ctx.distinct_values
+    if (rank >= 0 and len(values) <= rank) or (rank < 0 and len(values) < -rank):
+        return []
+    target = values[rank]
+    vb = ctx.values_by_player
+    return [p for p in ctx.participants if vb.get(p.seat) == target]
+
+
+def most(ctx, attr: str) -> list:
+    players = ctx.participants
+    if not players:
+        return []
+    best = max(getattr(p, attr) for p in players)
+    return [p for p in players if getattr(p, attr) == best]
+
+
+def least(ctx, attr: str) -> list:
+    players = ctx.participants
+    if not players:
+        return []
+    best = min(getattr(p, attr) for p in players)
+    return [p for p in players if getattr(p, attr) == best]
+
+
+def tied(ctx) -> list:
+    vb = ctx.values_by_player
+    counts: dict[int, int] = {}
+    for v in vb.values():
+        counts[v] = counts.get(v, 0) + 1
+    return [p for p in ctx.participants if counts.get(vb.get(p.seat, -1), 0) > 1]
+
+
+def union(ctx, parts: list[list]) -> list:
+    """Several selectors at once (`richest, most_wounded`): seat order, no duplicates."""
+    seen = {p.seat for part in parts for p in part}
+    return [p for p in ctx.participants if p.seat in seen]
+
+
+RUNTIME: dict[str, Any] = {
+    "players_of_value": players_of_value,
+    "most": most,
+    "least": least,
+    "tied": tied,
+    "union": union,
+    "__builtins__": {"len": len, "list": list, "max": max, "min": min, "sorted": sorted,
+                     "set": set, "bool": bool, "int": int},
+}
