@@ -68,8 +68,8 @@ class CardSource:
             return hint
         name = self.name(hint)
         lines = [f"def {name}({params}):"]
-        if doc:
-            lines.append(INDENT + "# " + doc.replace("\n", " ")[:200])
+        if doc:  # a comment is one line of printable characters, whatever the card says
+            lines.append(INDENT + "# " + "".join(c if c.isprintable() else " " for c in doc)[:200])
         lines.extend(indent(body or ["return None"]))
         self._defs.append("\n".join(lines))
         return name
@@ -77,6 +77,8 @@ class CardSource:
     @property
     def text(self) -> str:
         head = f"# card `{self.card_id}`, compiled by raiders (interpreter/compiler.py)\n"
+        if not self._defs:
+            return head + "# no rules: the card adds nothing to run (its numbers are data)\n"
         return head + "\n\n".join(self._defs) + "\n"
 
     def build(self) -> tuple[dict[str, Callable], str]:

@@ -15,6 +15,7 @@ The functions a card adds to the bus have these shapes:
 """
 from __future__ import annotations
 
+import os
 from typing import Any, Callable, Optional
 
 import attrs
@@ -479,8 +480,10 @@ class CardCompiler:
         right, wr = self.expr(c.right, "None")
         guards_attack = any(isinstance(n, ast.Attack) for n in ast.walk(s.then))
         kind = "beaten" if guards_attack and s.negate else "test"
-        entry = f"({left}, {_lit(c.op)}, {right}, {passed}, {_lit(kind)}, {_lit(wl)}, {_lit(wr)})"
-        return ["if ctx.trace is not None:  # the narration's `18 against 16`",
+        a, b = self.src.var("left"), self.src.var("right")
+        entry = f"({a}, {_lit(c.op)}, {b}, {passed}, {_lit(kind)}, {_lit(wl)}, {_lit(wr)})"
+        return [f"{a} = {left}", f"{b} = {right}", f"{passed} = {a} {c.op} {b}",
+                "if ctx.trace is not None:  # the narration's `18 against 16`",
                 f"    ctx.trace.append(('test', '', {entry}))"]
 
     def stmt(self, s, subj: str) -> tuple[list[str], str]:
@@ -607,12 +610,11 @@ class CardCompiler:
             wt = self.block(s.then, "s")[1]
             wo = self.block(s.otherwise, "s")[1] if s.otherwise else ""
         words = f"{keyword} {wc}: {wt}" + (f"; otherwise {wo}" if s.otherwise else "")
-        trace = self.traced_test(s, "passed")
-        if not trace:
-            return self._branch(cond, s, subj), words
         passed = self.src.var("passed")
         trace = self.traced_test(s, passed)
-        return [f"{passed} = {cond}", *trace, *self._branch(passed, s, subj)], words
+        if not trace:
+            return self._branch(cond, s, subj), words
+        return [*trace, *self._branch(passed, s, subj)], words
 
     def _branch(self, cond: str, s: ast.If, subj: str) -> list[str]:
         then = self.block(s.then, subj)[0]
@@ -783,7 +785,8 @@ class CardCompiler:
                 body, w = self.block(m.body, "subject")
                 pred, wt = self.tag(m.tag)
                 when = "instead_of" if m.sort == "replace" else "after"
-                fn = self.src.define(f"{when}_{m.event}", "ctx, subject", body)
+                fn = self.src.define(f"{when}_{m.event}", "ctx, subject", body,
+                                     doc=_where(m.span))
                 rules.handlers.append((m.sort, m.event, str(m.tag) if m.tag else None, fn, w,
                                        pred))
                 if m.sort == "replace":
@@ -793,7 +796,7 @@ class CardCompiler:
             elif isinstance(m, ast.Resolve):
                 body, room["resolve_words"] = self.block(m.body, "None")
                 room["resolve"] = self.src.define("resolve", "ctx, subject", body,
-                                                  doc="the room's procedure")
+                                                  doc="the room's procedure, " + _where(m.span))
         room["words"] = words
         return rules, room
 
@@ -844,6 +847,10 @@ class CardCompiler:
         if isinstance(v, ast.ValueList):
             return tuple(x.name for x in v.values)
         raise CompileError(f"{self.card.id}: `{name}` must be a constant here")
+
+
+def _where(span) -> str:
+    return f"from {os.path.basename(span.path)}:{span.line}"
 
 
 def _names(value) -> tuple:

@@ -7,15 +7,19 @@ from .compiler import CompiledCharacter, CompiledFloor, CompiledItem, CompiledRo
 from .rules import Rules
 
 
-def describe(rules: Rules, card_id: str) -> list[str]:
+def compiled(rules: Rules, card_id: str):
+    """A card of the game as compiled (rooms, characters, items and floors are compiled with
+    the rules; any other card, a status or a house rule, now)."""
     for table in (rules.rooms, rules.characters, rules.items, rules.floors):
         if card_id in table:
-            card = table[card_id]
-            break
-    else:
-        from .compiler import compile_card
+            return table[card_id]
+    from .compiler import compile_card
 
-        card = compile_card(rules.library, card_id, rules.ruleset.strength_players)
+    return compile_card(rules.library, card_id, rules.ruleset.strength_players)
+
+
+def describe(rules: Rules, card_id: str) -> list[str]:
+    card = compiled(rules, card_id)
     if isinstance(card, CompiledRoom):
         head = f"{card.name}: a {' → '.join(card.kinds)} room."
         extra = []

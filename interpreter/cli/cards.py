@@ -202,8 +202,11 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, allow_paths: tuple[str, ...]) 
 @click.option("--seed", type=int, default=None, help="With --dungeon: the game's seed.")
 @click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
               help="With --dungeon: the number of players (default: as `play`).")
+@click.option("--python", "as_python", is_flag=True,
+              help="Print the Python the card compiles to (what the engine runs), instead of "
+                   "its words.")
 def show(card: Optional[str], ruleset: str, variant: Optional[str], cards: tuple[str, ...],
-         dungeon: bool, seed: Optional[int], n_players: Optional[int]) -> None:
+         dungeon: bool, seed: Optional[int], n_players: Optional[int], as_python: bool) -> None:
     """Print a card's (or a kind's) text and what it does in plain words.
 
     The words are generated from the compiled card, so they say what the engine
@@ -217,6 +220,7 @@ def show(card: Optional[str], ruleset: str, variant: Optional[str], cards: tuple
       raiders show CARD-ID --ruleset classic --variant solo
       raiders show monster              (a kind)
       raiders show --dungeon --seed 7   (the rooms `play --seed 7` deals)
+      raiders show CARD-ID --python     (the Python the card compiles to)
     """
     from raiders.dsl.diagnostics import did_you_mean
     from raiders.interpreter.describe import describe
@@ -225,6 +229,8 @@ def show(card: Optional[str], ruleset: str, variant: Optional[str], cards: tuple
         raise click.UsageError("--seed and --players go with --dungeon")
     if dungeon and card is not None:
         raise click.UsageError("--dungeon shows a whole deal: leave out CARD")
+    if as_python and (dungeon or card is None):
+        raise click.UsageError("--python shows one card: give its CARD id")
     rules = load_rules_or_exit(ruleset, variant, cards)
     if dungeon:
         return _show_dungeon(rules, seed, n_players)
@@ -243,6 +249,14 @@ def show(card: Optional[str], ruleset: str, variant: Optional[str], cards: tuple
         hint = did_you_mean(card, [*lib.cards, *lib.kinds])
         raise click.UsageError(f"no card or kind `{card}` in {rules.ruleset.id}"
                                + (f"; {hint}" if hint else "") + " (`raiders show` lists them)")
+    if as_python:
+        if decl is None:
+            raise click.UsageError(f"`{card}` is a kind: its procedure is compiled into each "
+                                   "card of the kind; give a card id")
+        from raiders.interpreter.describe import compiled
+
+        click.echo(compiled(rules, card).source, nl=False)
+        return
     node = decl if decl is not None else kind.decl
     text = lib.sources[node.span.path].splitlines()
     click.echo(f"# {display_path(node.span.path)}:{node.span.line}")
