@@ -150,9 +150,11 @@ def _lit(value: Any) -> str:
 _SELECTOR_SOURCE: dict[str, Callable[[str], str]] = {
     "everyone": lambda s: "list(ctx.participants)",
     "nobody": lambda s: "[]",
-    "highest": lambda s: "players_of_value(ctx, -1)",
+    "highest": lambda s: ("[q for q in ctx.participants "
+                          "if ctx.values_by_player.get(q.seat) == ctx.highest_value]"),
     "second": lambda s: "players_of_value(ctx, -2)",
-    "lowest": lambda s: "players_of_value(ctx, 0)",
+    "lowest": lambda s: ("[q for q in ctx.participants "
+                         "if ctx.values_by_player.get(q.seat) == ctx.lowest_value]"),
     "second_lowest": lambda s: "players_of_value(ctx, 1)",
     "richest": lambda s: "most(ctx, 'coins')",
     "poorest": lambda s: "least(ctx, 'coins')",
@@ -573,6 +575,8 @@ class CardCompiler:
     def share(self, s: ast.Share, subj: str) -> tuple[list[str], str]:
         amount, wa = self.expr(s.amount, "None")
         sel, ws = self.selectors(s.selectors, subj)
+        if amount == "0":  # nothing to share: no code (selectors change nothing)
+            return [], f"{ws} share {wa} coin(s) (rounded down; more sharers than coins: none)"
         group, total, each, q = (self.src.var(v) for v in ("group", "total", "each", "p"))
         lines = [
             f"{group} = {sel}",

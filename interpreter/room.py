@@ -13,6 +13,7 @@ events, is a RulesError naming the card.
 """
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Callable, Iterable, Mapping, Optional, Sequence, Union
 
 import attrs
@@ -29,6 +30,7 @@ SECOND_CARD = "second_card"
 
 _NONE: tuple = ()
 _NO_SEATS: frozenset[int] = frozenset()
+_NO_VALUES: Mapping[int, int] = MappingProxyType({})
 
 
 class RulesError(Exception):
@@ -184,7 +186,7 @@ class Context:
 
     __slots__ = (
         "table", "room", "participants", "plays", "supply", "coin_cap", "death", "n_players",
-        "values_by_player", "distinct_values", "total", "highest_value", "lowest_value",
+        "values_by_player", "total", "highest_value", "lowest_value",
         "highest_card", "all_same", "escaped_seats", "attack_targets", "attacked_seats",
         "amount", "applied", "depth", "trace", "threat_value", "owner", "mods", "reps",
         "reacts", "param_mods", "value_mods", "round", "events", "rolls", "why",
@@ -194,12 +196,13 @@ class Context:
                  participants: Optional[list[Player]] = None, round_no: int = 1):
         self.table = table
         self.room = room
-        self.participants = participants if participants is not None else table.living()
+        self.participants = participants = \
+            participants if participants is not None else table.living()
         self.plays = plays
         self.supply = table.supply
         self.coin_cap = table.coin_cap
-        self.death = table.death if table.death is not None else 0
-        self.n_players = len(self.participants)
+        self.death = table.death or 0
+        self.n_players = len(participants)
         self.trace = table.trace
         self.why = table.why
         bus = table.bus(room)
@@ -215,9 +218,8 @@ class Context:
         self.amount = 0
         self.applied: tuple = ()
         self.depth = 0
-        self.values_by_player: dict[int, int] = {}
+        self.values_by_player: Mapping[int, int] = _NO_VALUES  # seat -> value played
         self.escaped_seats: Union[set[int], frozenset[int]] = _NO_SEATS  # a set once needed
-        self.distinct_values: list[int] = []
         self.total = self.highest_value = self.lowest_value = self.highest_card = 0
         self.all_same = 1
 
@@ -228,12 +230,29 @@ class Context:
         room = self.room
         plain = not self.value_mods and room.any_item is None
         vb: dict[int, int] = {}
+        if plain:  # the common case: every play one power card, counting its value
+            for pl in self.plays:
+                card = pl.card
+                if card.__class__ is not int or pl.cards is not None:
+                    break
+                pl.value = vb[pl.player.seat] = card
+            else:
+                self.values_by_player = vb
+                if vb:
+                    values = vb.values()
+                    self.total = sum(values)
+                    self.highest_value = self.highest_card = high = max(values)
+                    self.lowest_value = low = min(values)
+                    if high != low:
+                        self.all_same = 0
+                return
+            vb = {}
         top_card = 0
         for pl in self.plays:
             seat = pl.player.seat
             card = pl.card
             if plain and card.__class__ is int and pl.cards is None:
-                pl.value = card  # a power card counts its value: the common case
+                pl.value = card
                 vb[seat] = card
                 if card > top_card:
                     top_card = card
@@ -248,14 +267,23 @@ class Context:
             best = max(pl.card_values) if pl.card_values else pl.value
             if best is not None and best > top_card:
                 top_card = best
+        self._numbers(vb, top_card)
+
+    def _numbers(self, vb: dict[int, int], top_card: int) -> None:
         self.values_by_player = vb
-        values = sorted(set(vb.values()))
-        self.distinct_values = values
-        self.total = sum(vb.values())
-        self.highest_value = values[-1] if values else 0
-        self.lowest_value = values[0] if values else 0
-        self.all_same = 1 if len(values) <= 1 else 0
+        if vb:
+            values = vb.values()
+            self.total = sum(values)
+            self.highest_value = high = max(values)
+            self.lowest_value = low = min(values)
+            if high != low:
+                self.all_same = 0
         self.highest_card = top_card
+
+    @property
+    def distinct_values(self) -> list[int]:
+        """The values played, each once, lowest first (asked by `second`, `second_lowest`)."""
+        return sorted(set(self.values_by_player.values()))
 
     def _value(self, pl: Play) -> None:
         room = self.room
@@ -609,10 +637,27 @@ _APPLY = {"wound": _wound, "heal": _heal, "gain": _gain, "lose": _lose, "give": 
 
 # ---- playing cards
 
+def item_plays(room: CompiledRoom, abilities: Mapping[str, Optional[str]]) -> dict[str, bool]:
+    """The items the rules know that may be put down as a card for this room, each with
+    whether it is a second-card item (another card follows it, X-3). It depends on the room
+    and the items only, so the engine works it out once per room (`Rules.item_plays`)
+    instead of at every decision."""
+    return {item: is_second_card(room, item, abilities) for item in abilities
+            if _may_put_down(room, item, abilities)}
+
+
+def _may_put_down(room: CompiledRoom, item: str, abilities: Mapping[str, Optional[str]]) -> bool:
+    return item not in room.unplayable and (
+        room.any_item is not None or item in room.playable or item in room.escapes
+        or abilities.get(item) == SECOND_CARD)
+
+
 def legal_cards(room: CompiledRoom, player: Player, abilities: Mapping[str, Optional[str]],
-                taken: Sequence[Card] = ()) -> list[Card]:
+                taken: Sequence[Card] = (),
+                plays: Optional[Mapping[str, bool]] = None) -> list[Card]:
     """The cards a player may put down as a card for this room (X-3, the room's rules);
-    `taken`: cards the player already put down in this round."""
+    `taken`: cards the player already put down in this round; `plays`: the room's
+    `item_plays`, when the caller keeps it."""
     hand = player.hand
     if taken:
         hand = [c for c in hand if c not in taken]
@@ -625,14 +670,13 @@ def legal_cards(room: CompiledRoom, player: Player, abilities: Mapping[str, Opti
         for c in taken:
             if c.__class__ is str and c in items:
                 items.remove(c)
-    any_item = room.any_item is not None
+    if plays is None:
+        plays = item_plays(room, abilities)
     for item in dict.fromkeys(items):
-        if item in room.unplayable:
-            continue
-        if any_item or item in room.playable or item in room.escapes \
-                or abilities.get(item) == SECOND_CARD:
+        # an item the rules do not list (a scenario's own) is judged on the spot
+        if item in plays or (item not in abilities and _may_put_down(room, item, abilities)):
             cards.append(item)
-    if not hand and cards and all(is_second_card(room, c, abilities) for c in cards):
+    if not hand and cards and all(plays.get(c) for c in cards):
         return []  # X-3: a second-card item needs a card to follow it; there is none
     return cards
 
