@@ -46,6 +46,7 @@ class Bus:
     reacts: dict[str, list] = attrs.Factory(dict)  # event -> [(Handler, owner)]
     value_mods: list = attrs.Factory(list)  # [(key, fn, pred, owner)]
     param_mods: dict[str, list] = attrs.Factory(dict)  # room parameter -> [(fn, pred, owner)]
+    heard: frozenset[str] = frozenset()  # events some card modifies, replaces or reacts to
 
     def add(self, rules: CardRules, owner: Optional[Player]) -> None:
         for event, mods in rules.effect_mods.items():
@@ -57,6 +58,7 @@ class Bus:
         self.value_mods.extend((k, f, pred, owner) for k, f, pred in rules.value_mods)
         for name, mods in rules.param_mods.items():
             self.param_mods.setdefault(name, []).extend((f, pred, owner) for f, pred in mods)
+        self.heard = frozenset((*self.mods, *self.reps, *self.reacts))
 
 
 class Table:
@@ -189,7 +191,7 @@ class Context:
         "values_by_player", "total", "highest_value", "lowest_value",
         "highest_card", "all_same", "escaped_seats", "attack_targets", "attacked_seats",
         "amount", "applied", "depth", "trace", "threat_value", "owner", "mods", "reps",
-        "reacts", "param_mods", "value_mods", "round", "events", "rolls", "why",
+        "reacts", "param_mods", "value_mods", "round", "events", "rolls", "why", "heard",
     )
 
     def __init__(self, table: Table, room: Optional[CompiledRoom], plays: Sequence[Play] = (),
@@ -208,6 +210,7 @@ class Context:
         bus = table.bus(room)
         self.mods, self.reps, self.reacts = bus.mods, bus.reps, bus.reacts
         self.param_mods, self.value_mods = bus.param_mods, bus.value_mods
+        self.heard = bus.heard
         self.threat_value: Optional[int] = None
         self.owner: Optional[Player] = None
         self.round = round_no
@@ -373,6 +376,11 @@ class Context:
         self.events += 1
         if self.events > MAX_EVENTS:
             self._runaway(event)
+        if event not in self.heard:  # no card hears it: the effect, and that is all
+            if amount > MAX_NUMBER:
+                self._runaway(event)
+            _APPLY[event](self, p, amount if amount > 0 else 0, item, extra)
+            return
         mods = self.mods.get(event)
         if mods:
             for fn, pred, owner in mods:
@@ -462,6 +470,7 @@ class Context:
     def _use_bus(self, bus: Bus) -> None:
         self.mods, self.reps, self.reacts = bus.mods, bus.reps, bus.reacts
         self.param_mods, self.value_mods = bus.param_mods, bus.value_mods
+        self.heard = bus.heard
 
     def held_changed(self, card_id: str) -> None:
         """A player gained or lost a card with rules (an item, a status) or died: its rules
