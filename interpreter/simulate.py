@@ -10,8 +10,10 @@ difference.
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import math
 import multiprocessing as mp
+import operator
 import os
 from collections import Counter
 from pathlib import Path
@@ -21,7 +23,7 @@ import attrs
 
 from raiders.dsl.safeio import write_new
 
-from .botspec import make_bot
+from .botspec import bot_classes, parse_bot
 from .engine import Game, GameResult
 from .logs import LogMeta, render_log
 from .room import RulesError
@@ -38,7 +40,7 @@ class SimulationError(Exception):
 @attrs.frozen
 class Setup:
     ruleset: str
-    variant: Optional[str]
+    variant: Optional[str]  # None: the ruleset's first
     players: int
     bots: tuple[str, ...]
     cards: tuple[str, ...]
@@ -50,8 +52,11 @@ class Setup:
     overwrite: bool = False  # replace logs that exist in log_dir (--force); else refused
 
     def rules(self):
-        return load_rules(self.ruleset, self.variant, self.cards, edits=self.edits) \
-            if self.edits else load_rules(self.ruleset, self.variant, self.cards)
+        # The mod folders as the command line loads them (cli.common.load_rules_or_exit), so
+        # that load_rules's cache gives the rules the command already loaded.
+        cards = tuple(dict.fromkeys(os.path.normpath(c) for c in self.cards))
+        return load_rules(self.ruleset, self.variant, cards, edits=self.edits) \
+            if self.edits else load_rules(self.ruleset, self.variant, cards)
 
 
 def _kind(name: str) -> tuple[str, int]:
@@ -79,14 +84,28 @@ class Tally:
 
     def add_game(self, per_run: list[dict[str, tuple[int, int]]]) -> None:
         self.games += 1
+        sums = self.sums
+        if self.runs == 1:  # the common case: (x, y) into Σx, Σy, Σx², Σxy, Σy², inline
+            for key, (x, y) in per_run[0].items():
+                s = sums.get(key)
+                if s is None:
+                    s = sums[key] = Sums(2)
+                s.n += 1
+                t, q = s.s, s.ss
+                t[0] += x
+                t[1] += y
+                q[0] += x * x
+                q[1] += x * y
+                q[2] += y * y
+            return
         keys = set().union(*per_run)
         for key in keys:
             vec: tuple[int, ...] = ()
             for obs in per_run:
                 vec += obs.get(key, (0, 0))
-            s = self.sums.get(key)
+            s = sums.get(key)
             if s is None:
-                s = self.sums[key] = Sums(2 * self.runs)
+                s = sums[key] = Sums(2 * self.runs)
             s.add(vec)
 
     def merge(self, other: "Tally") -> None:
@@ -148,48 +167,93 @@ class Tally:
         }
 
 
+class _Names(dict):
+    """Figure names made once per process instead of once per game and room: a room card's
+    two (`card.ID.coins`, `card.ID.wounds`), a seat's three (`win.seat.P1`,
+    `win.character.ID`, `win.bot.BOT`), a cause's one (`out.REASON`)."""
+
+    def __init__(self, *prefixes: str) -> None:
+        super().__init__()
+        self.prefixes = prefixes
+
+    def __missing__(self, parts):
+        if isinstance(parts, str):
+            name = self[parts] = tuple(f"{p}{parts}{s}" for p, s in self.prefixes)
+        else:
+            name = self[parts] = tuple(f"{p}{x}" for (p, _), x in zip(self.prefixes, parts,
+                                                                       strict=True))
+        return name
+
+
+_CARD_NAMES = _Names(("card.", ".coins"), ("card.", ".wounds"))
+_SEAT_NAMES = _Names(("win.seat.", ""), ("win.character.", ""), ("win.bot.", ""))
+_OUT_NAMES = _Names(("out.", ""))
+
+
 def observe(result: GameResult, start: dict[str, tuple[int, int]],
             bots: tuple[str, ...]) -> dict[str, tuple[int, int]]:
     """One game's contribution to every figure: (numerator, denominator)."""
-    obs: dict[str, list[int]] = {}
-
-    def add(key: str, x: int, y: int) -> None:
-        o = obs.setdefault(key, [0, 0])
-        o[0] += x
-        o[1] += y
-
     n = len(result.players)
-    winners = set(result.winners)
-    share = SHARE // len(winners) if winners else 0
-    add("no_winner", 0 if winners else 1, 1)
-    before = dict(start)
+    winners = result.winners
+    obs: dict[str, tuple[int, int]] = {"no_winner": (0 if winners else 1, 1)}
+    # A room card's coins and wounds: what the whole table gained in that room, summed over
+    # the times it was resolved (the table's change is the sum of the players' changes).
+    coins0 = wounds0 = 0
+    for c, w in start.values():
+        coins0 += c
+        wounds0 += w
+    per_card: dict[str, list[int]] = {}
     for rec in result.rooms:
         coins = wounds = 0
-        for name, c, w, _ in rec.after_state:
-            c0, w0 = before[name]
-            coins += c - c0
-            wounds += w - w0
-            before[name] = (c, w)
-        add(f"card.{rec.card}.coins", coins, n)
-        add(f"card.{rec.card}.wounds", wounds, n)
+        for _, c, w, _ in rec.after_state:
+            coins += c
+            wounds += w
+        t = per_card.get(rec.card)
+        if t is None:
+            per_card[rec.card] = [coins - coins0, wounds - wounds0, n]
+        else:
+            t[0] += coins - coins0
+            t[1] += wounds - wounds0
+            t[2] += n
+        coins0, wounds0 = coins, wounds
+    names = _CARD_NAMES
+    for card, (coins, wounds, y) in per_card.items():
+        coins_key, wounds_key = names[card]
+        obs[coins_key] = (coins, y)
+        obs[wounds_key] = (wounds, y)
+    share = SHARE // len(winners) if winners else 0
+    names = _SEAT_NAMES
+    coins = wounds = 0
+    reasons: dict[str, int] = {}
     for p, bot in zip(result.players, bots, strict=True):
         won = share if p.name in winners else 0
-        add(f"win.seat.{p.name}", won, 1)
-        add(f"win.character.{p.character}", won, 1)
-        add(f"win.bot.{bot}", won, 1)
-        add("coins", p.coins, 1)
-        add("wounds", p.wounds, 1)
-    reasons = Counter(p.out for p in result.players if p.out)
-    for reason in sorted(reasons):
-        add(f"out.{reason}", reasons[reason], n)  # per player; Tally fills in the other games
-    return {k: (v[0], v[1]) for k, v in obs.items()}
+        for key in names[p.name, p.character, bot]:
+            o = obs.get(key)
+            obs[key] = (won, 1) if o is None else (o[0] + won, o[1] + 1)
+        coins += p.coins
+        wounds += p.wounds
+        if p.out:
+            reasons[p.out] = reasons.get(p.out, 0) + 1
+    obs["coins"] = (coins, n)
+    obs["wounds"] = (wounds, n)
+    for reason in sorted(reasons):  # per player; Tally fills in the games without one
+        obs[_OUT_NAMES[reason][0]] = (reasons[reason], n)
+    return obs
+
+
+@functools.lru_cache(maxsize=None)
+def _bot_maker(spec: str) -> Callable[[], object]:
+    """What makes a new bot for a seat (one a game, as make_bot would), the spec read once."""
+    name, arg = parse_bot(spec)
+    cls = bot_classes()[name]
+    return cls if arg is None else functools.partial(cls, arg)
 
 
 def play_one(setup: Setup, rules, seed: int) -> tuple[GameResult, dict[str, tuple[int, int]]]:
     names = [f"P{i + 1}" for i in range(setup.players)]
     solo = rules.variant.scoring == "solo"
     try:  # the deal itself may break a rule (a supply without a character's items)
-        game = Game(rules, names, [make_bot(b) for b in setup.bots], seed=seed,
+        game = Game(rules, names, [_bot_maker(b)() for b in setup.bots], seed=seed,
                     difficulty=(setup.difficulty or 3) if solo else None)
         start = {p.name: (p.coins, p.wounds) for p in game.players}
         result = game.run()
@@ -230,6 +294,8 @@ def run_chunk(setups: tuple[Setup, ...], seeds: range) -> Tally:
     """Play each seed under every setup (a pair: base and mod on the same seed)."""
     all_rules = [s.rules() for s in setups]
     tally = Tally(len(setups), setups[0].players)
+    resolved = [Counter() for _ in setups]  # room card -> times, named once at the end
+    card_of = operator.attrgetter("card")
     for seed in seeds:
         if _PARENT is not None and os.getppid() != _PARENT:
             os._exit(1)  # orphaned: nobody reads these games, and no log may follow
@@ -237,16 +303,29 @@ def run_chunk(setups: tuple[Setup, ...], seeds: range) -> Tally:
         for i, (setup, rules) in enumerate(zip(setups, all_rules, strict=True)):
             result, obs = play_one(setup, rules, seed)
             per_run.append(obs)
-            c = tally.counts[i]
-            c["rooms"] += len(result.rooms)
-            for rec in result.rooms:
-                c[f"resolved.{rec.card}"] += 1
+            resolved[i].update(map(card_of, result.rooms))
         tally.add_game(per_run)
+    for c, times in zip(tally.counts, resolved, strict=True):
+        c["rooms"] += sum(times.values())
+        for card, k in times.items():
+            c[f"resolved.{card}"] += k
     return tally
 
 
-def _chunks(seed: int, games: int, size: int) -> list[range]:
-    return [range(s, min(s + size, seed + games)) for s in range(seed, seed + games, size)]
+def _chunks(seed: int, games: int, jobs: int) -> list[range]:
+    """The seeds cut into chunks for `jobs` processes, largest first (guided scheduling):
+    each chunk is a 1/(2·jobs) share of the games still to cut, down to a floor, so the
+    processes start on big chunks and end together on small ones, with few chunks to send
+    and merge. One chunk for one process."""
+    if jobs <= 1:
+        return [range(seed, seed + games)]
+    least = max(1, games // (jobs * 64))
+    chunks, start, end = [], seed, seed + games
+    while start < end:
+        size = max(least, -(-(end - start) // (2 * jobs)))
+        chunks.append(range(start, min(start + size, end)))
+        start += size
+    return chunks
 
 
 def play_games(setups: tuple[Setup, ...], games: int, seed: int, jobs: int,
@@ -254,7 +333,7 @@ def play_games(setups: tuple[Setup, ...], games: int, seed: int, jobs: int,
                cluster: Optional[str] = None) -> Tally:
     """Seeds seed..seed+games-1 under every setup, on `jobs` processes (or on a Dask cluster:
     `cluster` is its scheduler's address, or `auto` for one on this machine)."""
-    chunks = _chunks(seed, games, max(1, -(-games // (jobs * 8 if jobs > 1 else 1))))
+    chunks = _chunks(seed, games, jobs)
     total = Tally(len(setups), setups[0].players)
     if cluster is not None:
         return _play_on_cluster(setups, chunks, total, jobs, cluster, progress)

@@ -122,12 +122,14 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
         _check_targets([Path(log_dir) / f"game-{s}.yaml" for s in range(seed, last)
                         if os.path.lexists(os.path.join(log_dir, f"game-{s}.yaml"))],
                        log_dir, force)
-    setups = [Setup(ruleset, var.name, n_players, kinds, tuple(cards), difficulty, log_dir,
+    # `variant` as given (None: the ruleset's first), so that the setups ask load_rules for
+    # the rules loaded above (its cache) instead of loading and compiling them again.
+    setups = [Setup(ruleset, variant, n_players, kinds, tuple(cards), difficulty, log_dir,
                     _relative_to(ruleset, log_at), tuple(_relative_to(c, log_at) for c in cards),
                     overwrite=force)]
     if compare_mod:
         load_rules_or_exit(ruleset, variant, (*cards, compare_mod))
-        setups.append(Setup(ruleset, var.name, n_players, kinds, (*cards, compare_mod), difficulty))
+        setups.append(Setup(ruleset, variant, n_players, kinds, (*cards, compare_mod), difficulty))
     setup_json = {"ruleset": ruleset, "variant": var.name, "players": n_players,
                   "bots": list(kinds), "cards": list(cards), "seed": seed,
                   "difficulty": difficulty if var.scoring == "solo" else None,
