@@ -28,8 +28,6 @@ from .room import (
 from .rules import Rules
 from .state import POWER_CARDS, Card, Floor, Play, Player, RoomSlot
 
-PEEK = "peek"
-
 
 @attrs.define
 class Deal:
@@ -94,7 +92,8 @@ class Game:
         self.trace = trace
         self.supply = dict(rules.supply) if var.items else {}
         self.abilities = rules.abilities
-        self.peek_items = frozenset(i for i, a in self.abilities.items() if a == PEEK)
+        self.peek_items = rules.peek_items
+        self.item_plays = rules.item_plays  # room id -> the items a seat may put down there
         self.deal = deal if deal is not None else self.random_deal(len(names))
         self.players = []
         if start is not None:
@@ -113,6 +112,9 @@ class Game:
                 p.give_item(item)
             self.players.append(p)
         self.sequential = var.play == "sequential"
+        # A status exists only where a status card does (a mark names a declared one): without
+        # any, no status can run out, and the rooms skip looking.
+        self.statuses = bool(rules.statuses)
         self.coin_cap = rules.coin_cap
         self.scoring = var.scoring
         self.threats_drawn = 0
@@ -155,7 +157,7 @@ class Game:
     # ---- setup (D-2, D-3, C-2)
     def random_deal(self, n_players: int) -> Deal:
         rs, rng = self.rules.ruleset, self.rng
-        deck = [cid for cid, n in self.rules.deck.items() for _ in range(n)]
+        deck = list(self.rules.deck_cards)
         rng.shuffle(deck)
         deck = deck[rs.remove if self.rules.variant.remove is None else self.rules.variant.remove:]
         n_rooms = rs.floors_used * rs.rooms_per_floor
@@ -252,7 +254,10 @@ class Game:
     def game_over(self) -> bool:
         if self.scoring == "duel":  # C-9: reaching the death threshold ends the duel at once
             return any(p.dead for p in self.players)
-        return all(p.dead for p in self.players)
+        for p in self.players:  # asked after every room: a loop, not a generator
+            if not p.dead:
+                return False
+        return True
 
     def draw_threat(self) -> int:
         """C-12: the next card of the monster deck. **Interpretation**: should the deck run
@@ -283,8 +288,10 @@ class Game:
         for p in self.players:
             if p.dead or not p.items:
                 continue
-            peek_item = next((i for i in p.items if i in peek_items), None)
-            if peek_item is None:
+            for peek_item in p.items:
+                if peek_item in peek_items:
+                    break
+            else:
                 continue
             if self.seats[p.seat].use_peek(self.view(p, r, (), False)):
                 self.use_peek(p, peek_item, floor)
@@ -308,13 +315,16 @@ class Game:
                second: bool, chosen: Sequence[Card] = (), taken: Sequence[Card] = (),
                legal: Optional[list[Card]] = None) -> Card:
         if legal is None:
-            legal = legal_cards(room, p, self.abilities, taken)
+            legal = legal_cards(room, p, self.abilities, taken, self.item_plays.get(room.id))
         view = SeatView(self, p, r, revealed, True, taken)
         card = self.seats[p.seat].choose_card(view, legal, second)
         if card not in legal:
-            raise RulesError(check_play(room, p, [*chosen, card], self.abilities)
-                             or f"{p.name} cannot play {card} here")
+            self._illegal(room, p, [*chosen, card])
         return card
+
+    def _illegal(self, room: CompiledRoom, p: Player, cards: list[Card]) -> None:
+        raise RulesError(check_play(room, p, cards, self.abilities)
+                         or f"{p.name} cannot play {cards[-1]} here")
 
     def card_play(self, room: CompiledRoom, r: int) -> list[Play]:
         """D-4/C-10 (simultaneous) or C-3/D-10 (in turn); second-card items play again after.
@@ -324,18 +334,25 @@ class Game:
             return self._card_play_several(room, r)
         sequential = self.sequential
         abilities = self.abilities
+        item_plays = self.item_plays[room.id]
+        seats = self.seats
         plays: list[Play] = []
         revealed: list[Play] = []
         pending: list[Play] = []
         for p in self.play_order():
-            legal = legal_cards(room, p, abilities)
+            # the most common decision: no items, any card left in hand
+            legal = legal_cards(room, p, abilities, (), item_plays) if p.items else list(p.hand)
             if not legal:  # nothing left to play (a room fought in rounds)
                 plays.append(Play(p, None, cards=(None,), sequence=()))
                 continue
-            card = self.choose(p, room, r, revealed if sequential else (), False, legal=legal)
+            # what `choose` does, without the call: four times a room
+            view = SeatView(self, p, r, revealed if sequential else (), True)
+            card = seats[p.seat].choose_card(view, legal, False)
+            if card not in legal:
+                self._illegal(room, p, [card])
             pl = Play(p, card)
             plays.append(pl)
-            if card.__class__ is str and is_second_card(room, card, abilities):
+            if card.__class__ is str and item_plays.get(card):  # a second-card item
                 self._return_at_once(pl)
                 pending.append(pl)
             elif sequential:
@@ -360,7 +377,7 @@ class Game:
                 taken = [c for c in cards if c is not None]
                 card: Optional[Card] = None
                 while True:
-                    legal = legal_cards(room, p, abilities, taken)
+                    legal = legal_cards(room, p, abilities, taken, self.item_plays[room.id])
                     if not legal:
                         card = None
                         break
@@ -443,7 +460,8 @@ class Game:
         if table.death is not None:
             check_deaths(ctx)
         table.rooms_done += 1
-        table.expire_marks()
+        if self.statuses:
+            table.expire_marks()
         before = table.first
         if before is not None:
             self.pass_first_player(plays)

@@ -29,6 +29,9 @@ from .compiler import (
     CompiledStatus,
     compile_card,
 )
+from .room import item_plays
+
+PEEK = "peek"  # the ability of an item played to look at the hidden rooms
 
 
 class LoadError(Exception):
@@ -77,6 +80,24 @@ class Rules:
     @functools.cached_property
     def house_rules(self) -> list[CardRules]:
         return [c.rules for c in self.house.values()]
+
+    # What every game would otherwise work out again: kept here, once per ruleset.
+    @functools.cached_property
+    def peek_items(self) -> frozenset[str]:
+        """The items played before a room's cards to look at the hidden rooms (X-2)."""
+        return frozenset(i for i, a in self.abilities.items() if a == PEEK)
+
+    @functools.cached_property
+    def item_plays(self) -> dict[str, dict[str, bool]]:
+        """Per room id: the items that may be put down as its card, each with whether it
+        is a second-card item (room.item_plays): what each seat may play, once per room."""
+        return {rid: item_plays(room, self.abilities) for rid, room in self.rooms.items()}
+
+    @functools.cached_property
+    def deck_cards(self) -> tuple[str, ...]:
+        """The room deck as a pile of cards (each copy once), in the ruleset's order: what a
+        deal shuffles."""
+        return tuple(cid for cid, n in self.deck.items() for _ in range(n))
 
     def room(self, card_id: str) -> CompiledRoom:
         return self.rooms[card_id]
