@@ -9,11 +9,8 @@ difference.
 """
 from __future__ import annotations
 
-import concurrent.futures
 import functools
 import math
-import multiprocessing as mp
-import operator
 import os
 from collections import Counter
 from pathlib import Path
@@ -25,7 +22,6 @@ from raiders.dsl.safeio import write_new
 
 from .botspec import bot_classes, parse_bot
 from .engine import Game, GameResult
-from .logs import LogMeta, render_log
 from .room import RulesError
 from .rules import load_rules
 from .stats import SHARE, Difference, Figure, Sums, difference, figure
@@ -190,9 +186,10 @@ _SEAT_NAMES = _Names(("win.seat.", ""), ("win.character.", ""), ("win.bot.", "")
 _OUT_NAMES = _Names(("out.", ""))
 
 
-def observe(result: GameResult, start: dict[str, tuple[int, int]],
-            bots: tuple[str, ...]) -> dict[str, tuple[int, int]]:
-    """One game's contribution to every figure: (numerator, denominator)."""
+def observe(result: GameResult, start: dict[str, tuple[int, int]], bots: tuple[str, ...],
+            resolved: Optional[dict[str, int]] = None) -> dict[str, tuple[int, int]]:
+    """One game's contribution to every figure: (numerator, denominator). `resolved`: when
+    given, each room card's times resolved in this game are added to it."""
     n = len(result.players)
     winners = result.winners
     obs: dict[str, tuple[int, int]] = {"no_winner": (0 if winners else 1, 1)}
@@ -210,17 +207,19 @@ def observe(result: GameResult, start: dict[str, tuple[int, int]],
             wounds += w
         t = per_card.get(rec.card)
         if t is None:
-            per_card[rec.card] = [coins - coins0, wounds - wounds0, n]
+            per_card[rec.card] = [coins - coins0, wounds - wounds0, 1]
         else:
             t[0] += coins - coins0
             t[1] += wounds - wounds0
-            t[2] += n
+            t[2] += 1
         coins0, wounds0 = coins, wounds
     names = _CARD_NAMES
-    for card, (coins, wounds, y) in per_card.items():
+    for card, (coins, wounds, times) in per_card.items():
         coins_key, wounds_key = names[card]
-        obs[coins_key] = (coins, y)
-        obs[wounds_key] = (wounds, y)
+        obs[coins_key] = (coins, n * times)
+        obs[wounds_key] = (wounds, n * times)
+        if resolved is not None:
+            resolved[card] = resolved.get(card, 0) + times
     share = SHARE // len(winners) if winners else 0
     names = _SEAT_NAMES
     coins = wounds = 0
@@ -249,7 +248,9 @@ def _bot_maker(spec: str) -> Callable[[], object]:
     return cls if arg is None else functools.partial(cls, arg)
 
 
-def play_one(setup: Setup, rules, seed: int) -> tuple[GameResult, dict[str, tuple[int, int]]]:
+def play_one(setup: Setup, rules, seed: int, resolved: Optional[dict[str, int]] = None
+             ) -> tuple[GameResult, dict[str, tuple[int, int]]]:
+    """One game and its figures (`observe`); `resolved` counts the room cards resolved."""
     names = [f"P{i + 1}" for i in range(setup.players)]
     solo = rules.variant.scoring == "solo"
     try:  # the deal itself may break a rule (a supply without a character's items)
@@ -260,6 +261,8 @@ def play_one(setup: Setup, rules, seed: int) -> tuple[GameResult, dict[str, tupl
     except RulesError as err:
         raise SimulationError(f"game with seed {seed}: {err}") from None
     if setup.log_dir:
+        from .logs import LogMeta, render_log  # only here: a run without logs never needs it
+
         meta = LogMeta(setup.log_ruleset or setup.ruleset, rules.variant.name, seed,
                        setup.log_cards, (setup.difficulty or 3) if solo else None)
         target = Path(setup.log_dir) / f"game-{seed}.yaml"
@@ -267,7 +270,7 @@ def play_one(setup: Setup, rules, seed: int) -> tuple[GameResult, dict[str, tupl
             write_new(target, render_log(meta, rules, result), overwrite=setup.overwrite)
         except OSError as err:  # a full disk, a folder gone, another run's log (FileExists)
             raise SimulationError(f"cannot write {target}: {err.strerror or err}") from None
-    return result, observe(result, start, setup.bots)
+    return result, observe(result, start, setup.bots, resolved)
 
 
 _PARENT: Optional[int] = None  # in a worker: the simulation's process
@@ -294,16 +297,13 @@ def run_chunk(setups: tuple[Setup, ...], seeds: range) -> Tally:
     """Play each seed under every setup (a pair: base and mod on the same seed)."""
     all_rules = [s.rules() for s in setups]
     tally = Tally(len(setups), setups[0].players)
-    resolved = [Counter() for _ in setups]  # room card -> times, named once at the end
-    card_of = operator.attrgetter("card")
+    resolved: list[dict[str, int]] = [{} for _ in setups]  # card -> times, named at the end
     for seed in seeds:
         if _PARENT is not None and os.getppid() != _PARENT:
             os._exit(1)  # orphaned: nobody reads these games, and no log may follow
         per_run = []
-        for i, (setup, rules) in enumerate(zip(setups, all_rules, strict=True)):
-            result, obs = play_one(setup, rules, seed)
-            per_run.append(obs)
-            resolved[i].update(map(card_of, result.rooms))
+        for setup, rules, times in zip(setups, all_rules, resolved, strict=True):
+            per_run.append(play_one(setup, rules, seed, times)[1])
         tally.add_game(per_run)
     for c, times in zip(tally.counts, resolved, strict=True):
         c["rooms"] += sum(times.values())
@@ -337,6 +337,9 @@ def play_games(setups: tuple[Setup, ...], games: int, seed: int, jobs: int,
     total = Tally(len(setups), setups[0].players)
     if cluster is not None:
         return _play_on_cluster(setups, chunks, total, jobs, cluster, progress)
+    if jobs > 1:  # imported only for processes (a few ms of every run's start-up)
+        import concurrent.futures
+        import multiprocessing as mp
     if jobs <= 1 or "fork" not in mp.get_all_start_methods():
         for chunk in chunks:
             total.merge(run_chunk(setups, chunk))
