@@ -13,6 +13,7 @@ from typing import Optional, Protocol, Sequence
 import attrs
 
 from .compiler import CompiledRoom
+from .room import RulesError, Table, is_second_card, resolve_round
 from .state import Card, Play, Player
 
 
@@ -175,13 +176,20 @@ class GreedyBot:
     COIN, WOUND, ITEM, OUT, SAVE = 1.0, 1.6, 0.9, 60.0, 0.15
     GUESSES = 4
     SLACK = 0.5
+    _look: Optional[_LookAhead] = None  # the decision being made
+
 
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
         room = view.room
         if room is None or len(legal) == 1:
             return legal[0]
-        from .room import is_second_card
+        self._look = _LookAhead(view)
+        try:
+            return self._choose(view, room, legal)
+        finally:
+            self._look = None  # it holds the view, and through it the game
 
+    def _choose(self, view: SeatView, room: CompiledRoom, legal: Sequence[Card]) -> Card:
         guesses = self._guesses(view)
         scored: list[tuple[float, Card]] = []
         for card in legal:
@@ -234,48 +242,92 @@ class GreedyBot:
 
     def evaluate(self, view: SeatView, card: Card, guesses: list[dict]) -> float:
         """The average outcome of playing `card`, resolving a copy of the room per guess."""
-        from .room import RulesError, Table, resolve_round
-
-        me = view.me
-        room = view.room
-        several = room.cards_each > 1
+        look = self._look
+        if look is None or look.view is not view:  # asked outside choose_card
+            look = _LookAhead(view)
         total = 0.0
         for guess in guesses:
-            # Others' item cards are secret: the copy gives them only what they revealed.
-            clones = {p.seat: Player(p.seat, p.name, coins=p.coins, wounds=p.wounds,
-                                     hand=list(p.hand), out=p.out, character=p.character,
-                                     items=list(p.items) if p is me else [])
-                      for p in view.players if not p.dead}
-            plays = []
-            for seat, clone in clones.items():
-                c = card if seat == me.seat else guess[seat]
-                mine = [*view.taken, c] if seat == me.seat and several else [c]
-                for x in mine:
-                    if isinstance(x, str) and x not in clone.items:
-                        clone.items.append(x)
-                    if isinstance(x, int) and x not in clone.hand:
-                        clone.hand.append(x)
-                if several:
-                    plays.append(Play(clone, mine[0], cards=tuple(mine)))
-                else:
-                    plays.append(Play(clone, c))
-            try:
-                threat = guess["threat"]
-                table = Table(list(clones.values()), view.supply, 20, None, view.held_rules,
-                              dice=lambda faces: (faces + 1) // 2,
-                              threat_source=lambda threat=threat: threat)
-                ctx = resolve_round(table, room, plays)
-                ctx.phase("room", list(ctx.participants))
-            except (RulesError, KeyError, ValueError):
+            outcome = look.outcome(card, guess)
+            if outcome is None:
                 return -1e9
-            after = clones[me.seat]
-            total += (self.COIN * (after.coins - me.coins) - self.WOUND * (after.wounds - me.wounds)
-                      + self.ITEM * (len(after.items) - len(me.items)))
-            if after.out and not me.out:
+            coins, wounds, items, fell = outcome
+            total += self.COIN * coins - self.WOUND * wounds + self.ITEM * items
+            if fell:
                 total -= self.OUT
         score = total / len(guesses)
         # Keep high cards and items for later rooms: spending them has a price.
         return score - (self.SAVE * card if isinstance(card, int) else 0.0)
+
+
+class _LookAhead:
+    """One decision of a look-ahead bot: the room and the table as its seat sees them, and
+    what each card did against each guess of the others' cards, resolved in a copy of the
+    room once (a guess drawn twice, or a card weighed again behind a second-card item, is
+    not resolved again)."""
+
+    __slots__ = ("view", "room", "me", "living", "several", "taken", "supply", "held",
+                 "outcomes")
+
+    def __init__(self, view: SeatView):
+        self.view = view
+        self.room = view.room
+        self.me = view.me
+        self.living = [p for p in view.players if not p.dead]
+        self.several = self.room.cards_each > 1
+        self.taken = list(view.taken)
+        self.supply = view.supply
+        self.held = view.held_rules
+        # (card, the guess's cards in the guess's order) -> outcome, or None: unresolvable
+        self.outcomes: dict[tuple, Optional[tuple[int, int, int, bool]]] = {}
+
+    def outcome(self, card: Card, guess: dict) -> Optional[tuple[int, int, int, bool]]:
+        """This seat's coins, wounds and items gained, and whether it fell out, when it plays
+        `card` and the others what `guess` says; None when the room cannot be resolved so."""
+        key = (card, *guess.values())  # one decision's guesses list the same seats in order
+        outcomes = self.outcomes
+        if key in outcomes:
+            return outcomes[key]
+        me, several = self.me, self.several
+        clones = []
+        plays = []
+        after = me
+        for p in self.living:
+            # Player(seat, name, character, coins, wounds, hand, items, out), positionally:
+            # a copy per player per guess, the look-ahead's commonest object. Others' item
+            # cards are secret: the copy gives them only what they revealed.
+            if p is me:
+                clone = after = Player(p.seat, p.name, p.character, p.coins, p.wounds,
+                                       list(p.hand), list(p.items), p.out)
+                counted = [*self.taken, card] if several else [card]
+            else:
+                clone = Player(p.seat, p.name, p.character, p.coins, p.wounds, list(p.hand),
+                               [], p.out)
+                counted = [guess[p.seat]]
+            for c in counted:  # a copy holds the cards it plays
+                if c.__class__ is str:
+                    if c not in clone.items:
+                        clone.items.append(c)
+                elif c.__class__ is int and c not in clone.hand:
+                    clone.hand.append(c)
+            clones.append(clone)
+            plays.append(Play(clone, counted[0], cards=tuple(counted)) if several
+                         else Play(clone, counted[0]))
+        result: Optional[tuple[int, int, int, bool]] = None
+        try:
+            threat = guess["threat"]
+            table = Table(clones, dict(self.supply), 20, None, self.held,
+                          dice=lambda faces: (faces + 1) // 2,
+                          threat_source=lambda threat=threat: threat)
+            ctx = resolve_round(table, self.room, plays)
+            if "room" in ctx.reacts:
+                ctx.phase("room", list(ctx.participants))
+        except (RulesError, KeyError, ValueError):
+            pass
+        else:
+            result = (after.coins - me.coins, after.wounds - me.wounds,
+                      len(after.items) - len(me.items), bool(after.out and not me.out))
+        outcomes[key] = result
+        return result
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}
