@@ -138,6 +138,17 @@ class SeatView:
         return list(self._game.players[seat].hand)
 
 
+def index_below(rng: random.Random, n: int) -> int:
+    """A uniform index in range(n), n ≥ 1: the number `rng.randrange(n)` gives, drawn the way
+    CPython draws it (k random bits until one is below n), without randrange's argument
+    checks and calls: the random bot draws one per decision, the game's most frequent."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
 class Seat(Protocol):
     """Anything that can take a seat: a bot, a person at the terminal, a log being replayed."""
 
@@ -157,7 +168,7 @@ class RandomBot:
     name = "random"
 
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
-        return legal[view.rng.randrange(len(legal))]
+        return legal[index_below(view.rng, len(legal))]
 
     def use_peek(self, view: SeatView) -> bool:
         return None in view.floor_rooms[view.room_index:] and view.rng.random() < 0.25
