@@ -421,7 +421,7 @@ def main() -> None:
     busy = 0
     for _ in range(max(1, args.repeat)):
         for k, cmd in sides.items():  # interleaved, so a slow spell hits every side alike
-            busy += not wait_for_quiet(args.patience)
+            busy += args.patience > 0 and not wait_for_quiet(args.patience)
             wall, cpu = timed(cmd, env)
             best[k] = (min(best[k][0], wall), min(best[k][1], cpu))
     rate = {k: n / best[k][0] for k in ("hand", "jobs1", "jobs2")}
@@ -432,19 +432,20 @@ def main() -> None:
               "jobs2": "raiders simulate --jobs 2"}
     for k, label in labels.items():
         wall, cpu = best[k]
-        print(f"  {label:<30}: {rate[k]:6.0f} games/s ({wall:.2f} s wall, {cpu:.2f} s CPU)")
+        print(f"  {label:<36}: {rate[k]:6.0f} games/s ({wall:.2f} s wall, {cpu:.2f} s CPU)")
     for k, label in (("hand0", "hand-coded"), ("jobs1_0", "simulate --jobs 1")):
         wall, cpu = best[k]
-        print(f"  {label + ', 1 game (start-up)':<30}: {wall:.2f} s wall, {cpu:.2f} s CPU")
+        print(f"  {label + ', 1 game':<36}: {wall:.2f} s wall, {cpu:.2f} s CPU "
+              "(the fixed cost: start-up, cards, output)")
     ri, rb, same, g = room_ratio(min(n, 2000), max(args.repeat, 3))
-    print(f"  room resolution, interpreter  : {ri:7.0f} rooms/s")
-    print(f"  room resolution, hand-written : {rb:7.0f} rooms/s "
+    print(f"  {'room resolution, interpreter':<36}: {ri:6.0f} rooms/s")
+    print(f"  {'room resolution, hand-written':<36}: {rb:6.0f} rooms/s "
           f"(same final state in {same}/{g} games)")
     print("goals:")
-    print(f"  simulate --jobs 1 / hand-coded games/s     : {rate['jobs1'] / rate['hand']:.2f}x "
+    print(f"  {'simulate --jobs 1 / hand-coded':<36}: {rate['jobs1'] / rate['hand']:.2f}x "
           "(goal >= 1.0x)")
-    print(f"  room resolution, interpreter / hand-written: {ri / rb:.2f}x (goal >= 1.0x)")
-    print(f"  simulate --jobs 2 / --jobs 1 games/s       : {rate['jobs2'] / rate['jobs1']:.2f}x "
+    print(f"  {'room resolution, interpreter / hand':<36}: {ri / rb:.2f}x (goal >= 1.0x)")
+    print(f"  {'simulate --jobs 2 / --jobs 1':<36}: {rate['jobs2'] / rate['jobs1']:.2f}x "
           "(goal >= 1.8x)")
 
 
