@@ -293,7 +293,7 @@ class Game:
                     break
             else:
                 continue
-            if self.seats[p.seat].use_peek(self.view(p, r, (), False)):
+            if self.seats[p.seat].use_peek(SeatView(self, p, r, (), False)):
                 self.use_peek(p, peek_item, floor)
                 used.append(p.name)
         return used
@@ -429,17 +429,18 @@ class Game:
 
     def play_room(self, f: int, r: int, floor: Floor, slot: RoomSlot) -> RoomRecord:
         self._room_index = r
-        first = self.table.first
+        table = self.table
+        first = table.first
         first_name = self.players[first].name if first is not None else None
         peeks = self.peeks(floor, r)
         room = self.rules.rooms[slot.card]
-        if self.table.listening or room.rules.reactors:
-            self.phase("reveal", room)
+        if room.rules.reactors or table.house or table.held or table.floor_rules is not None:
+            self.phase("reveal", room)  # only when some card in play may hear it
         if room.rounds == 1:  # the common case, without merging rounds
             plays = self.card_play(room, r)
             played = {pl.player.name: [*pl.chain, pl.card] if pl.sequence is None
                       else list(pl.sequence) for pl in plays}
-            ctx = resolve_round(self.table, room, plays)
+            ctx = resolve_round(table, room, plays)
             return self.finish_room(f, r, room, ctx, plays, played, peeks, first_name)
         played = {}
         for round_no in range(1, room.rounds + 1):

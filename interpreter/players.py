@@ -6,7 +6,6 @@ cards already revealed in the current room.
 """
 from __future__ import annotations
 
-import functools
 import random
 from typing import Optional, Protocol, Sequence
 
@@ -36,7 +35,11 @@ class PublicPlayer:
 
 class SeatView:
     """A seat's window on the game, built per decision. Cheap to build: what a decision may
-    look at is computed only when it looks."""
+    look at is computed only when it looks (and kept: plain attributes, not
+    functools.cached_property, whose lock costs more than most views ever compute)."""
+
+    _players: Optional[list] = None
+    _floor_rooms: Optional[list[Optional[str]]] = None
 
     def __init__(self, game, me: Player, room_index: int, revealed: Sequence[Play],
                  entered: bool, taken: Sequence[Card] = ()):
@@ -48,14 +51,18 @@ class SeatView:
         self._entered = entered
         self.rng: random.Random = game.seat_rngs[me.seat]  # the seat's own generator
 
-    @functools.cached_property
+    @property
     def players(self) -> list:
         """Everyone in seat order: this seat as itself, the others as the table sees them."""
-        return [p if p is self.me else
+        if self._players is None:
+            self._players = [
+                p if p is self.me else
                 PublicPlayer(p.seat, p.name, p.coins, p.wounds, tuple(p.hand), len(p.items),
                              p.dead, p.out, p.character,
-                             tuple((n, m.count) for n, m in sorted(p.marks.items())))
+                             tuple((n, m.count) for n, m in sorted(p.marks.items()))
+                             if p.marks else ())
                 for p in self._game.players]
+        return self._players
 
     @property
     def floor_index(self) -> int:
@@ -91,14 +98,17 @@ class SeatView:
         """The rules of the cards players hold (public card texts), for a look-ahead."""
         return self._game.rules.held_rules
 
-    @functools.cached_property
+    @property
     def floor_rooms(self) -> list[Optional[str]]:
         """This floor's rooms as this seat knows them (None: face down, not looked at)."""
-        g, r = self._game, self.room_index
-        floor = g.deal.floors[g.table.floor_index]
-        seen = g.peeked.get(self.me.seat, ())
-        return [s.card if (s.face_up or i < r or (i == r and self._entered) or i in seen)
+        if self._floor_rooms is None:
+            g, r = self._game, self.room_index
+            floor = g.deal.floors[g.table.floor_index]
+            seen = g.peeked.get(self.me.seat, ())
+            self._floor_rooms = [
+                s.card if (s.face_up or i < r or (i == r and self._entered) or i in seen)
                 else None for i, s in enumerate(floor.rooms)]
+        return self._floor_rooms
 
     @property
     def room(self) -> Optional[CompiledRoom]:
