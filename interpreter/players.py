@@ -295,7 +295,7 @@ class _LookAhead:
         self.me = view.me
         self.living = [p for p in view.players if not p.dead]
         self.several = self.room.cards_each > 1
-        self.taken = list(view.taken)
+        self.taken = tuple(view.taken)
         self.supply = view.supply
         self.held = view.held_rules
         # (card, the guess's cards in the guess's order) -> outcome, or None: unresolvable
@@ -319,20 +319,20 @@ class _LookAhead:
             if p is me:
                 clone = after = Player(p.seat, p.name, p.character, p.coins, p.wounds,
                                        list(p.hand), list(p.items), p.out)
-                counted = [*self.taken, card] if several else [card]
+                c = card
             else:
                 clone = Player(p.seat, p.name, p.character, p.coins, p.wounds, list(p.hand),
                                [], p.out)
-                counted = [guess[p.seat]]
-            for c in counted:  # a copy holds the cards it plays
-                if c.__class__ is str:
-                    if c not in clone.items:
-                        clone.items.append(c)
-                elif c.__class__ is int and c not in clone.hand:
-                    clone.hand.append(c)
+                c = guess[p.seat]
             clones.append(clone)
-            plays.append(Play(clone, counted[0], cards=tuple(counted)) if several
-                         else Play(clone, counted[0]))
+            if several:
+                counted = (*self.taken, c) if p is me else (c,)
+                for x in counted:
+                    _hold(clone, x)
+                plays.append(Play(clone, counted[0], cards=counted))
+            else:
+                _hold(clone, c)
+                plays.append(Play(clone, c))
         result: Optional[tuple[int, int, int, bool]] = None
         try:
             threat = guess["threat"]
@@ -349,6 +349,16 @@ class _LookAhead:
                       len(after.items) - len(me.items), bool(after.out and not me.out))
         outcomes[key] = result
         return result
+
+
+def _hold(clone: Player, card: Optional[Card]) -> None:
+    """A look-ahead's copy of a player holds the card it plays (a guess may be a card the
+    seat cannot see the player hold)."""
+    if card.__class__ is str:
+        if card not in clone.items:
+            clone.items.append(card)
+    elif card.__class__ is int and card not in clone.hand:
+        clone.hand.append(card)
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}
