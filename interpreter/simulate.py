@@ -312,11 +312,17 @@ def run_chunk(setups: tuple[Setup, ...], seeds: range) -> Tally:
     return tally
 
 
+def _even_chunks(seed: int, games: int, count: int) -> list[range]:
+    """The seeds cut into about `count` chunks of one size."""
+    size = max(1, -(-games // count))
+    return [range(s, min(s + size, seed + games)) for s in range(seed, seed + games, size)]
+
+
 def _chunks(seed: int, games: int, jobs: int) -> list[range]:
-    """The seeds cut into chunks for `jobs` processes, largest first (guided scheduling):
-    each chunk is a 1/(2·jobs) share of the games still to cut, down to a floor, so the
-    processes start on big chunks and end together on small ones, with few chunks to send
-    and merge. One chunk for one process."""
+    """The seeds cut into chunks for `jobs` local processes, largest first (guided
+    scheduling): each chunk is a 1/(2·jobs) share of the games still to cut, down to a floor,
+    so the processes start on big chunks and end together on small ones, with few chunks to
+    send and merge. One chunk for one process."""
     if jobs <= 1:
         return [range(seed, seed + games)]
     least = max(1, games // (jobs * 64))
@@ -333,10 +339,11 @@ def play_games(setups: tuple[Setup, ...], games: int, seed: int, jobs: int,
                cluster: Optional[str] = None) -> Tally:
     """Seeds seed..seed+games-1 under every setup, on `jobs` processes (or on a Dask cluster:
     `cluster` is its scheduler's address, or `auto` for one on this machine)."""
-    chunks = _chunks(seed, games, jobs)
     total = Tally(len(setups), setups[0].players)
-    if cluster is not None:
-        return _play_on_cluster(setups, chunks, total, jobs, cluster, progress)
+    if cluster is not None:  # a cluster may have many more workers than `jobs`: even chunks
+        return _play_on_cluster(setups, _even_chunks(seed, games, jobs * 8), total, jobs,
+                                cluster, progress)
+    chunks = _chunks(seed, games, jobs)
     if jobs > 1:  # imported only for processes (a few ms of every run's start-up)
         import concurrent.futures
         import multiprocessing as mp
@@ -373,9 +380,9 @@ CLUSTER_MISSING = ("--cluster runs on Dask distributed, which is not installed: 
 
 def _play_on_cluster(setups: tuple[Setup, ...], chunks: list[range], total: Tally, jobs: int,
                      address: str, progress: Optional[Callable[[int], None]]) -> Tally:
-    """The same chunks as on local processes, each a task on a Dask cluster. Tallies are
-    integer sums, so the result is the same bytes whatever the cluster and its workers. The
-    workers need raiders installed and the card folders at the same paths."""
+    """Chunks of seeds, each a task on a Dask cluster. Tallies are integer sums, so the
+    result is the same bytes whatever the cluster and its workers. The workers need raiders
+    installed and the card folders at the same paths."""
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
