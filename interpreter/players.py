@@ -331,7 +331,8 @@ class _LookAhead:
                     _hold(clone, x)
                 plays.append(Play(clone, counted[0], cards=counted))
             else:
-                _hold(clone, c)
+                if c not in clone.hand:  # nearly always there: a card from the hand
+                    _hold(clone, c)
                 plays.append(Play(clone, c))
         result: Optional[tuple[int, int, int, bool]] = None
         try:
