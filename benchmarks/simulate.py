@@ -20,8 +20,12 @@ end. It deals its own games (same rules, not the same shuffles as raiders), so o
 throughput compares. Card ids come from the card files, never from this source.
 
 Each side runs as a whole process (start-up, card loading, games, figures, output), one after
-the other, never concurrently; the best of `--repeat` runs of each is kept (a busy machine
-slows single runs). `--jobs 2` can only approach 2x on an otherwise idle 2-core machine.
+the other, never concurrently, each started once other programs leave the cores idle (at most
+`--patience` seconds of waiting); the best of `--repeat` runs of each is kept (a busy machine
+slows single runs). `--jobs 2` can only approach 2x on an otherwise idle 2-core machine, and
+never passes (start-up + games) / (start-up + games / 2): the fixed cost is printed too. The
+processes run with their bytecode cached (as after `pip install`), in a folder of their own,
+even where PYTHONDONTWRITEBYTECODE is set.
 
     python benchmarks/simulate.py [--games 3000] [--repeat 3]
     python benchmarks/simulate.py --hand-coded [--games N] [--seed S]   # the baseline alone
