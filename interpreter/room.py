@@ -77,10 +77,11 @@ class Table:
         self.supply = supply
         self.coin_cap = coin_cap
         self.death = death
-        # Rules of cards a player holds (characters, items, statuses), by card id: only
-        # those with rules, so a game whose held cards have none pays nothing for them.
-        self.held = {cid: r for cid, r in (held or {}).items() if not r.empty}
-        self.house = [r for r in house if not r.empty]
+        # Rules of cards a player holds (characters, items, statuses), by card id, and the
+        # house rules: only those with rules (`Rules.held_rules`, `Rules.house_rules` are made
+        # so, once per ruleset), so a game whose cards have none pays nothing for them.
+        self.held = held if held is not None else {}
+        self.house = house
         self.floor_rules: Optional[CardRules] = None
         self.first = first
         self.trace = trace

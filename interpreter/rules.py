@@ -79,7 +79,8 @@ class Rules:
 
     @functools.cached_property
     def house_rules(self) -> list[CardRules]:
-        return [c.rules for c in self.house.values()]
+        """The rules of the house rules that have any (a table hears only these)."""
+        return [c.rules for c in self.house.values() if not c.rules.empty]
 
     # What every game would otherwise work out again: kept here, once per ruleset.
     @functools.cached_property
