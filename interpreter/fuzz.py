@@ -94,7 +94,8 @@ def _flow(value: Any) -> str:
 
 def scenario_text(ruleset: str, variant: str, cards: Sequence[str], names: Sequence[str],
                   start: dict, room: str, plays: dict, choices: dict, title: str,
-                  header: Sequence[str]) -> str:
+                  header: Sequence[str], rolls: Sequence[int] = (),
+                  monster: Optional[int] = None) -> str:
     lines = [f"# {h}" for h in header]
     lines += ["format: raiders-scenario/1", f"name: {_flow(title[:200])}",
               f"ruleset: {_flow(ruleset)}", f"variant: {_flow(variant)}",
@@ -103,6 +104,10 @@ def scenario_text(ruleset: str, variant: str, cards: Sequence[str], names: Seque
     lines += [f"room: {_flow(room)}", f"plays: {_flow(plays)}"]
     if choices:
         lines.append(f"choices: {_flow(choices)}")
+    if rolls:
+        lines.append(f"rolls: {_flow(list(rolls))}")
+    if monster is not None:
+        lines.append(f"monster: {_flow(monster)}")
     return "\n".join(lines) + "\n"
 
 
@@ -126,12 +131,18 @@ def fuzz(rules_for: Callable[[], Any], ruleset: str, mod: str, games: int, seed:
         before: dict = {}
         game: Optional[Game] = None
 
-        def on_room(rec, seats=seats) -> None:
+        # what the table drew in the room being played: a scenario needs them to replay it
+        rolled: list[int] = []
+        revealed: list[int] = []
+
+        def on_room(rec, seats=seats, rolled=rolled, revealed=revealed) -> None:
             nonlocal before
             before = _table(game)  # noqa: B023 - the game of this very loop
             for s in seats:
                 s.played.clear()
                 s.answers.clear()
+            rolled.clear()
+            revealed.clear()
 
         kind = message = None
         old = signal.signal(signal.SIGALRM, _alarm) if _can_alarm() else None
@@ -139,6 +150,7 @@ def fuzz(rules_for: Callable[[], Any], ruleset: str, mod: str, games: int, seed:
             if old is not None:
                 signal.setitimer(signal.ITIMER_REAL, time_limit)
             game = Game(rules, names, seats, seed=game_seed, difficulty=3 if solo else None)
+            _record_draws(game, rolled, revealed)
             before = _table(game)
             game.run(on_room)
         except RulesError as err:
@@ -176,7 +188,7 @@ def fuzz(rules_for: Callable[[], Any], ruleset: str, mod: str, games: int, seed:
             mod_path = os.path.abspath(mod)
             text = scenario_text(ruleset, var.name, [mod_path], list(before), before, room,
                                  plays, choices, f"fuzz {kind}: seed {game_seed}, {room}",
-                                 header)
+                                 header, rolled, revealed[0] if revealed else None)
             target = out_dir / f"{kind}-{game_seed}.yaml"
             write_new(target, text, overwrite=True)
             path = str(target)
@@ -186,6 +198,25 @@ def fuzz(rules_for: Callable[[], Any], ruleset: str, mod: str, games: int, seed:
         if progress:
             progress(finding)
     return findings
+
+
+def _record_draws(game: Game, rolled: list[int], revealed: list[int]) -> None:
+    """Keep each die the table rolls and each monster card it reveals (solo), in order."""
+    table = game.table
+    dice, threat = table.dice, table.threat_source
+
+    def roll(faces: int) -> int:
+        rolled.append(dice(faces))
+        return rolled[-1]
+
+    def reveal() -> int:
+        revealed.append(threat())
+        return revealed[-1]
+
+    if dice is not None:
+        table.dice = roll
+    if threat is not None:
+        table.threat_source = reveal
 
 
 def _reproduces(path: Path, mod: str, message: str) -> bool:

@@ -376,3 +376,23 @@ def test_raiders_fuzz_saves_a_runaway_as_a_scenario_that_shows_it(tmp_path):
     assert again.exit_code == 1 and "runaway chain" in again.output
     clean = invoke(["fuzz", MOD, "--games", "3", "--out", tmp_path / "none"])
     assert clean.exit_code == 0 and "0 finding(s)" in clean.output
+
+
+def test_raiders_fuzz_records_the_dice_of_the_room_it_saves(tmp_path):
+    """A finding in a room that rolls is saved with its rolls, so the scenario replays it
+    (without them it would stop at `give the rolls`, not at the runaway)."""
+    folder = tmp_path / "dice-loop"
+    folder.mkdir()
+    (folder / "imp.dsl").write_text(
+        "monster imp { strength 99  wounds 1\n"
+        + "\n".join(["  after wound { if roll(6) >= 1 { everyone: wound 1 } }"] * 8) + " }\n")
+    (folder / "mod.yaml").write_text("deck: {imp: 30}\n")
+    out = tmp_path / "found"
+    result = invoke(["fuzz", folder, "--games", "1", "--seed", "1", "--out", out])
+    assert result.exit_code == 1 and "runaway" in result.output, result.output
+    [saved] = sorted(out.glob("runaway-*.yaml"))
+    text = saved.read_text()
+    assert re.search(r"^rolls: \[[1-6]\]$", text, re.M), text
+    assert "reproduced by the scenario" in result.output
+    again = invoke(["test", "--allow-path", folder, saved])
+    assert again.exit_code == 1 and "runaway chain" in again.output, again.output
