@@ -119,11 +119,16 @@ class Rules:
         return f"{self.ruleset.id} {var.name} is for {span} players, not {n}"
 
 
-@functools.lru_cache(maxsize=32)
+# Loaded rules by how they were asked for: the ruleset's default variant named or not is the
+# same game, so both names find it (a command and its simulation must not load it twice).
+_LOADED: dict[tuple, Rules] = {}
+
+
 def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
                cards: tuple[str, ...] = (), roots: Optional[tuple[str, ...]] = None,
                edits: tuple = ()) -> Rules:
-    """Load, check and compile a ruleset (a built-in id or a path) with mod folders.
+    """Load, check and compile a ruleset (a built-in id or a path) with mod folders; kept per
+    process, so asking again costs nothing.
 
     `edits`: numbers rewritten in the cards' text before checking (`simulate --sweep`,
     interpreter/sweep.py NumberEdit).
@@ -133,6 +138,21 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
     Raises LoadError with diagnostics when anything does not check clean, and ValueError
     for an unknown ruleset or variant.
     """
+    key = (ruleset, variant, tuple(cards), roots, edits)
+    rules = _LOADED.get(key)
+    if rules is None:
+        rules = _load_rules(*key)
+        if len(_LOADED) > 64:
+            _LOADED.clear()
+        _LOADED[key] = rules
+        if rules.variant.name == next(iter(rules.ruleset.variants)):
+            _LOADED[(ruleset, None, *key[2:])] = rules
+            _LOADED[(ruleset, rules.variant.name, *key[2:])] = rules
+    return rules
+
+
+def _load_rules(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
+                roots: Optional[tuple[str, ...]], edits: tuple) -> Rules:
     path = resolve_ruleset_path(ruleset)
     if path is None:
         from raiders.dsl.rulesets import builtin_ids

@@ -31,3 +31,13 @@ def test_help_lists_every_command_without_importing_them():
     assert "IMPORTED []" in out
     for name in cli.COMMANDS:
         assert f"\n  {name} " in out
+
+
+def test_the_default_variant_named_or_not_is_loaded_once():
+    """A command loads `--variant` as given (None) and its simulation by the variant's name:
+    the same game, compiled once per process (issue 11, start-up)."""
+    from raiders.interpreter.rules import load_rules
+
+    assert load_rules("classic") is load_rules("classic", "standard")
+    assert load_rules("deluxe", "tactical") is not load_rules("deluxe")
+    assert load_rules("deluxe", "tactical") is load_rules("deluxe", "tactical")

@@ -16,7 +16,7 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
               as_json: bool, setup_json: dict, report_file: Optional[str] = None,
               command: str = "") -> None:
     """Parse, check every value (exit 2 with the reason), play, print; `base`: the Setup."""
-    from ..rules import LoadError, load_rules
+    from ..rules import LoadError
     from ..simulate import JSON_FORMAT, SimulationError, simulate
     from ..sweep import SweepError, check_figure, nearest, parse_sweep, parse_target, resolve
 
@@ -30,7 +30,7 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
         raise click.UsageError(f"--sweep/--target: {err}") from None
     for e in edits:
         try:
-            load_rules(base.ruleset, base.variant, base.cards, edits=(e,))
+            attrs.evolve(base, edits=(e,)).rules()  # as the simulation will load it
         except LoadError as err:
             print_diagnostics(err.diagnostics, err.sources)
             raise click.UsageError(f"--sweep: {sweep.text} = {e.value} does not check "
