@@ -393,6 +393,22 @@ def room_ratio(games: int, repeat: int) -> tuple[float, float, int, int]:
     return rooms / best_i, rooms / best_b, same, games
 
 
+def games_ratio(games: int, repeat: int) -> tuple[float, float]:
+    """Seconds for the games alone (start-up and card loading done, in this process) with
+    --jobs 1 and --jobs 2: what the second core gives the simulation itself."""
+    from raiders.interpreter.simulate import Setup, simulate
+
+    setup = Setup("deluxe", None, 4, ("random",) * 4, ())
+    setup.rules()
+    best = {1: float("inf"), 2: float("inf")}
+    for _ in range(max(1, repeat)):
+        for jobs in (1, 2):
+            t = time.perf_counter()
+            simulate((setup,), games, jobs=jobs)
+            best[jobs] = min(best[jobs], time.perf_counter() - t)
+    return best[1], best[2]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=3000)
@@ -455,6 +471,9 @@ def main() -> None:
     bound = one / (fixed + max(0.0, one - fixed) / 2)
     print(f"  {'simulate --jobs 2 / --jobs 1':<36}: {rate['jobs2'] / rate['jobs1']:.2f}x "
           f"(goal >= 1.8x; at most {bound:.2f}x with this fixed cost and perfect sharing)")
+    one_job, two_jobs = games_ratio(n, args.repeat)
+    print(f"  {'  the games alone (after start-up)':<36}: {one_job / two_jobs:.2f}x "
+          f"({one_job:.2f} s with one process, {two_jobs:.2f} s with two)")
 
 
 if __name__ == "__main__":
