@@ -10,7 +10,7 @@ show` prints the words, so they always say what the code does). In generated cod
   statement   lines about the players in a variable (the block's `them`; "None": nobody)
 The functions a card adds to the bus have these shapes:
   procedure, handler  f(ctx, subject) -> None      subject: the players it is about, or None
-  modifier, parameter f(ctx, player) -> int
+  modifier, parameter f(ctx, p) -> int           p: the player it is read for, or None
   tag                 f(ctx, player, owner) -> bool
 """
 from __future__ import annotations
@@ -170,6 +170,23 @@ _SELECTOR_SOURCE: dict[str, Callable[[str], str]] = {
     "first": lambda s: "[q for q in ctx.participants if q.seat == ctx.table.first]",
 }
 
+# The parameter of a generated modifier or parameter function, `f(ctx, p)`: the player a number
+# is read for, or None. A room's parameter is read for nobody (`strength`, a share's `chest`),
+# and so are the modifiers of it: there every per-player number reads 0 (docs/dsl.md "modify").
+MAYBE_NOBODY = "p"
+
+
+def _of(p: str, code: str) -> str:
+    """Code reading the player in variable `p` (`p.coins`): 0 for nobody ("None"); guarded in a
+    function that may be called for nobody, where the read is not worked out at all (a
+    `your_roll` there rolls no die)."""
+    if p == "None":
+        return "0"
+    if p == MAYBE_NOBODY:
+        return f"({code} if p is not None else 0)"
+    return code
+
+
 # What each atom of the vocabulary reads, as generated code: `p` is the variable holding the
 # player being affected ("None": nobody). Meaning and words: dsl/vocabulary.py ATOMS.
 _ATOM_SOURCE: dict[str, Callable[[str], str]] = {
@@ -177,11 +194,10 @@ _ATOM_SOURCE: dict[str, Callable[[str], str]] = {
     "highest_value": lambda p: "ctx.highest_value",
     "lowest_value": lambda p: "ctx.lowest_value",
     "players": lambda p: "ctx.n_players",
-    "your_coins": lambda p: "0" if p == "None" else f"{p}.coins",
-    "your_wounds": lambda p: "0" if p == "None" else f"{p}.wounds",
-    "your_value": lambda p: ("0" if p == "None"
-                             else f"ctx.values_by_player.get({p}.seat, 0)"),
-    "your_items": lambda p: "0" if p == "None" else f"len({p}.items)",
+    "your_coins": lambda p: _of(p, f"{p}.coins"),
+    "your_wounds": lambda p: _of(p, f"{p}.wounds"),
+    "your_value": lambda p: _of(p, f"ctx.values_by_player.get({p}.seat, 0)"),
+    "your_items": lambda p: _of(p, f"len({p}.items)"),
     "highest_card": lambda p: "ctx.highest_card",
     "round": lambda p: "ctx.round",
     "floor_number": lambda p: "(ctx.table.floor_index + 1)",
@@ -398,13 +414,11 @@ class CardCompiler:
         if spec.params in (("item",), ("status",)):
             what = e.args[0].name
             if e.func == "holds":
-                code = "0" if p == "None" else f"{p}.items.count({_lit(what)})"
-                return code, f"the {what}s they hold"
+                return _of(p, f"{p}.items.count({_lit(what)})"), f"the {what}s they hold"
             if e.func == "played":
-                code = "0" if p == "None" else f"(1 if {_lit(what)} in ctx.cards_of({p}) else 0)"
-                return code, f"they played a {what}"
-            code = "0" if p == "None" else f"{p}.mark_count({_lit(what)})"
-            return code, f"their `{what}` count"
+                return (_of(p, f"(1 if {_lit(what)} in ctx.cards_of({p}) else 0)"),
+                        f"they played a {what}")
+            return _of(p, f"{p}.mark_count({_lit(what)})"), f"their `{what}` count"
         args = [self.expr(a, p) for a in e.args]
         ws = [w for _, w in args]
         a = args[0][0]
@@ -413,8 +427,7 @@ class CardCompiler:
         if e.func == "roll":
             return f"ctx.roll({a}, None)", f"a {ws[0]}-sided die (the table's)"
         if e.func == "your_roll":
-            code = "0" if p == "None" else f"ctx.roll({a}, {p})"
-            return code, f"their own {ws[0]}-sided die"
+            return _of(p, f"ctx.roll({a}, {p})"), f"their own {ws[0]}-sided die"
         b = args[1][0]
         if e.func == "min":
             return f"min({a}, {b})", f"the smaller of {ws[0]} and {ws[1]}"
