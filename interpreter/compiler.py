@@ -484,13 +484,14 @@ class CardCompiler:
             words.append(w)
         return lines, "; ".join(words) or "nothing happens"
 
-    def traced_test(self, s: ast.If, passed: str) -> list[str]:
+    def traced_test(self, s: ast.If, passed: str) -> tuple[list[str], str]:
         """For a traced game: a comparison's two sides as numbers, so that the narration
         can say `18 against 16`. The verdict is structural, not by name: an `unless` that
-        guards an attack is a room beaten when it holds (a monster's rule, or any like it)."""
+        guards an attack is a room beaten when it holds (a monster's rule, or any like it).
+        The lines (none for a condition that is not a comparison) and the condition's words."""
         c = s.cond
         if not isinstance(c, ast.BinOp) or c.op not in _COMPARE:
-            return []
+            return [], ""
         left, wl = self.expr(c.left, "None")
         right, wr = self.expr(c.right, "None")
         guards_attack = any(isinstance(n, ast.Attack) for n in ast.walk(s.then))
@@ -499,7 +500,8 @@ class CardCompiler:
         entry = f"({a}, {_lit(c.op)}, {b}, {passed}, {_lit(kind)}, {_lit(wl)}, {_lit(wr)})"
         return [f"{a} = {left}", f"{b} = {right}", f"{passed} = {a} {c.op} {b}",
                 "if ctx.trace is not None:  # the narration's `18 against 16`",
-                f"    ctx.trace.append(('test', '', {entry}))"]
+                f"    ctx.trace.append(('test', '', {entry}))"], \
+            f"{wl} {_COMPARE[c.op]} {wr}"
 
     def stmt(self, s, subj: str) -> tuple[list[str], str]:
         if isinstance(s, ast.Block):
@@ -606,55 +608,53 @@ class CardCompiler:
         return lines, f"{ws} share {wa} coin(s) (rounded down; more sharers than coins: none)"
 
     def if_(self, s: ast.If, subj: str) -> tuple[list[str], str]:
-        negate = s.negate
-        keyword = "unless" if negate else "if"
+        # Each block is compiled once, its words with it: words never depend on the players'
+        # variables, and a second pass for them doubled the work at every level of nesting.
+        keyword = "unless" if s.negate else "if"
         if _per_player(s.cond):
             # A condition about "your" coins is asked of each player the block is about
             # (outside such a block, "your" coins read 0).
-            wc = self.cond(s.cond, "None")[1]
-            with self.src.dry():
-                wt = self.block(s.then, "s")[1]
-                wo = self.block(s.otherwise, "s")[1] if s.otherwise else ""
-            words = f"for each of them, {keyword} {wc}: {wt}" + (f"; otherwise {wo}" if
-                                                                   s.otherwise else "")
+            keyword = f"for each of them, {keyword}"
             if subj == "None":
-                return self._branch(self.cond(s.cond, "None")[0], s, "None"), words
-            q, one = self.src.var("p"), self.src.var("one")
-            body = [f"{one} = [{q}]", *self._branch(self.cond(s.cond, q)[0], s, one)]
-            return [f"for {q} in {subj}:", *indent(body)], words
-        cond, wc = self.cond(s.cond, "None")
-        with self.src.dry():
-            wt = self.block(s.then, "s")[1]
-            wo = self.block(s.otherwise, "s")[1] if s.otherwise else ""
-        words = f"{keyword} {wc}: {wt}" + (f"; otherwise {wo}" if s.otherwise else "")
-        passed = self.src.var("passed")
-        trace = self.traced_test(s, passed)
-        if not trace:
-            return self._branch(cond, s, subj), words
-        return [*trace, *self._branch(passed, s, subj)], words
+                test, wc = self.cond(s.cond, "None")
+                lines, wt, wo = self._branch(test, s, "None")
+            else:
+                q, one = self.src.var("p"), self.src.var("one")
+                test, wc = self.cond(s.cond, q)
+                branch, wt, wo = self._branch(test, s, one)
+                lines = [f"for {q} in {subj}:", *indent([f"{one} = [{q}]", *branch])]
+        else:
+            passed = self.src.var("passed")
+            trace, wc = self.traced_test(s, passed)
+            if trace:
+                test = passed
+            else:
+                test, wc = self.cond(s.cond, "None")
+            lines, wt, wo = self._branch(test, s, subj)
+            lines = [*trace, *lines]
+        return lines, f"{keyword} {wc}: {wt}" + (f"; otherwise {wo}" if s.otherwise else "")
 
-    def _branch(self, cond: str, s: ast.If, subj: str) -> list[str]:
-        then = self.block(s.then, subj)[0]
-        other = self.block(s.otherwise, subj)[0] if s.otherwise else []
-        test = f"not {cond}" if s.negate else cond
-        lines = [f"if {test}:", *indent(then or ["pass"])]
+    def _branch(self, test: str, s: ast.If, subj: str) -> tuple[list[str], str, str]:
+        """`if TEST:` the then block, `else:` the other one; and their words."""
+        then, wt = self.block(s.then, subj)
+        other, wo = self.block(s.otherwise, subj) if s.otherwise else ([], "")
+        lines = [f"if {'not ' if s.negate else ''}{test}:", *indent(then or ["pass"])]
         if other:
             lines += ["else:", *indent(other)]
-        return lines
+        return lines, wt, wo
 
     def may(self, s: ast.May, subj: str) -> tuple[list[str], str]:
-        with self.src.dry():
-            wb = self.block(s.body, "s")[1]
-        words = f"each of them may choose: {wb}"
-        if subj == "None":
-            return [], words
-        question = s.prompt or wb
+        if subj == "None":  # nobody to ask: no code, only the words
+            with self.src.dry():
+                wb = self.block(s.body, "s")[1]
+            return [], f"each of them may choose: {wb}"
         q, one = self.src.var("p"), self.src.var("one")
-        body = self.block(s.body, one)[0]
+        body, wb = self.block(s.body, one)
+        question = s.prompt or wb
         return [f"for {q} in list({subj}):",
                 f"    if ctx.ask({q}, {_lit(question)}, {_lit(self.card.id)}):",
                 f"        {one} = [{q}]",
-                *indent(indent(body or ["pass"]))], words
+                *indent(indent(body or ["pass"]))], f"each of them may choose: {wb}"
 
     def attack(self, s: ast.Attack, subj: str) -> tuple[list[str], str]:
         sel, ws = self.selectors(s.selectors, subj)
