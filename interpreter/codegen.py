@@ -60,11 +60,19 @@ class CardSource:
         finally:
             self._dry -= 1
 
-    def define(self, hint: str, params: str, body: list[str], doc: Optional[str] = None,
-               keep: bool = False) -> str:
-        """Add `def NAME(params): body` and return NAME (`keep`: even in a dry pass, for a
-        function the compiler remembers, like a parameter's)."""
-        if self._dry and not keep:
+    @contextlib.contextmanager
+    def kept(self) -> Iterator[None]:
+        """Functions defined here are kept even within a dry pass: a function the compiler
+        remembers (a parameter's), and every function its body calls."""
+        dry, self._dry = self._dry, 0
+        try:
+            yield
+        finally:
+            self._dry = dry
+
+    def define(self, hint: str, params: str, body: list[str], doc: Optional[str] = None) -> str:
+        """Add `def NAME(params): body` and return NAME (in a dry pass, only a name)."""
+        if self._dry:
             return hint
         name = self.name(hint)
         lines = [f"def {name}({params}):"]

@@ -25,10 +25,18 @@ from raiders.dsl.checker import const_value
 from raiders.dsl.library import KindInfo, Library
 from raiders.dsl.vocabulary import ATOMS, FUNCTIONS, PER_PLAYER_ATOMS, ROOM_SHAPE, SELECTORS
 
-from .codegen import CardSource, indent
+from .codegen import INDENT, CardSource, indent
 from .state import Card, Player
 
 NEVER = 10**9  # `never`: a strength no sum reaches
+
+# Python's parser reads at most 200 nested brackets and 100 indentations, and its compiler takes
+# 20 nested loops in one function; card text may nest 1,500 deep (dsl/parser.py MAX_NESTING).
+# Code nested deeper than these bounds goes into a function of its own (`deep`, `nested`). The
+# cards of the rulesets and the example mods nest 5 brackets and 7 indentations at most: their
+# code never moves.
+MAX_BRACKETS = 50
+MAX_INDENT = 10
 
 Expr = Callable[[Any, Optional[Player]], int]
 Select = Callable[[Any, Optional[list]], list]
@@ -275,23 +283,22 @@ class CardCompiler:
         self._guard(name)
         self._compiling.add(name)
         try:
-            typ, value = self.types[name], self.values[name]
-            if typ == "per_players":
-                words = self.per_players(value, "None")[1]
-            elif typ in ("int", "number"):
-                words = self.expr(value, "None")[1]
-            elif typ == "selector":
-                words = _join([self.selector(ast.Selector(n.name, n.span), "None")[1]
-                               for n in _names(value)])
-            elif typ == "table":
-                with self.src.dry():
+            with self.src.dry():  # the words only: the code is written where it is used
+                typ, value = self.types[name], self.values[name]
+                if typ == "per_players":
+                    words = self.per_players(value, "None")[1]
+                elif typ in ("int", "number"):
+                    words = self.expr(value, "None")[1]
+                elif typ == "selector":
+                    words = _join([self.selector(ast.Selector(n.name, n.span), "None")[1]
+                                   for n in _names(value)])
+                elif typ == "table":
                     words = "; ".join(f"{row.key} → {self.stmt(row.body, 's')[1]}"
                                       for row in value.stmts)
-            elif typ == "effects":
-                with self.src.dry():
+                elif typ == "effects":
                     words = self.block(value, "s")[1]
-            else:
-                words = _plain_words(value)
+                else:
+                    words = _plain_words(value)
             if self.param_mods.get(name) and typ in ("per_players", "int", "number"):
                 words = f"{words} (modified)"
         finally:
@@ -328,9 +335,10 @@ class CardCompiler:
         self.param_words(name)
         self._compiling.add(name)
         try:
-            body = [f"v = {self._number_base(name, 'p')}"]
-            for mod in self.param_mods.get(name, ()):
-                body += ["ctx.amount = v", f"v = {self.expr(mod, 'p')[0]}"]
+            with self.src.kept():  # remembered, even when first met in a pass for words
+                body = [f"v = {self._number_base(name, 'p')}"]
+                for mod in self.param_mods.get(name, ()):
+                    body += ["ctx.amount = v", f"v = {self.expr(mod, 'p')[0]}"]
         finally:
             self._compiling.discard(name)
         if name in self._outside and name not in ROOM_SHAPE:
@@ -339,7 +347,8 @@ class CardCompiler:
         body.append("return v")
         if len(body) == 2:  # nothing modifies it
             body = [f"return {body[0][4:]}"]
-        fn = self._param_fns[name] = self.src.define(f"param_{name}", "ctx, p", body, keep=True)
+        with self.src.kept():
+            fn = self._param_fns[name] = self.src.define(f"param_{name}", "ctx, p", body)
         return fn
 
     def per_players(self, value, p: str) -> tuple[str, str]:
@@ -364,6 +373,20 @@ class CardCompiler:
 
     # ---- expressions: code with a value, for player variable `p`
     def expr(self, e, p: str) -> tuple[str, str]:
+        code, words = self._expr(e, p)
+        return self._shallow(code, p), words
+
+    def _shallow(self, code: str, p: str) -> str:
+        """Code nested deeper than MAX_BRACKETS goes into a function of its own, called where
+        it stood: the same operands, worked out in the same order, as often. Its only
+        variables are `ctx` and the player's (every other name is bound inside it)."""
+        if len(code) <= 2 * MAX_BRACKETS or _brackets(code) <= MAX_BRACKETS:
+            return code
+        fn = self.src.define("deep", f"ctx, {'p' if p == 'None' else p}", [f"return {code}"],
+                             doc="nested deeper than Python reads in one expression")
+        return f"{fn}(ctx, {p})"
+
+    def _expr(self, e, p: str) -> tuple[str, str]:
         if isinstance(e, ast.Num):
             return str(e.value), str(e.value)
         if isinstance(e, ast.Name):
@@ -379,6 +402,10 @@ class CardCompiler:
 
     def cond(self, e, p: str) -> tuple[str, str]:
         """Code for an expression read as true or false (`if`, `unless`, `and`, `not`)."""
+        code, words = self._cond(e, p)
+        return self._shallow(code, p), words
+
+    def _cond(self, e, p: str) -> tuple[str, str]:
         if isinstance(e, ast.BinOp) and e.op in _COMPARE:
             a, wa = self.expr(e.left, p)
             b, wb = self.expr(e.right, p)
@@ -504,6 +531,21 @@ class CardCompiler:
             f"{wl} {_COMPARE[c.op]} {wr}"
 
     def stmt(self, s, subj: str) -> tuple[list[str], str]:
+        lines, words = self._stmt(s, subj)
+        return self._flat(lines, subj), words
+
+    def _flat(self, lines: list[str], subj: str) -> list[str]:
+        """A statement indented deeper than MAX_INDENT goes into a function of its own, called
+        where it stood. Its only variables are `ctx` and the block's players (`subj`): every
+        other name it reads, it binds."""
+        if not lines or max(len(line) - len(line.lstrip(" ")) for line in lines) \
+                <= MAX_INDENT * len(INDENT):
+            return lines
+        fn = self.src.define("nested", f"ctx, {'subject' if subj == 'None' else subj}", lines,
+                             doc="nested deeper than Python takes in one function")
+        return [f"{fn}(ctx, {subj})"]
+
+    def _stmt(self, s, subj: str) -> tuple[list[str], str]:
         if isinstance(s, ast.Block):
             return self.block(s, subj)
         if isinstance(s, ast.Effect):
@@ -789,8 +831,9 @@ class CardCompiler:
                     rules.value_mods.append((key, fn, pred))
                     what = "card" if ref is None else str(ref)
                     words.append(f"Every {what} played{wt} counts as {w}.")
-                elif m.target in self.types:
-                    words.append(f"Its {m.target} becomes {self.expr(m.expr, 'p')[1]}.")
+                elif m.target in self.types:  # applied where the parameter is read
+                    with self.src.dry():
+                        words.append(f"Its {m.target} becomes {self.expr(m.expr, 'p')[1]}.")
                 else:
                     pred, wt = self.tag(m.tag)
                     fn, w = self.modifier(f"modify_{m.target}", m.expr)
@@ -864,6 +907,28 @@ class CardCompiler:
         if isinstance(v, ast.ValueList):
             return tuple(x.name for x in v.values)
         raise CompileError(f"{self.card.id}: `{name}` must be a constant here")
+
+
+def _brackets(code: str) -> int:
+    """How deep brackets nest in generated code (string literals skipped)."""
+    depth = deepest = 0
+    quote, escaped = "", False
+    for ch in code:
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ")]}":
+            depth -= 1
+    return deepest
 
 
 def _where(span) -> str:

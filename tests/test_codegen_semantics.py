@@ -532,3 +532,68 @@ def test_nested_conditions_compile_each_block_once(tmp_path, monkeypatch):
     monkeypatch.setattr(compiler.CardCompiler, "stmt", counting)
     compiler.compile_card(lib, "deep")
     assert len(calls) <= 3 * depth, len(calls)
+
+
+DEEP = {
+    "long-sum": 'monster long-sum {{ name "Long Sum"  strength {sum}  wounds 1 }}',
+    "long-logic": """bare long-logic {{ name "Long Logic"
+  resolve {{
+    if {chain} {{ highest: gain 1 coin }}
+    lowest: gain {divs} coins
+  }}
+}}""",
+    "deep-tables": 'bare deep-tables {{ name "Deep Tables"  resolve {{ {tables} }} }}',
+    "deep-loops": 'bare deep-loops {{ name "Deep Loops"  resolve {{ {loops} }} }}',
+    # a modified parameter first met in the words of an `effects` block: its function, and the
+    # one its long sum moves into, are kept all the same
+    "deep-param": """kind hoard(gold: int = {sum}, prize: effects = {{ gain gold coins }}) {{
+  modify gold to amount - 247
+  resolve {{ highest {{ do prize }} }}
+}}
+hoard deep-param {{ name "Deep Param" }}""",
+}
+
+
+@pytest.fixture(scope="module")
+def deep(tmp_path_factory) -> dict[str, Path]:
+    """Cards nested or summed deeper than Python reads in one function (the parser takes 1,500
+    levels, dsl/parser.py MAX_NESTING), a mod each. The source compiler stopped at load on
+    them with a SyntaxError: `too many nested parentheses` (a sum of 250 terms, `div` 110
+    deep), `too many levels of indentation` (tables 120 deep) or `too many statically nested
+    blocks` (21 loops in one function)."""
+    loops = ""
+    for i in range(24):  # 8 each of: for each value, a per-player if, may
+        loops += ("for each value { 1 -> ", "highest { if your_coins >= 0 { ", "may { ")[i % 3]
+    loops += "gain 1 coin " + "} } } } " * 8
+    parts = dict(
+        sum=" + ".join(["1"] * 250),
+        chain=" and ".join(["total > 0"] * 100) + " and (" + " or ".join(["total > 99"] * 100)
+        + " or not not not all_same)",
+        divs="div(" * 110 + "roll(6)" + ", 1)" * 110,
+        tables="table 1 { 1 -> " * 120 + "everyone: gain 1 coin" + " }" * 120,
+        loops=loops)
+    folders = {}
+    for room, text in DEEP.items():
+        folders[room] = folder = tmp_path_factory.mktemp(room)
+        (folder / "mod.dsl").write_text("kind bare() { }\n" + text.format(**parts) + "\n")
+    return folders
+
+
+@pytest.mark.parametrize("room,plays,extra,expect", [
+    ("long-sum", "{A: 5, B: 4, C: 1}", "", "C: {wounds: 1}\n  A: {wounds: 0}"),
+    # 100 `and`s then 100 `or`s; the die of `div` 110 deep is rolled once, for the lowest
+    ("long-logic", "{A: 1, B: 2, C: 3}", "rolls: [4]", "C: {coins: 1}\n  A: {coins: 4}"),
+    ("deep-tables", "{A: 1, B: 2, C: 3}", "", "A: {coins: 1}\n  C: {coins: 1}"),
+    ("deep-param", "{A: 1, B: 2, C: 3}", "", "C: {coins: 3}\n  A: {coins: 0}"),
+    # the 1 is a group of its own, C is the highest: asked 8 times, C gains at the bottom
+    ("deep-loops", "{A: 1, B: 2, C: 3}", "choices: {C: [true, true, true, true, true, true, true,"
+     " true]}", "C: {coins: 1}\n  A: {coins: 0}"),
+])
+def test_cards_nested_deeper_than_python_reads_load_and_play(deep, room, plays, extra, expect):
+    ok(scenario(deep[room], room, f"""
+room: {room}
+plays: {plays}
+{extra}
+expect:
+  {expect}
+"""))
