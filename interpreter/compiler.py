@@ -329,24 +329,30 @@ class CardCompiler:
 
     def param_function(self, name: str) -> str:
         """`param_NAME(ctx, p)`: the parameter's value, its own `modify` rules applied in order
-        (`amount` is the value so far), then any card in play elsewhere that modifies it."""
+        (`amount` is the value so far), then any card in play elsewhere that modifies it.
+        Reading it leaves `amount` (and the owner `you` reads) as they were: a handler's or a
+        modifier's `amount` read after `strength` is still its own (docs/dsl.md "modify")."""
         if name in self._param_fns:
             return self._param_fns[name]
         self.param_words(name)
         self._compiling.add(name)
         try:
             with self.src.kept():  # remembered, even when first met in a pass for words
-                body = [f"v = {self._number_base(name, 'p')}"]
-                for mod in self.param_mods.get(name, ()):
-                    body += ["ctx.amount = v", f"v = {self.expr(mod, 'p')[0]}"]
+                base = self._number_base(name, "p")
+                mods = [self.expr(mod, "p")[0] for mod in self.param_mods.get(name, ())]
         finally:
             self._compiling.discard(name)
-        if name in self._outside and name not in ROOM_SHAPE:
-            body += [f"mods = ctx.param_mods.get({_lit(name)}) if ctx.param_mods else None",
-                     "if mods:", "    v = ctx.modified(mods, v, p)"]
-        body.append("return v")
-        if len(body) == 2:  # nothing modifies it
-            body = [f"return {body[0][4:]}"]
+        outside = name in self._outside and name not in ROOM_SHAPE
+        if not mods and not outside:  # nothing modifies it
+            body = [f"return {base}"]
+        else:
+            body = ["saved = ctx.amount, ctx.owner", f"v = {base}"]
+            for mod in mods:
+                body += ["ctx.amount = v", f"v = {mod}"]
+            if outside:
+                body += [f"mods = ctx.param_mods.get({_lit(name)}) if ctx.param_mods else None",
+                         "if mods:", "    v = ctx.modified(mods, v, p)"]
+            body += ["ctx.amount, ctx.owner = saved", "return v"]
         with self.src.kept():
             fn = self._param_fns[name] = self.src.define(f"param_{name}", "ctx, p", body)
         return fn

@@ -2,7 +2,8 @@
 the constructs of the card language the built-in cards, the reference logs and the example mods
 exercise little or not at all, each pinned by a scenario on a small mod written here. Each
 scenario passes on the closure compiler too (`git show 37cddde:interpreter/compiler.py`), so
-they pin the behaviour the card language had, not the one the generated code happens to have.
+they pin the behaviour the card language had, not the one the generated code happens to have;
+the last test pins a fix of a bug both had (`amount` after a modified parameter).
 
 What they pin: the order dice are rolled in (an expression's operands left to right, `div`'s
 divisor first, the count's own number of a per-player list only), what is never worked out
@@ -141,6 +142,13 @@ bare gate-mine { name "Gate of mine"
   modify toll to amount + your_coins + holds(key) + marked(mark-a) + your_value + your_items
                  + played(key)
   resolve { everyone: wound toll  share toll + 1 among highest }
+}
+bare gate-read { name "Gate read"
+  toll 3
+  modify toll to amount * 2
+  modify wound to toll - 6 + amount
+  after wound { if amount < toll { them: gain amount coins } }
+  resolve { everyone: wound 1 }
 }
 bare gate-die { name "Gate die"
   toll 0
@@ -596,4 +604,20 @@ plays: {plays}
 {extra}
 expect:
   {expect}
+"""))
+
+
+def test_reading_a_modified_parameter_leaves_amount_alone(mod):
+    """docs/dsl.md "modify" and "after": in a handler `amount` is the event's amount, and in a
+    modifier the number being modified, whatever the rule reads before it. Reading a modified
+    `toll` (3 times 2) used to leave `amount` at the toll's 3, in the closures as in the
+    generated code: the wound's modifier made 6 - 6 + 3 of a wound of 1, and the handler gained
+    3. Now: wounds of 6 - 6 + 1, and the handler gains 1 (1 < 6). (This one pins a fix: it
+    fails on the closure compiler.)"""
+    ok(scenario(mod, "gate read", """
+room: gate-read
+plays: {A: 5, B: 3, C: 1}
+expect:
+  A: {wounds: 1, coins: 1}
+  C: {wounds: 1, coins: 1}
 """))
