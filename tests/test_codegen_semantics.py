@@ -83,6 +83,7 @@ bare shares { name "Shares"
     share highest_value - 10 among highest
     share 0 among everyone
     share your_coins + 1 among lowest
+    share roll(6) among nobody
   }
 }
 bare lookup { name "Lookup"
@@ -90,6 +91,9 @@ bare lookup { name "Lookup"
     table roll(6) { 1 -> everyone: gain 1 coin  5 -> everyone: gain 5 coins }
     table lowest_value { 2 -> highest: wound 1  3 -> lowest: wound 1 }
   }
+}
+bare keyed { name "Keyed"
+  resolve { everyone { table your_coins + 1 { 1 -> gain 1 coin  2 -> wound 1 } } }
 }
 vault claims { name "Claims"
   rewards { 1 -> give sword  3 -> { gain 1 coin  if your_coins > 1 { heal 1 } }  5 -> gain 5 coins }
@@ -330,7 +334,8 @@ expect:
 
 def test_shares_round_down_and_give_nothing_when_short(mod):
     """docs/dsl.md "share": 5 among 3 is 1 each; 2 among 3 is none; a negative chest and a
-    chest of 0 are nothing; a share's amount is read for nobody (`your_coins` 0: 1 coin)."""
+    chest of 0 are nothing; a share's amount is read for nobody (`your_coins` 0: 1 coin), and
+    only when someone shares it (`share roll(6) among nobody` rolls no die)."""
     ok(scenario(mod, "shares", """
 start: {C: {coins: 4}}
 room: shares
@@ -355,6 +360,19 @@ rolls: [{die}]
 expect:
   A: {{coins: {a_coins}, wounds: {a_wounds}}}
   C: {{coins: {c_coins}, wounds: {c_wounds}}}
+"""))
+
+
+def test_a_table_key_is_read_for_nobody_even_in_a_block(mod):
+    """docs/dsl.md "Whose coins?": a `table` key reads 0 for the per-player numbers, in a block
+    about players too: the key is 1 for everyone (row 1), not A's 1 + 1 (row 2)."""
+    ok(scenario(mod, "keyed", """
+start: {A: {coins: 1}}
+room: keyed
+plays: {A: 5, B: 3, C: 1}
+expect:
+  A: {coins: 2, wounds: 0}
+  B: {coins: 1, wounds: 0}
 """))
 
 
@@ -508,6 +526,74 @@ expect:
   B: {coins: 4}
   C: {coins: 6}
 """))
+
+
+# What `raiders show` says of a card: the same words from the closures and the source.
+WORDS = {
+    "dice-logic": [
+        "When the room resolves: if a 2-sided die (the table's) is 2 and a 6-sided die (the "
+        "table's) is more than 3: whoever played the highest value: gain 1 coin(s); if a "
+        "4-sided die (the table's) is 4 or a 8-sided die (the table's) is more than 3: "
+        "whoever played the highest value: gain 2 coin(s); if not (a 3-sided die (the "
+        "table's) is 3): whoever played the highest value: gain 4 coin(s).",
+        "toll: 2.",
+        "who: whoever played the lowest value.",
+    ],
+    "purse": [
+        "When the room resolves: for each of them, if their coins is more than 0: every "
+        "player: gain 10 coin(s); otherwise every player: gain 2 coin(s); for every player: "
+        "for each of them, if their coins is at least 5: lose 1 coin(s); otherwise gain 1 "
+        "coin(s); for whoever played the lowest value: for each of them, if not (the keys "
+        "they hold): take 1 wound(s); otherwise heal 1 wound(s); for whoever played the "
+        "highest value: for each of them, unless their coins is more than 4: gain 1 coin(s).",
+        "toll: 2.",
+        "who: whoever played the lowest value.",
+    ],
+    "marks": [
+        "When the room resolves: whoever played the highest value: get `mark-a` ×a 4-sided "
+        "die (the table's) for a 6-sided die (the table's) room(s), get `mark-b` ×2; whoever "
+        "played the lowest value: get `mark-a` ×2 until the end of the floor; whoever played "
+        "the second-highest value: get `mark-a` ×1, get `mark-b` ×3; every player: lose 1 "
+        "`mark-a`; whoever played the highest value: lose the status `mark-b`.",
+        "toll: 2.",
+        "who: whoever played the lowest value.",
+    ],
+    "asker": [
+        "When the room resolves: for every player: each of them may choose: for each of them,"
+        " if their coins is at least 2: lose 2 coin(s); them: gain 1 coin(s); otherwise take "
+        "1 wound(s).",
+        "toll: 2.",
+        "who: whoever played the lowest value.",
+    ],
+    "gate": [
+        "When the room resolves: every player: lose 3 (modified) coin(s); whoever played the "
+        "highest value share 3 (modified) coin(s) (rounded down; more sharers than coins: "
+        "none).",
+        "Its toll becomes the amount times 2.",
+        "Its toll becomes the amount plus 1.",
+        "toll: 3 (modified).",
+        "who: whoever played the lowest value.",
+    ],
+    "robbers": [
+        "When the room resolves: whoever played the highest value: take their coins plus 1 "
+        "coin(s) from whoever played the lowest value and whoever played the second-highest "
+        "value (no more than they have).",
+        "toll: 2.",
+        "who: whoever played the lowest value and whoever played the second-highest value.",
+    ],
+}
+
+
+def test_the_words_of_each_construct(mod):
+    """`raiders show`: the plain words of dice, `and`/`or`/`not`, per-player `if`/`unless` with
+    `else`, `mark … by … lasting …`, `unmark`, `may`, a parameter's own modifiers and a steal from
+    a selector parameter, as the closure compiler wrote them."""
+    from raiders.interpreter.compiler import compile_card
+    from raiders.interpreter.rules import load_rules
+
+    lib = load_rules("deluxe", cards=(str(mod),)).library
+    for cid, words in WORDS.items():
+        assert compile_card(lib, cid).words == words, cid
 
 
 # ---- cards nested deep ------------------------------------------------------------------
