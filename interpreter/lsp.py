@@ -207,14 +207,14 @@ class Workspace:
 
     def _words(self, path: str, card: str) -> list[str]:
         from raiders.interpreter.describe import describe
-        from raiders.interpreter.rules import load_rules
+        from raiders.interpreter.rules import load_rules_afresh
 
         analysis = self.analyse(path)
         mods = (analysis.mod_folder,) if analysis.mod_folder else ()
         try:
             with _overlay(self.texts):
                 # not the cached loader: the cards change as the modder types
-                rules = load_rules.__wrapped__(analysis.ruleset or "deluxe", None, mods)
+                rules = load_rules_afresh(analysis.ruleset or "deluxe", None, mods)
             return ["\n".join(describe(rules, card))]
         except Exception:  # the cards do not check clean yet: the text alone
             return []

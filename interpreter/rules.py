@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -119,16 +120,18 @@ class Rules:
         return f"{self.ruleset.id} {var.name} is for {span} players, not {n}"
 
 
-# Loaded rules by how they were asked for: the ruleset's default variant named or not is the
-# same game, so both names find it (a command and its simulation must not load it twice).
-_LOADED: dict[tuple, Rules] = {}
+# Loaded rules by how they were asked for, with the files they were read from: the ruleset's
+# default variant named or not is the same game, so both names find it (a command and its
+# simulation must not load it twice); a file changed since (an editor, the language server, a
+# test rewriting a mod) loads them again.
+_LOADED: dict[tuple, tuple[Rules, tuple]] = {}
 
 
 def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
                cards: tuple[str, ...] = (), roots: Optional[tuple[str, ...]] = None,
                edits: tuple = ()) -> Rules:
     """Load, check and compile a ruleset (a built-in id or a path) with mod folders; kept per
-    process, so asking again costs nothing.
+    process while its files are unchanged, so asking again costs a few `stat` calls.
 
     `edits`: numbers rewritten in the cards' text before checking (`simulate --sweep`,
     interpreter/sweep.py NumberEdit).
@@ -139,20 +142,42 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
     for an unknown ruleset or variant.
     """
     key = (ruleset, variant, tuple(cards), roots, edits)
-    rules = _LOADED.get(key)
-    if rules is None:
-        rules = _load_rules(*key)
-        if len(_LOADED) > 64:
-            _LOADED.clear()
-        _LOADED[key] = rules
-        if rules.variant.name == next(iter(rules.ruleset.variants)):
-            _LOADED[(ruleset, None, *key[2:])] = rules
-            _LOADED[(ruleset, rules.variant.name, *key[2:])] = rules
+    known = _LOADED.get(key)
+    if known is not None and _stamp(known[1]) == known[1]:
+        return known[0]
+    rules = load_rules_afresh(*key)
+    files = {*rules.library.sources, *(str(Path(c) / "mod.yaml") for c in key[2])}
+    ruleset_file = resolve_ruleset_path(ruleset)
+    if ruleset_file is not None:
+        files.add(str(ruleset_file))
+    files |= {os.path.dirname(f) for f in files}  # a card file added to a folder
+    entry = (rules, _stamp(tuple((f, None) for f in sorted(files))))
+    if len(_LOADED) > 64:
+        _LOADED.clear()
+    _LOADED[key] = entry
+    if rules.variant.name == next(iter(rules.ruleset.variants)):
+        _LOADED[(ruleset, None, *key[2:])] = entry
+        _LOADED[(ruleset, rules.variant.name, *key[2:])] = entry
     return rules
 
 
-def _load_rules(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
-                roots: Optional[tuple[str, ...]], edits: tuple) -> Rules:
+def _stamp(files: tuple) -> tuple:
+    """Each file with its modification time and size now (None: gone)."""
+    stamped = []
+    for path, _ in files:
+        try:
+            st = os.stat(path)
+            stamped.append((path, (st.st_mtime_ns, st.st_size)))
+        except OSError:
+            stamped.append((path, None))
+    return tuple(stamped)
+
+
+def load_rules_afresh(ruleset: str = "deluxe", variant: Optional[str] = None,
+                      cards: tuple[str, ...] = (), roots: Optional[tuple[str, ...]] = None,
+                      edits: tuple = ()) -> Rules:
+    """`load_rules` without the cache: for text that is not on disk yet (the language
+    server reads the editor's unsaved buffers in place of the files)."""
     path = resolve_ruleset_path(ruleset)
     if path is None:
         from raiders.dsl.rulesets import builtin_ids

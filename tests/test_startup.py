@@ -41,3 +41,26 @@ def test_the_default_variant_named_or_not_is_loaded_once():
     assert load_rules("classic") is load_rules("classic", "standard")
     assert load_rules("deluxe", "tactical") is not load_rules("deluxe")
     assert load_rules("deluxe", "tactical") is load_rules("deluxe", "tactical")
+
+
+def test_kept_rules_are_read_again_when_a_file_changes(tmp_path):
+    """The per-process cache never serves cards older than the files: a changed card, a new
+    card file and a changed mod.yaml are each seen by the next load."""
+    import os
+
+    from raiders.interpreter.rules import load_rules
+
+    mod = tmp_path / "mod"
+    mod.mkdir()
+    card = mod / "a.dsl"
+    card.write_text('treasure chest-a { name "A" chest 3 }\n')
+    first = load_rules("deluxe", None, (str(mod),))
+    assert load_rules("deluxe", None, (str(mod),)) is first
+    card.write_text('treasure chest-a { name "A" chest 4 }\n')
+    os.utime(card, ns=(1, 1))  # even a clock that did not move: the size or time differs
+    second = load_rules("deluxe", None, (str(mod),))
+    assert second is not first and "4" in second.rooms["chest-a"].source
+    (mod / "b.dsl").write_text('treasure chest-b { name "B" chest 2 }\n')
+    assert "chest-b" in load_rules("deluxe", None, (str(mod),)).library.cards
+    (mod / "mod.yaml").write_text("deck: {chest-b: 3}\n")
+    assert load_rules("deluxe", None, (str(mod),)).deck["chest-b"] == 3
