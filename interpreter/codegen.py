@@ -12,6 +12,7 @@ from a fixed alphabet.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import linecache
 import re
 from typing import Any, Callable, Iterator, Optional
@@ -93,6 +94,12 @@ class CardSource:
         """Compile the text once; the functions by name, and the text."""
         text = self.text
         filename = f"<card {self.card_id}>"
+        known = linecache.cache.get(filename)
+        if known is not None and "".join(known[2]) != text:
+            # another card of that id (a mod's, a changed file's): its own name, so that a
+            # traceback shows the lines that really ran
+            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+            filename = f"<card {self.card_id} {digest}>"
         code = compile(text, filename, "exec")
         namespace: dict[str, Any] = dict(RUNTIME)
         exec(code, namespace)  # noqa: S102 - text made by the compiler; card data only as literals

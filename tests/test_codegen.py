@@ -134,3 +134,18 @@ def test_names_and_comments_are_made_safe():
     assert len(pyast.parse(text).body) == 3
     comments = [line for line in text.splitlines() if line.strip().startswith("#")]
     assert len(comments) == 2  # the card's header and the one-line doc
+
+
+def test_two_cards_of_one_id_keep_their_own_lines_for_tracebacks(tmp_path):
+    mod = tmp_path / "mod"
+    mod.mkdir()
+    (mod / "a.dsl").write_text('treasure twin { name "Twin" chest 3 }\n')
+    one = load_rules("deluxe", None, (str(mod),)).rooms["twin"]
+    (mod / "a.dsl").write_text('treasure twin { name "Twin" chest 7  second_chest 1 }\n')
+    two = load_rules("deluxe", None, (str(mod),)).rooms["twin"]
+    files = {one.resolve.__code__.co_filename, two.resolve.__code__.co_filename}
+    assert len(files) == 2 and all(f.startswith("<card twin") for f in files)
+    for room in (one, two):
+        code = room.resolve.__code__
+        lines = "".join(linecache.getlines(code.co_filename))
+        assert lines == room.source
