@@ -105,7 +105,23 @@ class CardSource:
         exec(code, namespace)  # noqa: S102 - text made by the compiler; card data only as literals
         # tracebacks and debuggers show the generated lines
         linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+        _remember(self.card_id, filename)
         return {n: namespace[n] for n in self._taken}, text
+
+
+# The traceback names kept per card id: a long-lived process (the language server compiles
+# the cards again as the modder types) keeps the last few, not every version ever compiled.
+_NAMES: dict[str, list[str]] = {}
+KEEP_VERSIONS = 8
+
+
+def _remember(card_id: str, filename: str) -> None:
+    names = _NAMES.setdefault(card_id, [])
+    if filename in names:
+        return
+    names.append(filename)
+    while len(names) > KEEP_VERSIONS:
+        linecache.cache.pop(names.pop(0), None)
 
 
 # ---- run-time helpers the generated code calls (closures stay where writing them out buys

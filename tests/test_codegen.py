@@ -149,3 +149,14 @@ def test_two_cards_of_one_id_keep_their_own_lines_for_tracebacks(tmp_path):
         code = room.resolve.__code__
         lines = "".join(linecache.getlines(code.co_filename))
         assert lines == room.source
+
+
+def test_a_long_lived_process_keeps_a_few_versions_of_a_card_not_all():
+    from raiders.interpreter import codegen
+
+    for n in range(codegen.KEEP_VERSIONS * 3):
+        src = CardSource("often-edited")
+        src.define("resolve", "ctx, subject", [f"return {n}"])
+        src.build()
+    kept = [f for f in linecache.cache if f.startswith("<card often-edited")]
+    assert len(kept) == codegen.KEEP_VERSIONS
