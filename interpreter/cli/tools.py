@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import sys
 
 import click
 
@@ -43,7 +44,7 @@ def fmt_cmd(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
     if "-" in paths:
         if len(paths) > 1:
             raise click.UsageError("`-` (standard input) cannot be mixed with paths")
-        text = click.get_text_stream("stdin").read()
+        text = sys.stdin.read()  # (CliRunner swaps it too; click 8.2 deprecates its helper)
         try:
             out, diags = format_text(text, "<stdin>")
         except FormatError as err:
