@@ -313,13 +313,20 @@ class CardCompiler:
             return f"{self._param_fns[name]}(ctx, {p})"
         mods = self.param_mods.get(name)
         outside = name in self._outside and name not in ROOM_SHAPE
-        if not mods and not outside:
+        # A number that reads other parameters is one function, called where it is read: written
+        # out at each use, `b = a + a`, `c = b + b`, … would double the code at each step.
+        if not mods and not outside and not self.reads_params(name):
             self._compiling.add(name)
             try:
                 return self._number_base(name, p)
             finally:
                 self._compiling.discard(name)
         return f"{self.param_function(name)}(ctx, {p})"
+
+    def reads_params(self, name: str) -> bool:
+        """Whether a parameter's value reads another parameter of the card."""
+        return any(isinstance(n, ast.Name) and n.name in self.types and n.name != name
+                   for n in ast.walk(self.values[name]))
 
     def _number_base(self, name: str, p: str) -> str:
         value = self.values[name]
@@ -425,8 +432,10 @@ class CardCompiler:
 
     def name(self, name: str, p: str) -> tuple[str, str]:
         if name in self.types:
-            w = self.param_words(name)
             code = self.number_param(name, p)
+            if self.reads_params(name):  # its own words are on its own line (`show`)
+                return code, name
+            w = self.param_words(name)
             return code, w if self.types[name] != "per_players" else f"{name} ({w})"
         source = _ATOM_SOURCE.get(name)
         if source is None:

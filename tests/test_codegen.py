@@ -160,3 +160,26 @@ def test_a_long_lived_process_keeps_a_few_versions_of_a_card_not_all():
         src.build()
     kept = [f for f in linecache.cache if f.startswith("<card often-edited")]
     assert len(kept) == codegen.KEEP_VERSIONS
+
+
+def test_parameters_reading_parameters_compile_to_linear_code(tmp_path):
+    """`a1 = a0 + a0`, `a2 = a1 + a1`, …: each is one function, called where it is read, so
+    40 levels are 40 small functions (written out at each use, the code doubled each step:
+    350 MB at 18 levels), and the words name the parameter instead of repeating it."""
+    n = 40
+    params = ", ".join(["a0: int = 1"] + [f"a{i}: int = a{i - 1} + a{i - 1}" for i in range(1, n)])
+    mod = tmp_path / "doubling"
+    mod.mkdir()
+    (mod / "d.dsl").write_text(f"kind doubler({params}) {{\n"
+                               f"  resolve {{ everyone: gain a19 coins }}\n}}\n"
+                               'doubler doubling { name "Doubling" }\n')
+    rules = load_rules("deluxe", None, (str(mod),))
+    room = rules.rooms["doubling"]
+    assert len(room.source) < 20_000
+    assert "a39: a38 plus a38." in room.words
+    (mod / "s.yaml").write_text("format: raiders-scenario/1\nname: 2^19 coins, capped at 20\n"
+                                "ruleset: deluxe\ncards: [.]\nplayers: [A, B, C]\n"
+                                "room: doubling\nplays: {A: 1, B: 2, C: 3}\n"
+                                "expect:\n  A: {coins: 20}\n")
+    [outcome] = run_file(str(mod / "s.yaml"))
+    assert outcome.ok, outcome.differences + [d.message for d in outcome.diagnostics]
