@@ -260,6 +260,7 @@ class CardCompiler:
         self.param_mods: dict[str, list[ast.Expr]] = {}
         self._words: dict[str, str] = {}
         self._param_fns: dict[str, str] = {}
+        self._do_fns: dict[tuple[str, bool], str] = {}
         self._compiling: set[str] = set()
         fields = {m.name: m.value for m in card.members if isinstance(m, ast.Field)}
         self.values: dict[str, Any] = {}
@@ -362,6 +363,22 @@ class CardCompiler:
             body += ["ctx.amount, ctx.owner = saved", "return v"]
         with self.src.kept():
             fn = self._param_fns[name] = self.src.define(f"param_{name}", "ctx, p", body)
+        return fn
+
+    def do_function(self, name: str, for_nobody: bool) -> str:
+        """`do_NAME(ctx, subject)`: a block parameter that does other block parameters, as one
+        function (written out at each `do`, a chain of them doubled the code at each step).
+        For nobody (`do` at the top of a procedure) it is written for nobody, as inline."""
+        key = (name, for_nobody)
+        if key in self._do_fns:
+            return self._do_fns[key]
+        self._compiling.add(name)
+        try:
+            with self.src.kept():
+                lines = self.block(self.values[name], "None" if for_nobody else "subject")[0]
+                fn = self._do_fns[key] = self.src.define(f"do_{name}", "ctx, subject", lines)
+        finally:
+            self._compiling.discard(name)
         return fn
 
     def per_players(self, value, p: str) -> tuple[str, str]:
@@ -602,6 +619,10 @@ class CardCompiler:
             return lines, f"whoever played each value: {wr}"
         if isinstance(s, ast.Do):
             name = s.name.name
+            if self.reads_params(name):  # one function, called here (see number_param)
+                self.param_words(name)  # checks for cycles before any code is written
+                fn = self.do_function(name, subj == "None")
+                return [f"{fn}(ctx, {subj})"], f"`{name}`"
             words = self.param_words(name)
             self._compiling.add(name)
             try:
@@ -894,8 +915,8 @@ class CardCompiler:
                             if shape["rounds"] != 1 else "")
                          + f"; a card a player lacks counts {shape['missing']}.")
         for name in self.types:
-            if self.values[name] is not None and self.types[name] not in ("table", "effects") \
-                    and name not in ROOM_SHAPE:
+            if self.values[name] is not None and name not in ROOM_SHAPE and (
+                    self.types[name] not in ("table", "effects") or self.reads_params(name)):
                 words.append(f"{name}: {self.param_words(name)}.")
         funcs, text = self.src.build()
         return CompiledRoom(

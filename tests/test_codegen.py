@@ -183,3 +183,26 @@ def test_parameters_reading_parameters_compile_to_linear_code(tmp_path):
                                 "expect:\n  A: {coins: 20}\n")
     [outcome] = run_file(str(mod / "s.yaml"))
     assert outcome.ok, outcome.differences + [d.message for d in outcome.diagnostics]
+
+
+def test_a_chain_of_do_compiles_to_linear_code_and_does_the_same(tmp_path):
+    """`e1 = { do e0  do e0 }`, `e2 = { do e1  do e1 }`, …: a block parameter that does
+    others is one function (written out at each `do`, 20 levels took a minute and 5 GB)."""
+    n = 30
+    params = ", ".join(["e0: effects = { gain 1 coin }"]
+                       + [f"e{i}: effects = {{ do e{i - 1}  do e{i - 1} }}" for i in range(1, n)])
+    mod = tmp_path / "doer"
+    mod.mkdir()
+    (mod / "d.dsl").write_text(f"kind doer({params}) {{\n"
+                               "  resolve { do e3  everyone { do e3 } }\n}\n"
+                               'doer doer-room { name "Doer" }\n')
+    room = load_rules("deluxe", None, (str(mod),)).rooms["doer-room"]
+    assert len(room.source) < 20_000
+    assert "e29: `e28`; `e28`." in room.words
+    (mod / "s.yaml").write_text("format: raiders-scenario/1\n"
+                                "name: e3 doubles e0 three times, for everyone (nobody first)\n"
+                                "ruleset: deluxe\ncards: [.]\nplayers: [A, B, C]\n"
+                                "room: doer-room\nplays: {A: 1, B: 2, C: 3}\n"
+                                "expect:\n  A: {coins: 8}\n  C: {coins: 8}\n")
+    [outcome] = run_file(str(mod / "s.yaml"))
+    assert outcome.ok, outcome.differences + [d.message for d in outcome.diagnostics]
