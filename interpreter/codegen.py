@@ -138,20 +138,13 @@ def players_of_value(ctx, rank: int) -> list:
     return [p for p in ctx.participants if vb.get(p.seat) == target]
 
 
-def most(ctx, attr: str) -> list:
+def extreme(ctx, attr: str, best: Callable) -> list:
+    """The players with the most (`best` max) or the least (min) coins or wounds."""
     players = ctx.participants
     if not players:
         return []
-    best = max(getattr(p, attr) for p in players)
-    return [p for p in players if getattr(p, attr) == best]
-
-
-def least(ctx, attr: str) -> list:
-    players = ctx.participants
-    if not players:
-        return []
-    best = min(getattr(p, attr) for p in players)
-    return [p for p in players if getattr(p, attr) == best]
+    target = best(getattr(p, attr) for p in players)
+    return [p for p in players if getattr(p, attr) == target]
 
 
 def tied(ctx) -> list:
@@ -170,8 +163,7 @@ def union(ctx, parts: list[list]) -> list:
 
 RUNTIME: dict[str, Any] = {
     "players_of_value": players_of_value,
-    "most": most,
-    "least": least,
+    "extreme": extreme,
     "tied": tied,
     "union": union,
     "__builtins__": {"len": len, "list": list, "max": max, "min": min, "sorted": sorted,

@@ -15,8 +15,9 @@ The functions a card adds to the bus have these shapes:
 """
 from __future__ import annotations
 
+import contextlib
 import os
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import attrs
 
@@ -164,10 +165,10 @@ _SELECTOR_SOURCE: dict[str, Callable[[str], str]] = {
     "lowest": lambda s: ("[q for q in ctx.participants "
                          "if ctx.values_by_player.get(q.seat) == ctx.lowest_value]"),
     "second_lowest": lambda s: "players_of_value(ctx, 1)",
-    "richest": lambda s: "most(ctx, 'coins')",
-    "poorest": lambda s: "least(ctx, 'coins')",
-    "least_wounded": lambda s: "least(ctx, 'wounds')",
-    "most_wounded": lambda s: "most(ctx, 'wounds')",
+    "richest": lambda s: "extreme(ctx, 'coins', max)",
+    "poorest": lambda s: "extreme(ctx, 'coins', min)",
+    "least_wounded": lambda s: "extreme(ctx, 'wounds', min)",
+    "most_wounded": lambda s: "extreme(ctx, 'wounds', max)",
     "attacked": lambda s: "list(ctx.attack_targets)",
     "escaped": lambda s: "[q for q in ctx.participants if q.seat in ctx.escaped_seats]",
     "them": lambda s: "[]" if s == "None" else f"list({s})",
@@ -272,6 +273,15 @@ class CardCompiler:
 
     # ---- parameters: numbers become a function when something modifies them, else inline
     # code; selectors, tables and blocks are written out where they are used.
+    @contextlib.contextmanager
+    def expanding(self, name: str) -> Iterator[None]:
+        """While a parameter's value is being compiled: met again inside, it refers to itself."""
+        self._compiling.add(name)
+        try:
+            yield
+        finally:
+            self._compiling.discard(name)
+
     def _guard(self, name: str) -> None:
         if name in self._compiling:
             raise CompileError(f"{self.card.id}: parameter `{name}` refers to itself")
@@ -282,8 +292,7 @@ class CardCompiler:
         if name in self._words:
             return self._words[name]
         self._guard(name)
-        self._compiling.add(name)
-        try:
+        with self.expanding(name):
             with self.src.dry():  # the words only: the code is written where it is used
                 typ, value = self.types[name], self.values[name]
                 if typ == "per_players":
@@ -302,8 +311,6 @@ class CardCompiler:
                     words = _plain_words(value)
             if self.param_mods.get(name) and typ in ("per_players", "int", "number"):
                 words = f"{words} (modified)"
-        finally:
-            self._compiling.discard(name)
         self._words[name] = words
         return words
 
@@ -317,11 +324,8 @@ class CardCompiler:
         # A number that reads other parameters is one function, called where it is read: written
         # out at each use, `b = a + a`, `c = b + b`, … would double the code at each step.
         if not mods and not outside and not self.reads_params(name):
-            self._compiling.add(name)
-            try:
+            with self.expanding(name):
                 return self._number_base(name, p)
-            finally:
-                self._compiling.discard(name)
         return f"{self.param_function(name)}(ctx, {p})"
 
     def reads_params(self, name: str) -> bool:
@@ -343,13 +347,10 @@ class CardCompiler:
         if name in self._param_fns:
             return self._param_fns[name]
         self.param_words(name)
-        self._compiling.add(name)
-        try:
+        with self.expanding(name):
             with self.src.kept():  # remembered, even when first met in a pass for words
                 base = self._number_base(name, "p")
                 mods = [self.expr(mod, "p")[0] for mod in self.param_mods.get(name, ())]
-        finally:
-            self._compiling.discard(name)
         outside = name in self._outside and name not in ROOM_SHAPE
         if not mods and not outside:  # nothing modifies it
             body = [f"return {base}"]
@@ -372,13 +373,10 @@ class CardCompiler:
         key = (name, for_nobody)
         if key in self._do_fns:
             return self._do_fns[key]
-        self._compiling.add(name)
-        try:
+        with self.expanding(name):
             with self.src.kept():
                 lines = self.block(self.values[name], "None" if for_nobody else "subject")[0]
                 fn = self._do_fns[key] = self.src.define(f"do_{name}", "ctx, subject", lines)
-        finally:
-            self._compiling.discard(name)
         return fn
 
     def per_players(self, value, p: str) -> tuple[str, str]:
@@ -514,12 +512,9 @@ class CardCompiler:
             return _selector_of(name, s.arg)
         if name in self.types and self.types[name] == "selector":
             words = self.param_words(name)
-            self._compiling.add(name)
-            try:
+            with self.expanding(name):
                 code = self.selectors([ast.Selector(n.name, n.span)
                                        for n in _names(self.values[name])], subj)[0]
-            finally:
-                self._compiling.discard(name)
             return code, words
         source = _SELECTOR_SOURCE.get(name)
         if source is None:
@@ -624,11 +619,8 @@ class CardCompiler:
                 fn = self.do_function(name, subj == "None")
                 return [f"{fn}(ctx, {subj})"], f"`{name}`"
             words = self.param_words(name)
-            self._compiling.add(name)
-            try:
+            with self.expanding(name):
                 lines = self.block(self.values[name], subj)[0]
-            finally:
-                self._compiling.discard(name)
             return lines, words
         if isinstance(s, ast.May):
             return self.may(s, subj)
@@ -648,11 +640,8 @@ class CardCompiler:
         if isinstance(ref, ast.Name):
             name = ref.name
             words = self.param_words(name)
-            self._compiling.add(name)
-            try:
+            with self.expanding(name):
                 rows = self.table(self.values[name], subj)[0]
-            finally:
-                self._compiling.discard(name)
             return rows, words
         return self.table(ref, subj)
 
