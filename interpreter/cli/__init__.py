@@ -72,8 +72,9 @@ class _Main(click.Group):
                 if cmd is not None and not cmd.hidden:
                     rows.append((name, cmd.get_short_help_str(limit)))
             else:
-                rows.append((name, click.utils.make_default_short_help(COMMANDS[name][2],
-                                                                       limit)))
+                # click's own shortening, without importing the command
+                stub = click.Command(name, help=COMMANDS[name][2])
+                rows.append((name, stub.get_short_help_str(limit)))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
