@@ -211,8 +211,7 @@ class Game:
         """A moment of the game on the bus (`after floor_start { … }`); cheap when no card in
         play hears it."""
         table = self.table
-        if not (table.house or table.held or table.floor_rules is not None
-                or (room is not None and room.rules.reactors)):
+        if not (table.listening or (room is not None and room.rules.reactors)):
             return None
         ctx = Context(table, room)
         ctx.phase(event, list(ctx.participants))
@@ -434,7 +433,7 @@ class Game:
         first_name = self.players[first].name if first is not None else None
         peeks = self.peeks(floor, r)
         room = self.rules.rooms[slot.card]
-        if room.rules.reactors or table.house or table.held or table.floor_rules is not None:
+        if room.rules.reactors or table.listening:
             self.phase("reveal", room)  # only when some card in play may hear it
         if room.rounds == 1:  # the common case, without merging rounds
             plays = self.card_play(room, r)
@@ -468,7 +467,7 @@ class Game:
             self.pass_first_player(plays)
             if table.first != before:
                 new = self.players[table.first]
-                if table.house or table.held or table.floor_rules is not None:
+                if table.listening:
                     Context(table, None).phase("first_player", [new])
         # Fresh lists only when this room used them: most rooms roll no die, ask nothing and
         # trace nothing, and every container made per room is work for the garbage collector.

@@ -107,7 +107,7 @@ class Table:
     # ---- the bus
     def bus(self, room: Optional[CompiledRoom]) -> Bus:
         """The merged handlers for the cards in play now (cached by what is in play)."""
-        if room is not None and not self.held and not self.house and self.floor_rules is None:
+        if room is not None and not self.listening:
             own = room.own_bus  # the common case: only the room's rules are in play
             if own is None:
                 own = room.own_bus = Bus()
