@@ -163,15 +163,20 @@ def _grammar_strategy():
     return from_lark(g, start="start", explicit=explicit)
 
 
-def _check_program(tmp_path: Path, text: str) -> None:
-    folder = tmp_path / "gen"
+def _validate_then_play(tmp_path: Path, kind: str, text: str, play: list[str]) -> None:
+    """A card file in a fresh folder: validated; if it checks clean, it must also play."""
+    folder = tmp_path / kind
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir()
     (folder / "cards.dsl").write_text(text, encoding="utf-8")
     result = invoke(["validate", folder])
-    _count("grammar")
-    if result.exit_code == 0:  # it checks clean: it must also load, show and play
-        invoke(["play", "-q", "--seed", "1", "--cards", folder])
+    _count(kind)
+    if result.exit_code == 0:
+        invoke(["play", "-q", *play, "--cards", folder])
+
+
+def _check_program(tmp_path: Path, text: str) -> None:
+    _validate_then_play(tmp_path, "grammar", text, ["--seed", "1"])
 
 
 def test_fuzz_grammar(tmp_path):
@@ -197,14 +202,7 @@ CARD_FILES = _files("examples/mods/*/*.dsl")
 
 
 def _check_card_file(tmp_path: Path, text: str) -> None:
-    folder = tmp_path / "mod"
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir()
-    (folder / "cards.dsl").write_text(text, encoding="utf-8")
-    result = invoke(["validate", folder])
-    _count("cards")
-    if result.exit_code == 0:
-        invoke(["play", "-q", "--seed", "2", "--bots", "greedy", "--cards", folder])
+    _validate_then_play(tmp_path, "cards", text, ["--seed", "2", "--bots", "greedy"])
 
 
 @st.composite
