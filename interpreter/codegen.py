@@ -133,18 +133,35 @@ def players_of_value(ctx, rank: int) -> list:
     values = ctx.distinct_values
     if (rank >= 0 and len(values) <= rank) or (rank < 0 and len(values) < -rank):
         return []
-    target = values[rank]
+    return players_valued(ctx, values[rank])
+
+
+# The helpers below are plain loops, not comprehensions: a comprehension is a function call
+# of its own in Python 3.11, and these run in most rooms.
+
+def players_valued(ctx, target: int) -> list:
+    """The players whose play counted `target` (highest, lowest, …), in seat order."""
     vb = ctx.values_by_player
-    return [p for p in ctx.participants if vb.get(p.seat) == target]
+    found = []
+    for p in ctx.participants:
+        if vb.get(p.seat) == target:
+            found.append(p)
+    return found
 
 
-def extreme(ctx, attr: str, best: Callable) -> list:
-    """The players with the most (`best` max) or the least (min) coins or wounds."""
-    players = ctx.participants
-    if not players:
-        return []
-    target = best(getattr(p, attr) for p in players)
-    return [p for p in players if getattr(p, attr) == target]
+def extreme(ctx, attr: str, most: bool) -> list:
+    """The players with the most (`most`) or the least coins or wounds (`attr`), in seat
+    order; one pass over the table."""
+    found: list = []
+    target = None
+    for p in ctx.participants:
+        v = getattr(p, attr)
+        if target is None or (v > target if most else v < target):
+            target = v
+            found = [p]
+        elif v == target:
+            found.append(p)
+    return found
 
 
 def tied(ctx) -> list:
@@ -163,6 +180,7 @@ def union(ctx, parts: list[list]) -> list:
 
 RUNTIME: dict[str, Any] = {
     "players_of_value": players_of_value,
+    "players_valued": players_valued,
     "extreme": extreme,
     "tied": tied,
     "union": union,

@@ -159,16 +159,14 @@ def _lit(value: Any) -> str:
 _SELECTOR_SOURCE: dict[str, Callable[[str], str]] = {
     "everyone": lambda s: "list(ctx.participants)",
     "nobody": lambda s: "[]",
-    "highest": lambda s: ("[q for q in ctx.participants "
-                          "if ctx.values_by_player.get(q.seat) == ctx.highest_value]"),
+    "highest": lambda s: "players_valued(ctx, ctx.highest_value)",
     "second": lambda s: "players_of_value(ctx, -2)",
-    "lowest": lambda s: ("[q for q in ctx.participants "
-                         "if ctx.values_by_player.get(q.seat) == ctx.lowest_value]"),
+    "lowest": lambda s: "players_valued(ctx, ctx.lowest_value)",
     "second_lowest": lambda s: "players_of_value(ctx, 1)",
-    "richest": lambda s: "extreme(ctx, 'coins', max)",
-    "poorest": lambda s: "extreme(ctx, 'coins', min)",
-    "least_wounded": lambda s: "extreme(ctx, 'wounds', min)",
-    "most_wounded": lambda s: "extreme(ctx, 'wounds', max)",
+    "richest": lambda s: "extreme(ctx, 'coins', True)",
+    "poorest": lambda s: "extreme(ctx, 'coins', False)",
+    "least_wounded": lambda s: "extreme(ctx, 'wounds', False)",
+    "most_wounded": lambda s: "extreme(ctx, 'wounds', True)",
     "attacked": lambda s: "list(ctx.attack_targets)",
     "escaped": lambda s: "[q for q in ctx.participants if q.seat in ctx.escaped_seats]",
     "them": lambda s: "[]" if s == "None" else f"list({s})",
@@ -607,9 +605,8 @@ class CardCompiler:
         if isinstance(s, ast.ForEachValue):
             value, group = self.src.var("value"), self.src.var("group")
             rows, wr = self.table_ref(s.table, group)
-            pick = (f"{group} = [q for q in ctx.participants "
-                    f"if ctx.values_by_player.get(q.seat) == {value}]")
-            lines = [f"for {value} in sorted(set(ctx.values_by_player.values())):",
+            pick = f"{group} = players_valued(ctx, {value})"
+            lines = [f"for {value} in ctx.distinct_values:",
                      *indent(self._rows(value, {k: [pick, *body] for k, body in rows.items()}))]
             return lines, f"whoever played each value: {wr}"
         if isinstance(s, ast.Do):
@@ -728,7 +725,9 @@ class CardCompiler:
         body, wb = self.block(s.body, "subject")
         fn = self.src.define("attack", "ctx, subject", body, doc=f"it attacks {ws}: {wb}")
         targets = self.src.var("targets")
-        return [f"{targets} = [q for q in {sel} if q.seat not in ctx.escaped_seats]",
+        return [f"{targets} = {sel}",
+                "if ctx.escaped_seats:  # nobody escaped, most rooms: no second list",
+                f"    {targets} = [q for q in {targets} if q.seat not in ctx.escaped_seats]",
                 f"ctx.attack({targets}, {fn})"], f"it attacks {ws}: {wb}"
 
     def effect(self, e: ast.Effect, group: str) -> tuple[list[str], str]:

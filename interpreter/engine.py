@@ -45,7 +45,10 @@ class RoomRecord:
     index: int
     card: str
     peeks: list[str]  # who played a peek item before the room (a log's `torches`)
-    plays: dict[str, list[Card]]  # name -> second-card items…, card
+    # name -> second-card items…, card; or the room's one round of plays, read into that
+    # dict when first asked (a simulation never asks, and most rooms are one round)
+    _plays: "dict[str, list[Card]] | list[Play]" = attrs.field(alias="plays",
+                                                                eq=lambda v: _by_name(v))
     trace: list
     after_state: list[tuple[str, int, int, tuple[str, ...]]]  # name, coins, wounds, items
     first_player: Optional[str] = None
@@ -54,9 +57,23 @@ class RoomRecord:
     choices: dict[str, list[bool]] = attrs.Factory(dict)  # `may` answers, per player in order
 
     @property
+    def plays(self) -> dict[str, list[Card]]:
+        """What each player put down, by name: second-card items…, then the card."""
+        plays = self._plays
+        if plays.__class__ is list:
+            plays = self._plays = _by_name(plays)
+        return plays
+
+    @property
     def after(self) -> dict[str, dict]:
         """The state after the room, per player (a log's checkpoint)."""
         return {n: {"coins": c, "wounds": w, "items": list(i)} for n, c, w, i in self.after_state}
+
+
+def _by_name(plays: "dict[str, list[Card]] | list[Play]") -> dict[str, list[Card]]:
+    if plays.__class__ is not list:
+        return plays
+    return {pl.player.name: list(pl.played) for pl in plays}
 
 
 @attrs.define
@@ -437,11 +454,9 @@ class Game:
             self.phase("reveal", room)  # only when some card in play may hear it
         if room.rounds == 1:  # the common case, without merging rounds
             plays = self.card_play(room, r)
-            played = {pl.player.name: [*pl.chain, pl.card] if pl.sequence is None
-                      else list(pl.sequence) for pl in plays}
             ctx = resolve_round(table, room, plays)
-            return self.finish_room(f, r, room, ctx, plays, played, peeks, first_name)
-        played = {}
+            return self.finish_room(f, r, room, ctx, plays, plays, peeks, first_name)
+        played: dict[str, list[Card]] = {}
         for round_no in range(1, room.rounds + 1):
             plays = self.card_play(room, r)
             for pl in plays:
@@ -450,7 +465,7 @@ class Game:
         return self.finish_room(f, r, room, ctx, plays, played, peeks, first_name)
 
     def finish_room(self, f: int, r: int, room: CompiledRoom, ctx: Context, plays: list[Play],
-                    played: dict[str, list[Card]], peeks: list[str],
+                    played: "dict[str, list[Card]] | list[Play]", peeks: list[str],
                     first_name: Optional[str]) -> RoomRecord:
         """After the room's last round: `after room`, deaths, statuses that run out, the
         first player's hand-over; then the room's record."""
