@@ -234,40 +234,34 @@ class Context:
         room = self.room
         plain = not self.value_mods and room.any_item is None
         vb: dict[int, int] = {}
-        if plain:  # the common case: every play one power card, counting its value
-            for pl in self.plays:
-                card = pl.card
-                if card.__class__ is not int or pl.cards is not None:
-                    break
-                pl.value = vb[pl.player.seat] = card
-            else:
-                self.values_by_player = vb
-                if vb:
-                    values = vb.values()
-                    self.total = sum(values)
-                    self.highest_value = self.highest_card = high = max(values)
-                    self.lowest_value = low = min(values)
-                    if high != low:
-                        self.all_same = 0
-                return
-            vb = {}
         top_card = 0
         for pl in self.plays:
-            seat = pl.player.seat
             card = pl.card
-            if plain and card.__class__ is int and pl.cards is None:
-                pl.value = card
-                vb[seat] = card
-                if card > top_card:
-                    top_card = card
+            if pl.cards is None:  # one card each, the common case: valued here, inline
+                if card.__class__ is int:
+                    value = card if plain else self.card_value(card, pl.player)
+                elif card in room.escapes:
+                    pl.escaped, pl.value = True, None
+                    if not self.escaped_seats:
+                        self.escaped_seats = set()
+                    self.escaped_seats.add(pl.player.seat)
+                    continue
+                elif card is None:
+                    value = room.missing
+                else:
+                    value = self.card_value(card, pl.player)
+                pl.value = vb[pl.player.seat] = value
+                if value > top_card:
+                    top_card = value
                 continue
             self._value(pl)
             if pl.escaped:
                 if not self.escaped_seats:
                     self.escaped_seats = set()
-                self.escaped_seats.add(seat)
-            elif pl.value is not None:
-                vb[seat] = pl.value
+                self.escaped_seats.add(pl.player.seat)
+                continue
+            if pl.value is not None:
+                vb[pl.player.seat] = pl.value
             best = max(pl.card_values) if pl.card_values else pl.value
             if best is not None and best > top_card:
                 top_card = best
