@@ -98,7 +98,8 @@ def interpreter_resolver(rules: Rules):
             t = table[0] = Table(players, supply, cap, None)
         plays = [Play(p, c) for p, c in zip(players, cards, strict=True)]
         ctx = resolve_round(t, rooms[card], plays)
-        ctx.phase("room", list(ctx.participants))
+        if "room" in ctx.reacts:  # as the engine's finish_room: only when a card hears it
+            ctx.phase("room", list(ctx.participants))
 
     return resolve
 

@@ -355,7 +355,10 @@ class Game:
         plays: list[Play] = []
         revealed: list[Play] = []
         pending: list[Play] = []
-        for p in self.play_order():
+        # seat order without a first player: the table itself, skipping the dead as they come
+        for p in self.players if self.table.first is None else self.play_order():
+            if p.dead:
+                continue
             # the most common decision: no items, any card left in hand
             legal = legal_cards(room, p, abilities, (), item_plays) if p.items else list(p.hand)
             if not legal:  # nothing left to play (a room fought in rounds)
