@@ -1,11 +1,13 @@
-"""Start-up: `raiders --help` and `raiders validate cards/` as whole processes (issue 11).
+"""Start-up: `raiders --help`, `raiders validate cards/` and a one-game `raiders simulate` as
+whole processes (issue 11).
 
 Each is timed as a fresh process, best of N, next to a baseline in the same run: the bare
 Python interpreter starting and importing click (what any click command costs). Printed: wall
 seconds, CPU seconds (user + system, steadier on a busy machine), the ratio to the baseline,
 and whether `--help` imported the card language's parser (it must not). The grammar's tables
-come from the user's cache after the first run (dsl/grammarcache.py); `--cold` empties a
-private cache folder before every run, to show the cost without it.
+and the checked cards of a game come from the user's cache after the first run
+(dsl/grammarcache.py, dsl/libcache.py); `--cold` empties a private cache folder before every
+run, to show the cost without them.
 
     python benchmarks/startup.py [--runs 7] [--cold]
 """
@@ -23,6 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RAIDERS = [sys.executable, "-c", "import sys; from raiders.interpreter.cli import main; "
            "sys.argv[0] = 'raiders'; main()"]
+
+SIMULATE_ONE = ["simulate", "--ruleset", "deluxe", "--players", "4", "--bots", "random",
+                "--games", "1", "--jobs", "1"]
 
 
 def timed(cmd: list[str], env: dict[str, str], runs: int, cold: Path | None) -> tuple[float, float]:
@@ -68,8 +73,10 @@ def main() -> None:
         rows = [("python -c 'import click' (baseline)", base),
                 ("raiders --help", timed([*RAIDERS, "--help"], env, args.runs, cold)),
                 ("raiders validate cards/", timed([*RAIDERS, "validate", "cards"], env,
-                                                  args.runs, cold))]
-    print(f"best of {args.runs}, {'no cache' if args.cold else 'grammar cache warm'}; "
+                                                  args.runs, cold)),
+                ("raiders simulate --games 1", timed([*RAIDERS, *SIMULATE_ONE], env,
+                                                     args.runs, cold))]
+    print(f"best of {args.runs}, {'no cache' if args.cold else 'caches warm'}; "
           f"{os.cpu_count()} core(s), load {os.getloadavg()[0]:.1f}")
     for name, (wall, cpu) in rows:
         print(f"  {name:38s}: {wall:6.3f} s wall ({wall / base[0]:4.1f}x)  "

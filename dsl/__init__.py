@@ -13,10 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
-from .checker import check
 from .diagnostics import Diagnostic
 from .library import Library, add_module, build_tables, parse_many
-from .parser import parse
 
 __all__ = ["Library", "Diagnostic", "extend_library", "load_library", "load_text"]
 
@@ -33,6 +31,8 @@ def extend_library(base: Optional[Library],
 
 
 def _checked(lib: Library, base: Optional[Library]) -> tuple[Library, list[Diagnostic]]:
+    from .checker import check  # imported when used: a cached load needs no checker
+
     base_files = set(base.sources) if base is not None else set()
     return lib, [d for d in check(lib) if d.span.path not in base_files]
 
@@ -48,6 +48,8 @@ def load_text(text: str, path: str,
               base: Optional[Library] = None) -> tuple[Library, list[Diagnostic]]:
     """As load_library, for card text that is not a file of its own (a scenario's inline
     room): `path` names it in diagnostics."""
+    from .parser import parse
+
     module, diags = parse(text, path)
     lib = extend_library(base, [(path, module, diags, text)])
     return _checked(lib, base)

@@ -330,6 +330,18 @@ class Module:
     decls: tuple[Decl, ...]
 
 
+def const_value(e: object) -> Optional[int]:
+    """The value of an expression made only of numbers and + - *, else None."""
+    if isinstance(e, Num):
+        return e.value
+    if isinstance(e, BinOp) and e.op in ("+", "-", "*"):
+        a, b = const_value(e.left), const_value(e.right)
+        if a is None or b is None:
+            return None
+        return a + b if e.op == "+" else a - b if e.op == "-" else a * b
+    return None
+
+
 def walk(node: object) -> Iterator[object]:
     """Every AST node under `node` (itself included), depth first, in source order: the one
     tree walk the checker, the rulesets and the tools share."""

@@ -6,6 +6,7 @@ from typing import Optional
 import attrs
 
 from . import ast
+from .ast import const_value
 from .diagnostics import Diagnostic, did_you_mean
 from .library import KindInfo, Library, ParamInfo
 from .vocabulary import (
@@ -48,18 +49,6 @@ RULE_WORDS = ("resolve", "playable", "unplayable", "escape", "modify", "instead"
 # Rules that only a room can carry: they say how the room's cards are played and resolved.
 ROOM_ONLY = {ast.Resolve: "resolve", ast.Playable: "playable", ast.Unplayable: "unplayable",
              ast.Escape: "escape"}
-
-
-def const_value(e) -> Optional[int]:
-    """The value of an expression made only of numbers and + - *, else None."""
-    if isinstance(e, ast.Num):
-        return e.value
-    if isinstance(e, ast.BinOp) and e.op in ("+", "-", "*"):
-        a, b = const_value(e.left), const_value(e.right)
-        if a is None or b is None:
-            return None
-        return a + b if e.op == "+" else a - b if e.op == "-" else a * b
-    return None
 
 
 class Checker:

@@ -6,45 +6,24 @@ standalone generator writes); we keep that data, marshalled, in a file named by 
 everything it depends on: the grammar text, the options, lark's version and Python's. A changed
 grammar, lark or Python reads another file, so a stale table is never used.
 
-Never trusted blindly: the file lives in the user's own cache folder (RAIDERS_CACHE_DIR, else
-$XDG_CACHE_HOME/raiders, else ~/.cache/raiders; never the installed package, which may be read
-only), which must belong to the user and be writable by nobody else, and so must the file; its
-first line holds the hash it answers to and a SHA-256 of the data, both checked before the data
-is read. marshal (not pickle) builds plain values and runs no code. Any doubt or error: the
-parser is built from the grammar as before. RAIDERS_NO_CACHE=1 turns the cache off.
+Never trusted blindly (dsl/cachefile.py: the user's own private folder, a header with the key
+and a SHA-256 of the data checked before it is read, no links). marshal (not pickle) builds
+plain values and runs no code. Any doubt or error: the parser is built from the grammar as
+before. RAIDERS_NO_CACHE=1 turns the cache off.
 """
 from __future__ import annotations
 
 import hashlib
 import marshal
-import os
-import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Optional
 
+from . import cachefile
+from .cachefile import cache_dir
+
 FORMAT = b"raiders-grammar-cache/1"
 MAX_BYTES = 20_000_000  # a parser's tables are about 0.2 MB
-
-
-def cache_dir() -> Optional[Path]:
-    """The user's cache folder for raiders (None: caching is off)."""
-    if os.environ.get("RAIDERS_NO_CACHE"):
-        return None
-    explicit = os.environ.get("RAIDERS_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    if not os.path.isabs(base):
-        return None
-    return Path(base) / "raiders"
-
-
-def _private(st: os.stat_result) -> bool:
-    """Ours, and writable by nobody else."""
-    owner_ok = not hasattr(os, "geteuid") or st.st_uid == os.geteuid()
-    return owner_ok and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def _key(grammar: str, options: dict[str, Any]) -> str:
@@ -56,22 +35,9 @@ def _key(grammar: str, options: dict[str, Any]) -> str:
 
 
 def _read(path: Path, key: str) -> Optional[tuple[Any, Any]]:
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
+    payload = cachefile.read(path, FORMAT, key, MAX_BYTES)
+    if payload is None:
         return None
-    with os.fdopen(fd, "rb") as fh:
-        st = os.fstat(fh.fileno())
-        if not stat.S_ISREG(st.st_mode) or not _private(st) or st.st_size > MAX_BYTES:
-            return None
-        blob = fh.read(MAX_BYTES + 1)
-    head, _, payload = blob.partition(b"\n")
-    fields = head.split(b" ")
-    if len(fields) != 3 or fields[0] != FORMAT or fields[1] != key.encode():
-        return None
-    if hashlib.sha256(payload).hexdigest().encode() != fields[2]:
-        return None  # cut short or changed since it was written
     try:
         data, memo = marshal.loads(payload)
     except (ValueError, EOFError, TypeError):
@@ -81,21 +47,10 @@ def _read(path: Path, key: str) -> Optional[tuple[Any, Any]]:
 
 def _write(folder: Path, path: Path, key: str, data: Any, memo: Any) -> None:
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not _private(os.stat(folder)):
-            return  # a folder others may write to is no place for it
         payload = marshal.dumps((data, memo))
-        digest = hashlib.sha256(payload).hexdigest()
-        fd, tmp = tempfile.mkstemp(prefix=".grammar-", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(b" ".join([FORMAT, key.encode(), digest.encode()]) + b"\n" + payload)
-            os.replace(tmp, path)  # whole or not at all, for a reader at the same moment
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except (OSError, ValueError):
-        pass  # no cache then: the next run builds the parser again
+    except ValueError:
+        return  # no cache then: the next run builds the parser again
+    cachefile.write(folder, path, FORMAT, key, payload)
 
 
 def lalr_parser(grammar: str, **options: Any):

@@ -9,7 +9,6 @@ import attrs
 
 from . import ast
 from .diagnostics import Diagnostic, did_you_mean
-from .parser import parse_file
 from .vocabulary import ROLE_KINDS, ROOM_SHAPE
 
 CARD_SUFFIX = ".dsl"
@@ -79,6 +78,15 @@ def card_files(path: Union[str, Path]) -> list[Path]:
 # From this many files on, `raiders validate` checks a mod in shards on every core
 # (dsl/validate.py); below it, starting processes costs more than it saves.
 PARALLEL_FROM = 600
+
+
+def parse_file(path: Union[str, Path]) -> tuple[Optional[ast.Module], list[Diagnostic], str]:
+    """dsl.parser.parse_file, imported at the first file read (a load from the cache reads
+    none, and imports neither lark nor the parser). Every loader reads card files through this
+    name (the language server swaps it for one that reads the editor's buffers)."""
+    from .parser import parse_file as parse
+
+    return parse(path)
 
 
 def parse_many(files: list[Path]) -> list[tuple[str, Optional[ast.Module], list[Diagnostic], str]]:

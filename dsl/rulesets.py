@@ -14,7 +14,6 @@ from typing import Any, Callable, Optional
 import attrs
 
 from . import ast, yamlsrc
-from .checker import check
 from .diagnostics import Diagnostic, did_you_mean
 from .fields import Reader
 from .library import CARD_SUFFIX, Library, parse_many
@@ -233,6 +232,8 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
     `roots`: for a ruleset named inside a log or scenario file, the folders (the file's own,
     and those allowed with --allow-path) that the ruleset's card folders must stay inside
     (E506); None for a ruleset the user named, whose folders are not confined."""
+    from .checker import check  # imported when used: a cached load needs no checker
+
     spath = str(path)
     text, diags = read_text(path)
     if text is None:

@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator, Optional
 import attrs
 
 from raiders.dsl import ast
-from raiders.dsl.checker import const_value
+from raiders.dsl.ast import const_value
 from raiders.dsl.library import KindInfo, Library
 from raiders.dsl.vocabulary import ATOMS, FUNCTIONS, PER_PLAYER_ATOMS, ROOM_SHAPE, SELECTORS
 

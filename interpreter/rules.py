@@ -3,22 +3,15 @@ from __future__ import annotations
 
 import functools
 import os
+import time
 from pathlib import Path
 from typing import Optional
 
 import attrs
 
-from raiders.dsl.checker import check, check_in_game
 from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.library import Library
-from raiders.dsl.mods import expand_mod_folders, mod_manifest
-from raiders.dsl.rulesets import (
-    Ruleset,
-    Variant,
-    load_ruleset,
-    resolve_ruleset_path,
-    ruleset_library,
-)
+from raiders.dsl.rulesets import Ruleset, Variant, builtin_ids, resolve_ruleset_path
 
 from .compiler import (
     CardRules,
@@ -145,7 +138,7 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
     known = _LOADED.get(key)
     if known is not None and _stamp(known[1]) == known[1]:
         return known[0]
-    rules = load_rules_afresh(*key)
+    rules = _compiled(_checked_kept(*key))
     files = {*rules.library.sources, *(str(Path(c) / "mod.yaml") for c in key[2])}
     ruleset_file = resolve_ruleset_path(ruleset)
     if ruleset_file is not None:
@@ -176,12 +169,93 @@ def _stamp(files: tuple) -> tuple:
 def load_rules_afresh(ruleset: str = "deluxe", variant: Optional[str] = None,
                       cards: tuple[str, ...] = (), roots: Optional[tuple[str, ...]] = None,
                       edits: tuple = ()) -> Rules:
-    """`load_rules` without the cache: for text that is not on disk yet (the language
+    """`load_rules` without the caches: for text that is not on disk yet (the language
     server reads the editor's unsaved buffers in place of the files)."""
+    return _compiled(_checked(ruleset, variant, cards, roots, edits))
+
+
+def _compiled(c: _Checked) -> Rules:
+    """Every card compiled: the rules a game is played with."""
+    rs, var, lib = c.ruleset, c.variant, c.library
+    compiled = {cid: compile_card(lib, cid, rs.strength_players) for cid in lib.cards}
+    pick = lambda typ: {k: v for k, v in compiled.items() if isinstance(v, typ)}  # noqa: E731
+    items = {k: v for k, v in pick(CompiledItem).items() if k in c.supply}
+    deck = c.deck
+    if not var.items:
+        deck = {k: n for k, n in deck.items() if not _gives_items(lib, k)}
+    return Rules(rs, var, pick(CompiledRoom), pick(CompiledCharacter), items,
+                 pick(CompiledFloor), deck, c.bosses, lib, pick(CompiledStatus),
+                 pick(CompiledRule), c.boss_facing, c.supply, c.pool, c.warnings)
+
+
+def _is(*types: type):
+    return attrs.validators.instance_of(types)
+
+
+@attrs.frozen
+class _Checked:
+    """What a load derives from the card files before compiling them, when they check clean:
+    what the user's cache keeps (dsl/libcache.py), checked on the way back in."""
+
+    ruleset: Ruleset = attrs.field(validator=_is(Ruleset))
+    variant: Variant = attrs.field(validator=_is(Variant))
+    mods: tuple[str, ...] = attrs.field(validator=_is(tuple))  # folders of mods expanded
+    library: Library = attrs.field(validator=_is(Library))
+    deck: dict[str, int] = attrs.field(validator=_is(dict))  # the ruleset's and the mods'
+    bosses: tuple[str, ...] = attrs.field(validator=_is(tuple))
+    boss_facing: Optional[str] = attrs.field(validator=_is(str, type(None)))
+    supply: dict[str, int] = attrs.field(validator=_is(dict))
+    pool: tuple[str, ...] = attrs.field(validator=_is(tuple))
+    warnings: tuple[Diagnostic, ...] = attrs.field(validator=_is(tuple))  # the manifests'
+    versioned: bool = attrs.field(validator=_is(bool))  # a mod's `raiders:` was checked
+
+
+def _checked_kept(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
+                  roots: Optional[tuple[str, ...]], edits: tuple) -> _Checked:
+    """`_checked`, answered from the user's cache when these very files checked clean
+    before (no parser, no checker: neither is even imported); else checked, and kept."""
+    from raiders.dsl import libcache
+
     path = resolve_ruleset_path(ruleset)
     if path is None:
-        from raiders.dsl.rulesets import builtin_ids
+        return _checked(ruleset, variant, cards, roots, edits)  # says what is wrong
+    # A relative path names other files from another folder: the folder is part of the key.
+    here = "" if all(os.path.isabs(p) for p in (str(path), *cards)) else os.getcwd()
+    request = tuple(map(repr, ("rules", ruleset, str(path), variant, cards, roots, edits,
+                               builtin_ids(), here)))
+    try:
+        kept = libcache.fetch(request, _CODE)
+        if kept is not None:
+            return _Checked(**kept)
+    except TypeError:
+        pass  # not what was stored: load it
+    from raiders.dsl.library import CARD_SUFFIX
+    from raiders.dsl.mods import MOD_FILE  # (not above: the mods' module reads YAML)
 
+    since = time.time_ns()
+    checked = _checked(ruleset, variant, cards, roots, edits)
+    rs = checked.ruleset
+    folders = (*rs.card_paths, *rs.variant_dirs, *checked.variant.cards, *cards, *checked.mods)
+    inputs = libcache.Inputs(files=(str(path),), folders=tuple(dict.fromkeys(folders)),
+                             watched=(CARD_SUFFIX, MOD_FILE), version=checked.versioned)
+    libcache.store(request, _CODE, attrs.asdict(checked, recurse=False), inputs, since)
+    return checked
+
+
+# The files besides the card language's own whose code decides what `_checked` gives.
+_CODE = tuple(str(Path(__file__).with_name(f)) for f in ("rules.py", "sweep.py", "compiler.py"))
+
+
+def _checked(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
+             roots: Optional[tuple[str, ...]], edits: tuple) -> _Checked:
+    """Parse and check a ruleset with its mods, and add up what the mods add to the game.
+    Raises LoadError or ValueError as `load_rules` says."""
+    from raiders.dsl.checker import check, check_in_game
+    from raiders.dsl.mods import expand_mod_folders, mod_manifest
+    from raiders.dsl.rulesets import load_ruleset
+
+    path = resolve_ruleset_path(ruleset)
+    if path is None:
         raise ValueError(f"unknown ruleset `{ruleset}` (built in: {', '.join(builtin_ids())}; "
                          "or give a path to a ruleset.yaml)")
     rs, diags = load_ruleset(path, roots=roots)
@@ -208,11 +282,13 @@ def load_rules_afresh(ruleset: str = "deluxe", variant: Optional[str] = None,
     supply = dict(rs.items)
     pool = list(rs.characters)
     warnings: list[Diagnostic] = []
+    versioned = False
     for folder in cards:
         mod = mod_manifest(Path(folder), lib)
         problems.extend(d for d in mod.diagnostics if d.severity == "error")
         warnings.extend(d for d in mod.diagnostics if d.severity != "error")
         boss_facing = mod.boss_facing or boss_facing
+        versioned = versioned or mod.raiders is not None
         for cid, n in mod.deck.items():
             deck[cid] = deck.get(cid, 0) + n
         for cid, n in mod.items.items():
@@ -224,14 +300,8 @@ def load_rules_afresh(ruleset: str = "deluxe", variant: Optional[str] = None,
                                  bool(var.threat_deck))
     if problems:
         raise LoadError(problems, lib.sources)
-    compiled = {cid: compile_card(lib, cid, rs.strength_players) for cid in lib.cards}
-    pick = lambda typ: {k: v for k, v in compiled.items() if isinstance(v, typ)}  # noqa: E731
-    items = {k: v for k, v in pick(CompiledItem).items() if k in supply}
-    if not var.items:
-        deck = {k: n for k, n in deck.items() if not _gives_items(lib, k)}
-    return Rules(rs, var, pick(CompiledRoom), pick(CompiledCharacter), items,
-                 pick(CompiledFloor), deck, tuple(bosses), lib, pick(CompiledStatus),
-                 pick(CompiledRule), boss_facing, supply, tuple(pool), tuple(warnings))
+    return _Checked(rs, var, cards, lib, deck, tuple(bosses), boss_facing, supply, tuple(pool),
+                    tuple(warnings), versioned)
 
 
 def _gives_items(lib: Library, card_id: str) -> bool:
@@ -246,4 +316,6 @@ def _gives_items(lib: Library, card_id: str) -> bool:
 
 
 def _library(rs: Ruleset, var: Variant, cards: tuple[str, ...]) -> Library:
+    from raiders.dsl.rulesets import ruleset_library
+
     return ruleset_library(list(rs.card_paths), var.cards, cards, set(rs.variant_dirs), rs.id)

@@ -1,9 +1,21 @@
+import atexit
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The tests (and the commands they start) keep the grammar and checked libraries in a cache
+# folder of their own, not the user's: a run never reads what another program left there,
+# nor leaves anything behind. A folder named by the caller is kept (CI may share one).
+if not os.environ.get("RAIDERS_CACHE_DIR"):
+    _cache = tempfile.mkdtemp(prefix="raiders-test-cache-")
+    os.environ["RAIDERS_CACHE_DIR"] = _cache
+    atexit.register(shutil.rmtree, _cache, ignore_errors=True)
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ import os
 import stat
 
 import pytest
+from cachedamage import damage as damage_file
 
 from raiders.dsl import grammarcache as G
 
@@ -44,20 +45,7 @@ def test_another_grammar_or_option_is_another_file(cache):
 def test_a_damaged_or_foreign_file_is_not_used(cache, damage):
     G.lalr_parser(GRAMMAR)
     (path,) = _files(cache)
-    blob = path.read_bytes()
-    if damage == "payload":
-        path.write_bytes(blob[:-3] + b"\x00\x00\x00")
-    elif damage == "key":
-        path.write_bytes(blob.replace(blob.split(b" ")[1], b"0" * 64, 1))
-    elif damage == "truncate":
-        path.write_bytes(blob[: len(blob) // 2])
-    elif damage == "group-writable":
-        os.chmod(path, 0o664)
-    else:
-        other = cache / "elsewhere.bin"
-        other.write_bytes(blob)
-        path.unlink()
-        path.symlink_to(other)
+    damage_file(path, damage)
     assert G._read(path, G._key(GRAMMAR, {"parser": "lalr"})) is None
     assert G.lalr_parser(GRAMMAR).parse("x y")  # built from the grammar instead
 

@@ -1,0 +1,201 @@
+"""Checked card libraries, kept in the user's cache folder: a command that plays with card files
+that did not change since a load checked them clean skips parsing and checking them, and does
+not even import the parser or the checker (issue 11, start-up).
+
+What is kept is what the caller (interpreter/rules.py) derived from the files before compiling
+them — the library, the ruleset, the deck, … — as plain data (dsl/plaindata.py: only the
+classes of `_classes` are ever built from it), in a file named by a hash of the request
+(ruleset, variant, mods, edits, …) and of what produces the answer: the card language's own
+modules and grammar, the caller's files, Python's and marshal's versions, the packages that
+read card text and YAML. The file also holds what the load read, each with what it was then:
+files (a SHA-256 of their text); folders (their real path, and below them every file whose
+name matters — with its text's SHA-256 — and every link, with where it leads); the running
+raiders' version when a mod asked for one. A later load is answered from the file only when
+all of that is the same now; anything else, or any doubt, and it loads as before.
+
+A load that read a file changed in the last seconds is not kept: it may have read the file
+before the change, and the cache would answer the new text with the old result.
+
+Where and how the file is kept: dsl/cachefile.py (a private folder, the header checked before
+the data is read, written whole or not at all, RAIDERS_NO_CACHE=1 turns it off).
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import marshal
+import os
+import stat
+import sys
+from importlib import resources, util
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+import attrs
+
+from . import cachefile, plaindata
+from .safeio import read_text
+
+FORMAT = b"raiders-library-cache/1"
+MAX_BYTES = 50_000_000  # the built-in rulesets take about 0.1 MB
+KEEP = 64  # cache files kept (one per request: a mod in a temporary folder, a sweep's values)
+RACY_NS = 2 * 10**9  # files changed this recently may have changed while they were read
+_PREFIX = "lib-"
+
+
+@attrs.frozen
+class Inputs:
+    """What a load read: files, and folders it listed (everything below that matters)."""
+
+    files: tuple[str, ...]
+    folders: tuple[str, ...]
+    watched: tuple[str, ...]  # below a folder: the names (endings) whose files matter
+    version: bool = False  # the running raiders' version mattered (a mod's `raiders:`)
+
+
+def fetch(request: Sequence[str], code: Sequence[str]) -> Optional[Any]:
+    """What `store` kept for this request, when everything it read is unchanged; else None."""
+    folder = cachefile.cache_dir()
+    if folder is None:
+        return None
+    key = _key(request, code)
+    payload = cachefile.read(_path(folder, key), FORMAT, key, MAX_BYTES)
+    if payload is None:
+        return None
+    try:
+        seen, data = marshal.loads(payload)
+        if not all(_observe(spec) == was for spec, was in seen):
+            return None
+        return plaindata.rebuild(data, _classes())
+    except (ValueError, TypeError, EOFError, OSError):
+        return None
+
+
+def store(request: Sequence[str], code: Sequence[str], value: Any, inputs: Inputs,
+          since_ns: int) -> None:
+    """Keep `value` for this request with what was read to make it (a load begun at
+    `since_ns`). Never fails: a value that cannot be stored, or a folder that cannot be
+    written, leaves no cache."""
+    folder = cachefile.cache_dir()
+    if folder is None:
+        return
+    try:
+        data = plaindata.flatten(value, _classes())
+        specs = [("file", f) for f in inputs.files]
+        specs += [("folder", f, inputs.watched) for f in inputs.folders]
+        specs += [("version",)] if inputs.version else []
+        seen, newest = [], 0
+        for spec in specs:
+            was, changed = _observed(spec)
+            seen.append((spec, was))
+            newest = max(newest, changed)
+        if newest >= since_ns - RACY_NS:
+            return
+        payload = marshal.dumps((tuple(seen), data))
+    except (ValueError, OSError, RecursionError):
+        return
+    key = _key(request, code)
+    if cachefile.write(folder, _path(folder, key), FORMAT, key, payload):
+        cachefile.prune(folder, f"{_PREFIX}*.bin", KEEP)
+
+
+def _path(folder: Path, key: str) -> Path:
+    return folder / f"{_PREFIX}{key[:40]}.bin"
+
+
+def _key(request: Sequence[str], code: Sequence[str]) -> str:
+    text = "\0".join([FORMAT.decode(), sys.version, str(marshal.version),
+                      _code_digest(tuple(code)), *map(str, request)])
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+@functools.lru_cache(maxsize=4)
+def _code_digest(extra: tuple[str, ...]) -> str:
+    """A hash of the code that makes what is kept: the card language's modules and grammar,
+    the caller's files, and the packages that read card text and YAML (their `__init__`,
+    which names their version: found without importing them)."""
+    h = hashlib.sha256()
+    files = [*sorted(Path(__file__).parent.glob("*.py")), *map(Path, extra)]
+    for f in files:
+        h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    h.update(resources.files("raiders.grammar").joinpath("raiders.lark").read_bytes())
+    for package in ("lark", "yaml", "ruamel.yaml"):
+        try:
+            spec = util.find_spec(package)
+            origin = spec.origin if spec is not None else None
+            h.update(Path(origin).read_bytes() if origin else b"absent")
+        except (ImportError, ValueError, OSError):
+            h.update(b"absent")
+    return h.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def _classes() -> plaindata.Classes:
+    """What a kept load may hold: the AST's nodes, the library, the ruleset, diagnostics."""
+    from . import ast, diagnostics, library, rulesets, spans
+
+    nodes = [c for c in vars(ast).values()
+             if isinstance(c, type) and attrs.has(c) and c.__module__ == ast.__name__]
+    return plaindata.Classes([*nodes, spans.Span, diagnostics.Diagnostic, library.Library,
+                              library.KindInfo, library.ParamInfo, rulesets.Ruleset,
+                              rulesets.Variant])
+
+
+def _observe(spec: Any) -> Any:
+    return _observed(spec)[0]
+
+
+def _observed(spec: Any) -> tuple[Any, int]:
+    """What a file or folder (or the running version) is now, and when it last changed."""
+    if spec == ("version",):
+        from .versions import running_version
+
+        return running_version(), 0
+    if type(spec) is tuple and len(spec) >= 2 and type(spec[1]) is str:
+        if spec[0] == "file" and len(spec) == 2:
+            return _file(spec[1])
+        if spec[0] == "folder" and len(spec) == 3 and type(spec[2]) is tuple \
+                and all(type(w) is str for w in spec[2]):
+            return _folder(spec[1], spec[2])
+    raise ValueError("not an input")
+
+
+def _file(path: str) -> tuple[Optional[str], int]:
+    """A SHA-256 of a file's text as a load reads it (None: it cannot be read)."""
+    text, _ = read_text(path)
+    if text is None:
+        return None, 0
+    changed = os.stat(path).st_mtime_ns
+    return hashlib.sha256(text.encode("utf-8")).hexdigest(), changed
+
+
+def _folder(path: str, watched: tuple[str, ...]) -> tuple[Any, int]:
+    """A folder's real path, and below it (links to folders not followed, as a load lists
+    them) each watched file with its text's hash, and each link with where it leads."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None, 0
+    real = os.path.realpath(path)
+    if not stat.S_ISDIR(st.st_mode):
+        text, changed = _file(path)
+        return (real, "file", text), changed
+    found: list[tuple] = []
+    newest = st.st_mtime_ns
+    todo = [""]
+    while todo:
+        rel = todo.pop()
+        with os.scandir(os.path.join(path, rel)) as entries:
+            for entry in entries:
+                name = os.path.join(rel, entry.name)
+                text, changed = (_file(entry.path) if entry.name.endswith(watched)
+                                 and entry.is_file() else (None, 0))
+                if entry.is_symlink():  # where it leads, and what a load reads through it
+                    found.append((name, "link", os.path.realpath(entry.path), text))
+                elif entry.is_dir():
+                    todo.append(name)
+                    changed = entry.stat().st_mtime_ns
+                elif entry.name.endswith(watched):
+                    found.append((name, "file" if entry.is_file() else "other", text))
+                newest = max(newest, changed)
+    return (real, tuple(sorted(found))), newest

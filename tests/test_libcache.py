@@ -1,0 +1,344 @@
+"""A load whose files checked clean before is answered from the user's cache (dsl/libcache.py,
+issue 11): the same rules as a load from the text, never a stale one, never from a file that
+is not exactly what was written, and without importing the parser or the checker."""
+import hashlib
+import marshal
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import attrs
+import pytest
+from cachedamage import damage as damage_file
+
+from raiders.dsl import libcache, plaindata
+from raiders.interpreter import rules as R
+from raiders.interpreter.describe import compiled, describe
+from raiders.interpreter.rules import LoadError, load_rules, load_rules_afresh
+from raiders.interpreter.sweep import NumberEdit
+
+ROOT = Path(__file__).resolve().parent.parent
+MODS = sorted(str(p) for p in (ROOT / "examples" / "mods").iterdir() if p.is_dir())
+
+
+@attrs.define
+class Cache:
+    folder: Path
+    checked: list  # the loads that parsed and checked (the others came from the cache)
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """A private cache folder, and no rules kept in this process."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("RAIDERS_CACHE_DIR", str(folder))
+    monkeypatch.delenv("RAIDERS_NO_CACHE", raising=False)
+    monkeypatch.setattr(R, "_LOADED", {})
+    checked = []
+    real = R._checked
+
+    def counting(*args):
+        checked.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(R, "_checked", counting)
+    return Cache(folder, checked)
+
+
+def load(cache, *args, **kwargs):
+    """load_rules in a process that has kept nothing; (rules, whether it parsed and checked)."""
+    R._LOADED.clear()
+    before = len(cache.checked)
+    rules = load_rules(*args, **kwargs)
+    return rules, len(cache.checked) > before
+
+
+def settle(*paths: Path) -> None:
+    """Date files and folders a minute back: a load that read files changed in the last
+    seconds is not kept (they may have changed while it read them)."""
+    then = time.time() - 60
+    for top in paths:
+        for p in [top, *top.rglob("*")] if top.is_dir() else [top]:
+            os.utime(p, (then, then), follow_symlinks=False)
+
+
+def cache_files(folder: Path) -> list[Path]:
+    return sorted(folder.glob("lib-*.bin"))
+
+
+def same_rules(a, b) -> None:
+    """Two Rules objects hold the same game: the same cards, words and compiled source."""
+    assert (a.ruleset, a.variant, a.deck, a.bosses, a.supply, a.pool, a.boss_facing) == \
+        (b.ruleset, b.variant, b.deck, b.bosses, b.supply, b.pool, b.boss_facing)
+    assert a.warnings == b.warnings and a.library.sources == b.library.sources
+    assert a.library == b.library and a.ruleset.library == b.ruleset.library
+    for cid in a.library.cards:
+        assert describe(a, cid) == describe(b, cid), cid
+        assert compiled(a, cid).source == compiled(b, cid).source, cid
+
+
+@pytest.fixture
+def mod(tmp_path):
+    folder = tmp_path / "mod"
+    folder.mkdir()
+    (folder / "a.dsl").write_text('treasure chest-a { name "A" chest 3 }\n')
+    settle(folder)
+    return folder
+
+
+def test_a_second_load_takes_the_cache(cache):
+    first, parsed = load(cache, "deluxe")
+    assert parsed and len(cache_files(cache.folder)) == 1
+    again, parsed = load(cache, "deluxe")
+    assert not parsed and again is not first
+    same_rules(first, again)
+    lib = again.library  # identity kept where code relies on it
+    for info in lib.kinds.values():
+        assert info.chain[-1] is info.decl
+        assert all(any(k is d for m in lib.modules for d in m.decls) for k in info.chain)
+    assert again.variant is again.ruleset.variants[again.variant.name]
+    assert again.ruleset.library.cards["dragon"] is lib.cards["dragon"]
+
+
+@pytest.mark.parametrize("ruleset,variant", [("deluxe", "standard"), ("deluxe", "tactical"),
+                                             ("classic", "standard"), ("classic", "quick"),
+                                             ("classic", "duel"), ("classic", "solo")])
+def test_every_built_in_card_is_the_same_from_the_cache(cache, ruleset, variant):
+    fresh = load_rules_afresh(ruleset, variant)
+    load(cache, ruleset, variant)
+    kept, parsed = load(cache, ruleset, variant)
+    assert not parsed
+    same_rules(fresh, kept)
+
+
+@pytest.mark.parametrize("ruleset,pure_yaml", [("deluxe", False), ("classic", False),
+                                               ("deluxe", True)])
+def test_every_example_mod_is_the_same_from_the_cache(cache, monkeypatch, ruleset, pure_yaml):
+    if pure_yaml:  # ruamel reads the YAML: its values must be plain too, or nothing is kept
+        monkeypatch.setenv("RAIDERS_PURE_YAML", "1")
+    fresh = load_rules_afresh(ruleset, None, (str(ROOT / "examples" / "mods"),))
+    load(cache, ruleset, None, (str(ROOT / "examples" / "mods"),))
+    kept, parsed = load(cache, ruleset, None, (str(ROOT / "examples" / "mods"),))
+    assert not parsed and len(kept.library.sources) > len(load(cache, ruleset)[0].library.sources)
+    same_rules(fresh, kept)
+
+
+def _edit_card(folder: Path) -> None:
+    (folder / "a.dsl").write_text('treasure chest-a { name "A" chest 4 }\n')
+
+
+def _add_card(folder: Path) -> None:
+    (folder / "b.dsl").write_text('treasure chest-b { name "B" chest 2 }\n')
+
+
+def _add_manifest(folder: Path) -> None:
+    (folder / "mod.yaml").write_text("deck: {chest-a: 3}\n")
+
+
+def _add_sub_card(folder: Path) -> None:
+    (folder / "deeper").mkdir()
+    (folder / "deeper" / "c.dsl").write_text('treasure chest-c { name "C" chest 1 }\n')
+
+
+@pytest.mark.parametrize("change", [_edit_card, _add_card, _add_manifest, _add_sub_card])
+def test_a_changed_mod_is_loaded_again(cache, mod, change):
+    first, parsed = load(cache, "deluxe", None, (str(mod),))
+    assert parsed and load(cache, "deluxe", None, (str(mod),))[1] is False
+    change(mod)
+    settle(mod)
+    second, parsed = load(cache, "deluxe", None, (str(mod),))
+    assert parsed
+    assert second.deck != first.deck or second.library.sources != first.library.sources
+    assert load(cache, "deluxe", None, (str(mod),))[1] is False  # and kept again
+
+
+def test_a_changed_manifest_is_loaded_again(cache, mod):
+    _add_manifest(mod)
+    settle(mod)
+    assert load(cache, "deluxe", None, (str(mod),))[0].deck["chest-a"] == 3
+    (mod / "mod.yaml").write_text("deck: {chest-a: 2}\n")
+    settle(mod)
+    second, parsed = load(cache, "deluxe", None, (str(mod),))
+    assert parsed and second.deck["chest-a"] == 2
+
+
+def test_a_mod_that_names_its_raiders_is_checked_against_the_running_one(cache, mod,
+                                                                         monkeypatch):
+    (mod / "mod.yaml").write_text('deck: {chest-a: 1}\nraiders: ">=0.1"\n')
+    settle(mod)
+    load(cache, "deluxe", None, (str(mod),))
+    assert not load(cache, "deluxe", None, (str(mod),))[1]
+    monkeypatch.setattr("raiders.dsl.versions.running_version", lambda: "0.0.1")
+    with pytest.raises(LoadError) as err:
+        load(cache, "deluxe", None, (str(mod),))
+    assert [d.code for d in err.value.diagnostics] == ["E509"]
+
+
+def test_a_link_leading_out_is_refused_even_after_a_clean_load(cache, mod):
+    """a.dsl is a link inside the mod, then the same text through a link leading out: E506."""
+    (mod / "inside").mkdir()
+    (mod / "a.dsl").rename(mod / "inside" / "a.txt")
+    (mod / "a.dsl").symlink_to(mod / "inside" / "a.txt")
+    outside = mod.parent / "elsewhere.txt"
+    shutil.copy(mod / "inside" / "a.txt", outside)
+    settle(mod.parent)
+    load(cache, "deluxe", None, (str(mod),))
+    assert not load(cache, "deluxe", None, (str(mod),))[1]
+    (mod / "a.dsl").unlink()
+    (mod / "a.dsl").symlink_to(outside)
+    settle(mod)
+    with pytest.raises(LoadError) as err:
+        load(cache, "deluxe", None, (str(mod),))
+    assert [d.code for d in err.value.diagnostics] == ["E506"]
+
+
+def test_another_variant_or_edit_is_another_load(cache):
+    load(cache, "deluxe")
+    assert load(cache, "deluxe", "tactical")[1]
+    edit = (NumberEdit("dragon", 15, 0),)
+    edited, parsed = load(cache, "deluxe", None, edits=edit)
+    assert parsed and edited.library.cards["dragon"] != load(cache, "deluxe")[0].library.cards[
+        "dragon"]
+    kept, parsed = load(cache, "deluxe", None, edits=edit)
+    assert not parsed and kept.library.cards["dragon"] == edited.library.cards["dragon"]
+    assert load(cache, "deluxe", None, edits=(NumberEdit("dragon", 16, 0),))[1]
+
+
+def test_a_broken_card_is_never_hidden_by_a_clean_load_before_it(cache, mod):
+    load(cache, "deluxe", None, (str(mod),))
+    (mod / "a.dsl").write_text('treasure chest-a { name "A" chest }\n')
+    settle(mod)
+    with pytest.raises(LoadError) as err:
+        load(cache, "deluxe", None, (str(mod),))
+    (diag,) = err.value.diagnostics
+    assert (diag.span.path, diag.span.line) == (str(mod / "a.dsl"), 1)
+
+
+def test_a_broken_variant_card_stops_every_variant(cache, tmp_path):
+    """A ruleset checks all its variants' folders: a card broken in the duel folder stops a
+    standard game too, cached or not."""
+    cards = tmp_path / "cards"
+    shutil.copytree(ROOT / "cards", cards)
+    settle(cards)
+    load(cache, str(cards / "classic"))
+    assert not load(cache, str(cards / "classic"))[1]
+    duel = next((cards / "classic" / "variants" / "duel").glob("*.dsl"))
+    duel.write_text(duel.read_text() + "\nmonster broken {\n")
+    settle(cards)
+    with pytest.raises(LoadError):
+        load(cache, str(cards / "classic"))
+
+
+def _forge_class(blob: bytes) -> bytes:
+    """The same file, one object renamed to a class that is not on the list, the header's
+    hash made right: only the list of classes stands in the way."""
+    head, _, payload = blob.partition(b"\n")
+    seen, (table, top) = marshal.loads(payload)
+    i = next(i for i, e in enumerate(table) if e[0] == "o")
+    table = (*table[:i], ("o", "os.system", table[i][2]), *table[i + 1:])
+    payload = marshal.dumps((seen, (table, top)))
+    fmt, key, _ = head.split(b" ")
+    return b" ".join([fmt, key, hashlib.sha256(payload).hexdigest().encode()]) + b"\n" + payload
+
+
+@pytest.mark.parametrize("damage", ["payload", "key", "garbage", "class", "group-writable",
+                                    "link"])
+def test_a_damaged_or_foreign_file_is_not_used(cache, damage):
+    fresh, _ = load(cache, "deluxe")
+    (path,) = cache_files(cache.folder)
+    if damage == "class":
+        path.write_bytes(_forge_class(path.read_bytes()))
+    else:
+        damage_file(path, damage)
+    again, parsed = load(cache, "deluxe")
+    assert parsed  # loaded from the card files instead
+    same_rules(fresh, again)
+
+
+def test_rebuild_builds_only_the_listed_classes():
+    classes = libcache._classes()
+    data = plaindata.flatten(("a", [1, 2.5, None], {"k": (True,)}), classes)
+    assert plaindata.rebuild(data, classes) == ("a", [1, 2.5, None], {"k": (True,)})
+    for bad in [((("o", "os.system", ("echo",)),), (0,)),          # a class not on the list
+                ((("t", ((5,),)),), (0,)),                        # a reference forward
+                ((("t", (compile("1", "x", "eval"),)),), (0,)),   # a value of another type
+                ((("d", ((0,),)),), (0,)),                        # a key and no value
+                ((("o", "spans.Span", ("p", 1)),), (0,))]:        # too few fields
+        with pytest.raises(ValueError):
+            plaindata.rebuild(bad, classes)
+    with pytest.raises(ValueError):
+        plaindata.flatten(object(), classes)  # nothing it cannot rebuild is written
+    loop: list = []
+    loop.append(loop)
+    with pytest.raises(ValueError):
+        plaindata.flatten(loop, classes)
+
+
+def test_no_cache_writes_nothing(cache, monkeypatch):
+    monkeypatch.setenv("RAIDERS_NO_CACHE", "1")
+    assert load(cache, "deluxe")[1] and load(cache, "deluxe")[1]
+    assert not cache.folder.exists()
+
+
+def test_a_folder_that_cannot_be_written_is_no_error(cache, monkeypatch, tmp_path):
+    blocked = tmp_path / "a-file"  # no folder can be made below a file (even by root)
+    blocked.write_text("")
+    monkeypatch.setenv("RAIDERS_CACHE_DIR", str(blocked / "raiders"))
+    assert load(cache, "deluxe")[1] and load(cache, "deluxe")[1]
+
+
+def test_files_changed_while_loading_are_not_kept(cache, tmp_path):
+    mod = tmp_path / "fresh"
+    mod.mkdir()
+    (mod / "a.dsl").write_text('treasure chest-a { name "A" chest 3 }\n')  # just now
+    load(cache, "deluxe", None, (str(mod),))
+    assert load(cache, "deluxe", None, (str(mod),))[1]
+    assert not any(cache_files(cache.folder))
+
+
+def test_the_language_server_never_reads_the_cache(cache, monkeypatch):
+    load(cache, "deluxe")
+    monkeypatch.setattr(libcache, "fetch", lambda *a: pytest.fail("read the cache"))
+    load_rules_afresh("deluxe")
+
+
+def test_a_load_from_the_cache_imports_no_parser(cache, tmp_path):
+    """A fresh process answered from the cache imports neither lark, the parser nor the
+    checker; its game is the game of a load from the card files."""
+    env = {**os.environ, "RAIDERS_CACHE_DIR": str(cache.folder)}
+    env.pop("RAIDERS_NO_CACHE", None)
+    mods = str(ROOT / "examples" / "mods" / "gorgon")
+    code = ("import sys\nfrom raiders.interpreter.rules import load_rules\n"
+            f"load_rules('deluxe', None, ({mods!r},))\n"
+            "print(sorted(m for m in ('lark', 'raiders.dsl.parser', 'raiders.dsl.checker')"
+            " if m in sys.modules))\n")
+    run = [sys.executable, "-c", code]
+    first = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout
+    assert "lark" in first and len(cache_files(cache.folder)) == 1
+    again = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout
+    assert again.strip() == "[]"
+    play = [sys.executable, "-m", "raiders", "play", "--cards", mods, "--players", "4",
+            "--bots", "greedy", "--seed", "5", "-q", "--log"]
+    for log in ("a.yaml", "b.yaml"):  # the first written, the second read from the cache
+        subprocess.run([*play, str(tmp_path / log)], env=env, check=True, capture_output=True)
+    assert (tmp_path / "a.yaml").read_bytes() == (tmp_path / "b.yaml").read_bytes()
+
+
+def test_a_broken_card_is_a_diagnostic_on_the_command_line(cache, mod):
+    env = {**os.environ, "RAIDERS_CACHE_DIR": str(cache.folder)}
+    env.pop("RAIDERS_NO_CACHE", None)
+    cmd = [sys.executable, "-m", "raiders", "play", "--cards", str(mod), "--seed", "1", "-q"]
+    assert subprocess.run(cmd, env=env, capture_output=True).returncode == 0
+    (mod / "a.dsl").write_text('treasure chest-a { name "A" chest oops }\n')
+    settle(mod)
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    assert proc.returncode == 1 and f"{mod / 'a.dsl'}:1:" in proc.stderr
+
+
+def test_every_class_a_load_holds_can_be_rebuilt():
+    names = libcache._classes().by_name
+    assert {"ast.CardDecl", "library.Library", "rulesets.Ruleset", "spans.Span"} <= set(names)
+    assert all(attrs.has(c) for c in names.values())
