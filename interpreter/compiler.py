@@ -793,7 +793,7 @@ class CardCompiler:
         if sel is None:
             return None, ""
         if sel.arg is None and sel.name == "attacked":
-            code, words = "p.seat in ctx.attacked_seats", " on attacked"
+            code, words = "p in ctx.attack_targets", " on attacked"
         elif sel.arg is None and sel.name == "you":
             code, words = "p is owner", " on you"
         elif sel.arg is None and sel.name == "others":

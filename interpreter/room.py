@@ -190,7 +190,7 @@ class Context:
     __slots__ = (
         "table", "room", "participants", "plays", "supply", "coin_cap", "death", "n_players",
         "values_by_player", "total", "highest_value", "lowest_value",
-        "highest_card", "all_same", "escaped_seats", "attack_targets", "attacked_seats",
+        "highest_card", "all_same", "escaped_seats", "attack_targets",
         "amount", "applied", "depth", "trace", "threat_value", "owner", "mods", "reps",
         "reacts", "param_mods", "value_mods", "round", "events", "rolls", "why", "heard",
     )
@@ -218,7 +218,6 @@ class Context:
         self.events = 0
         self.rolls: Optional[dict] = None
         self.attack_targets: Sequence[Player] = _NONE
-        self.attacked_seats: frozenset[int] = _NO_SEATS
         self.amount = 0
         self.applied: tuple = ()
         self.depth = 0
@@ -491,9 +490,8 @@ class Context:
             if self.trace is not None:
                 self.trace.append(("attack", "", 0))
             return
-        saved_targets, saved_seats = self.attack_targets, self.attacked_seats
+        saved_targets = self.attack_targets
         self.attack_targets = targets
-        self.attacked_seats = frozenset(p.seat for p in targets)
         if self.trace is not None:
             self.trace.append(("attack", ",".join(p.name for p in targets), 0))
         try:
@@ -505,7 +503,7 @@ class Context:
             if reacts:
                 self._react(reacts, targets, 0)
         finally:
-            self.attack_targets, self.attacked_seats = saved_targets, saved_seats
+            self.attack_targets = saved_targets
 
 
 def _in_play(h: Handler, owner: Optional[Player]) -> bool:
