@@ -115,3 +115,21 @@ def test_a_precision_cut_short_by_the_cap_says_so():
               "--precision", "0.01", "--max-games", "20")
     assert out.exit_code == 0
     assert "stopped at 20 games (--max-games) before every rate was within ±1.00%" in out.stderr
+
+
+def test_workers_share_the_parents_memory_and_give_it_back(tmp_path):
+    """--jobs 2 forks with the collector frozen (no copy of the heap in each worker) and
+    unfreezes after, also when a worker fails; the tallies are those of one process."""
+    import gc
+
+    from raiders.interpreter.simulate import Setup, SimulationError, simulate
+
+    setup = Setup("deluxe", None, 3, ("random",) * 3, ())
+    one, two = simulate((setup,), 24, jobs=1), simulate((setup,), 24, jobs=2)
+    assert one.to_json() == two.to_json() and gc.get_freeze_count() == 0
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    failing = Setup("deluxe", None, 3, ("random",) * 3, (), log_dir=str(blocked))
+    with pytest.raises(SimulationError):
+        simulate((failing,), 4, jobs=2)
+    assert gc.get_freeze_count() == 0
