@@ -8,6 +8,7 @@ process, and the benchmark checks that they end in the same state, so the ratio 
 equal work.
 
     python benchmarks/engine.py [--games 2000]
+    python benchmarks/engine.py --stages     # also: where a room's time goes, µs per room
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from typing import Any, Callable
 from raiders.dsl import ast
 from raiders.interpreter.engine import Game, GameResult
 from raiders.interpreter.players import RandomBot
-from raiders.interpreter.room import Table, resolve_round
+from raiders.interpreter.room import Context, Table, resolve_round
 from raiders.interpreter.rules import Rules, load_rules
 from raiders.interpreter.state import Play, Player
 
@@ -102,6 +103,59 @@ def interpreter_resolver(rules: Rules):
             ctx.phase("room", list(ctx.participants))
 
     return resolve
+
+
+def stage_costs(rules: Rules, results: list[GameResult], repeat: int = 5) -> dict[str, float]:
+    """Microseconds per room for each step of the interpreter's resolution of the recorded
+    rooms, and for the hand-written resolution of the same rooms: each room's table as it was
+    before the room, copied before the clock starts; a step's cost is the pipeline up to it
+    less the pipeline up to the step before (best of `repeat`)."""
+    rooms, data = rules.rooms, extract(rules)
+    peek = {i for i, c in rules.items.items() if c.ability == "peek"}
+    before: list[tuple[str, list[Player], list, dict[str, int]]] = []
+
+    def snapshot(card: str, players: list[Player], cards: list, supply: dict[str, int]) -> None:
+        before.append((card, _copies(players), list(cards), dict(supply)))
+        resolve(card, players, cards, supply)
+
+    resolve = interpreter_resolver(rules)
+    replay_recorded(rules, results, snapshot, peek)
+    steps = ["plays", "context", "values", "procedure", "returns", "hand-written"]
+
+    def run(step: str) -> float:
+        tables = [(card, Table(ps, sup, rules.ruleset.coin_cap, None), cards)
+                  for card, ps, cards, sup in ((c, _copies(p), k, dict(s))
+                                                for c, p, k, s in before)]
+        t = time.perf_counter()
+        for card, table, cards in tables:
+            if step == "hand-written":
+                hand_resolve(data[card], table.players, cards, table.supply)
+                continue
+            plays = [Play(p, c) for p, c in zip(table.players, cards, strict=True)]
+            if step == "plays":
+                continue
+            if step == "returns":  # the whole of resolve_round
+                resolve_round(table, rooms[card], plays)
+                continue
+            ctx = Context(table, rooms[card], plays)
+            if step == "context":
+                continue
+            ctx.value_plays()
+            if step == "procedure":
+                rooms[card].resolve(ctx, None)
+        return (time.perf_counter() - t) / len(before) * 1e6
+
+    best = {step: min(run(step) for _ in range(max(1, repeat))) for step in steps}
+    costs, previous = {}, 0.0
+    for step in steps[:-1]:
+        costs[step], previous = best[step] - previous, best[step]
+    costs["hand-written"] = best["hand-written"]
+    return costs
+
+
+def _copies(players: list[Player]) -> list[Player]:
+    return [Player(p.seat, p.name, p.character, p.coins, p.wounds, list(p.hand), list(p.items),
+                   p.out) for p in players]
 
 
 # ---- the hand-written baseline ------------------------------------------------------------
@@ -267,6 +321,8 @@ def hand_resolve(d: tuple, players: list[Player], cards: list, supply: dict[str,
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--stages", action="store_true",
+                    help="also print where a room's time goes, step by step (µs per room)")
     ap.add_argument("--repeat", type=int, default=5,
                     help="interleaved runs of each side; the best of each is compared "
                          "(a busy machine slows single runs)")
@@ -297,6 +353,14 @@ def main() -> None:
           f"= {n / best_b:6.0f} games/s")
     print(f"ratio interpreter / hand-written: {best_b / best_i:.2f}x "
           f"(same final state in {same}/{n} games)")
+    if args.stages:
+        costs = stage_costs(rules, results[:500], args.repeat)
+        hand = costs.pop("hand-written")
+        print("one room, step by step (µs per room, the table as it was before the room):")
+        for step, us in costs.items():
+            print(f"  interpreter, {step:<10}: {us:5.2f}")
+        print(f"  interpreter, in all     : {sum(costs.values()):5.2f}")
+        print(f"  hand-written, in all    : {hand:5.2f}")
 
 
 if __name__ == "__main__":

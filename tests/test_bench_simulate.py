@@ -84,3 +84,18 @@ def test_totals_are_the_figures_simulate_reports(bench, cards):
     lines = totals.lines()
     assert lines[0].startswith("30 games, 4 players, 750 rooms")
     assert any(line.split()[0] == "win.seat.P1" for line in lines[1:])
+
+
+def test_room_steps_cover_the_same_rooms_as_the_hand_written(bench):
+    """benchmarks/engine.py --stages times each step of a room on copies of the recorded
+    tables: every step is measured, and taking the snapshots leaves the recorded games whole."""
+    engine = bench._room_bench()
+    rules = load_rules("deluxe")
+    results = engine.record_games(rules, 3)
+    peek = {i for i, c in rules.items.items() if c.ability == "peek"}
+    ends = engine.replay_recorded(rules, results, engine.interpreter_resolver(rules), peek)[1]
+    costs = engine.stage_costs(rules, results, repeat=1)
+    assert list(costs) == ["plays", "context", "values", "procedure", "returns", "hand-written"]
+    assert all(isinstance(v, float) for v in costs.values())
+    again = engine.replay_recorded(rules, results, engine.interpreter_resolver(rules), peek)[1]
+    assert again == ends
