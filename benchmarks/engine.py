@@ -357,10 +357,9 @@ def main() -> None:
         costs = stage_costs(rules, results[:500], args.repeat)
         hand = costs.pop("hand-written")
         print("one room, step by step (µs per room, the table as it was before the room):")
-        for step, us in costs.items():
-            print(f"  interpreter, {step:<10}: {us:5.2f}")
-        print(f"  interpreter, in all     : {sum(costs.values()):5.2f}")
-        print(f"  hand-written, in all    : {hand:5.2f}")
+        for step, us in [*costs.items(), ("in all", sum(costs.values()))]:
+            print(f"  interpreter, {step:<12}: {us:5.2f}")
+        print(f"  {'hand-written, in all':<25}: {hand:5.2f}")
 
 
 if __name__ == "__main__":
