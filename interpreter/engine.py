@@ -320,12 +320,10 @@ class Game:
 
     def play_order(self) -> list[Player]:
         """Seat order, or clockwise from the first player where the variant has one."""
-        first = self.table.first
+        first, players = self.table.first, self.players
         if first is None:
-            return [p for p in self.players if not p.dead]
-        n = len(self.players)
-        order = [self.players[(first + k) % n] for k in range(n)]
-        return [p for p in order if not p.dead]
+            return [p for p in players if not p.dead]
+        return [p for p in (*players[first:], *players[:first]) if not p.dead]
 
     def choose(self, p: Player, room: CompiledRoom, r: int, revealed: Sequence[Play],
                second: bool, chosen: Sequence[Card] = (), taken: Sequence[Card] = (),
@@ -532,11 +530,18 @@ def next_first_player(first: int, plays: Sequence[Play], n_seats: int) -> int:
     clockwise after the current first player (who counts last among the tied).
     **Interpretation**: a card ranks by the value it counted for in the room (an item played
     as a power value counts that value); an escaped player's card does not rank."""
-    valued = [(pl.value, pl.player.seat) for pl in plays if pl.value is not None]
-    if not valued:
+    top: Optional[int] = None
+    tied: list[int] = []  # the seats that played the top value (one pass over the plays)
+    for pl in plays:
+        value = pl.value
+        if value is None:
+            continue
+        if top is None or value > top:
+            top, tied = value, [pl.player.seat]
+        elif value == top:
+            tied.append(pl.player.seat)
+    if top is None:
         return first
-    top = max(v for v, _ in valued)
-    tied = {s for v, s in valued if v == top}
     for k in range(1, n_seats + 1):
         seat = (first + k) % n_seats
         if seat in tied:
