@@ -287,7 +287,7 @@ class _LookAhead:
     not resolved again)."""
 
     __slots__ = ("view", "room", "me", "living", "several", "taken", "supply", "held",
-                 "outcomes")
+                 "outcomes", "table", "threat")
 
     def __init__(self, view: SeatView):
         self.view = view
@@ -300,6 +300,36 @@ class _LookAhead:
         self.held = view.held_rules
         # (card, the guess's cards in the guess's order) -> outcome, or None: unresolvable
         self.outcomes: dict[tuple, Optional[tuple[int, int, int, bool]]] = {}
+        # The copy of the table every outcome is resolved on: made at the first, and set
+        # back to the table as this seat sees it before each (a copy of every player per
+        # outcome was the look-ahead's commonest object).
+        self.table: Optional[Table] = None
+        # the current guess's monster card, in a box the table's source reads (a method of
+        # this object would make a cycle, freed only by the garbage collector)
+        self.threat = [0]
+
+    def _table(self, threat: int) -> Table:
+        """The copy of the table, as it was: tokens, hands, this seat's items (the others'
+        are secret: a copy holds only what it reveals), no statuses, the supply."""
+        table = self.table
+        if table is None:
+            clones = [Player(p.seat, p.name, p.character) for p in self.living]
+            box = self.threat
+            table = self.table = Table(clones, dict(self.supply), 20, None, self.held,
+                                       dice=lambda faces: (faces + 1) // 2,
+                                       threat_source=lambda: box[0])
+        else:
+            table.supply.clear()
+            table.supply.update(self.supply)
+        me = self.me
+        for p, clone in zip(self.living, table.players, strict=True):
+            clone.coins, clone.wounds, clone.out, clone.dead = p.coins, p.wounds, p.out, False
+            clone.hand[:] = p.hand
+            clone.items[:] = p.items if p is me else ()
+            if clone.marks:
+                clone.marks.clear()
+        self.threat[0] = threat
+        return table
 
     def outcome(self, card: Card, guess: dict) -> Optional[tuple[int, int, int, bool]]:
         """This seat's coins, wounds and items gained, and whether it fell out, when it plays
@@ -309,22 +339,15 @@ class _LookAhead:
         if key in outcomes:
             return outcomes[key]
         me, several = self.me, self.several
-        clones = []
+        table = self._table(guess["threat"])
         plays = []
         after = me
-        for p in self.living:
-            # Player(seat, name, character, coins, wounds, hand, items, out), positionally:
-            # a copy per player per guess, the look-ahead's commonest object. Others' item
-            # cards are secret: the copy gives them only what they revealed.
+        for p, clone in zip(self.living, table.players, strict=True):
             if p is me:
-                clone = after = Player(p.seat, p.name, p.character, p.coins, p.wounds,
-                                       list(p.hand), list(p.items), p.out)
+                after = clone
                 c = card
             else:
-                clone = Player(p.seat, p.name, p.character, p.coins, p.wounds, list(p.hand),
-                               [], p.out)
                 c = guess[p.seat]
-            clones.append(clone)
             if several:
                 counted = (*self.taken, c) if p is me else (c,)
                 for x in counted:
@@ -336,10 +359,6 @@ class _LookAhead:
                 plays.append(Play(clone, c))
         result: Optional[tuple[int, int, int, bool]] = None
         try:
-            threat = guess["threat"]
-            table = Table(clones, dict(self.supply), 20, None, self.held,
-                          dice=lambda faces: (faces + 1) // 2,
-                          threat_source=lambda threat=threat: threat)
             ctx = resolve_round(table, self.room, plays)
             if "room" in ctx.reacts:
                 ctx.phase("room", list(ctx.participants))
