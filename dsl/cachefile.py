@@ -7,7 +7,8 @@ user and be writable by nobody else, and so must each file. A file's first line 
 format, the key it answers to and a SHA-256 of the data after the line, all checked before the
 data is handed back; a link is never followed. A file is written whole or not at all (a
 temporary file renamed over it). Any doubt or error reads as "no cache" and a failed write is
-silent: a cache never stops a command. RAIDERS_NO_CACHE=1 turns every cache off.
+silent: a cache never stops a command. RAIDERS_NO_CACHE=1 (any value but 0, false or no)
+turns every cache off.
 """
 from __future__ import annotations
 
@@ -20,16 +21,17 @@ from typing import Optional
 
 
 def cache_dir() -> Optional[Path]:
-    """The user's cache folder for raiders (None: caching is off)."""
-    if os.environ.get("RAIDERS_NO_CACHE"):
+    """The user's cache folder for raiders (None: caching is off). A relative folder turns
+    caching off, as the XDG specification says of a relative XDG_CACHE_HOME: it would name
+    another folder from every working folder (a mod's, say)."""
+    if os.environ.get("RAIDERS_NO_CACHE", "").strip().lower() not in ("", "0", "false", "no"):
         return None
-    explicit = os.environ.get("RAIDERS_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    if not os.path.isabs(base):
-        return None
-    return Path(base) / "raiders"
+    base = os.environ.get("RAIDERS_CACHE_DIR")
+    if not base:
+        home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"),
+                                                                ".cache")
+        base = os.path.join(home, "raiders")
+    return Path(base) if os.path.isabs(base) else None
 
 
 def private(st: os.stat_result) -> bool:
@@ -39,8 +41,16 @@ def private(st: os.stat_result) -> bool:
 
 
 def read(path: Path, fmt: bytes, key: str, max_bytes: int) -> Optional[bytes]:
-    """The data of a cache file written by `write` with this format and key, or None."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+    """The data of a cache file written by `write` with this format and key, or None. The
+    folder must be private too (anyone who may write to it may put a file there); the file
+    is opened without waiting (a named pipe planted in its place would never answer) and
+    must be a plain file."""
+    try:
+        if not private(os.stat(path.parent)):
+            return None
+    except OSError:
+        return None
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
     except OSError:

@@ -29,7 +29,7 @@ import stat
 import sys
 from importlib import resources, util
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 import attrs
 
@@ -72,10 +72,12 @@ def fetch(request: Sequence[str], code: Sequence[str]) -> Optional[Any]:
 
 
 def store(request: Sequence[str], code: Sequence[str], value: Any, inputs: Inputs,
-          since_ns: int) -> None:
+          since_ns: int, texts: Mapping[str, str], suffix: str) -> None:
     """Keep `value` for this request with what was read to make it (a load begun at
-    `since_ns`). Never fails: a value that cannot be stored, or a folder that cannot be
-    written, leaves no cache."""
+    `since_ns` that read `texts`, by path: every file ending in `suffix` below its folders).
+    Nothing is kept when a file changed while the load read it: one found now that is not
+    the text the load read, or one changed since the load began. Never fails: a value that
+    cannot be stored, or a folder that cannot be written, leaves no cache."""
     folder = cachefile.cache_dir()
     if folder is None:
         return
@@ -89,7 +91,7 @@ def store(request: Sequence[str], code: Sequence[str], value: Any, inputs: Input
             was, changed = _observed(spec)
             seen.append((spec, was))
             newest = max(newest, changed)
-        if newest >= since_ns - RACY_NS:
+        if newest >= since_ns - RACY_NS or not _as_read(seen, texts, suffix):
             return
         payload = marshal.dumps((tuple(seen), data))
     except (ValueError, OSError, RecursionError):
@@ -97,6 +99,29 @@ def store(request: Sequence[str], code: Sequence[str], value: Any, inputs: Input
     key = _key(request, code)
     if cachefile.write(folder, _path(folder, key), FORMAT, key, payload):
         cachefile.prune(folder, f"{_PREFIX}*.bin", KEEP)
+
+
+def _as_read(seen: list, texts: Mapping[str, str], suffix: str) -> bool:
+    """Whether every file ending in `suffix` that the folders hold now and the load read is
+    the very text it read (a file rewritten during the load, its time set back, would
+    otherwise be kept with the result of its old text). A file the load did not read (a mod
+    for another ruleset) does not count; one added while it read shows in its folder's time."""
+    read = {os.path.realpath(p): hashlib.sha256(t.encode("utf-8")).hexdigest()
+            for p, t in texts.items()}
+    for spec, was in seen:
+        if spec[0] != "folder" or was is None:
+            continue
+        if was[1] == "file":  # a folder argument that is a file
+            found = [(was[0], was[2])]
+        else:
+            real, listing = was
+            found = [(os.path.join(real, e[0]), e[2]) if e[1] == "file" else (e[2], e[3])
+                     for e in listing if e[1] in ("file", "link") and e[0].endswith(suffix)]
+        for path, digest in found:
+            was = read.get(os.path.realpath(path))
+            if was is not None and was != digest:
+                return False
+    return True
 
 
 def _path(folder: Path, key: str) -> Path:
@@ -112,14 +137,15 @@ def _key(request: Sequence[str], code: Sequence[str]) -> str:
 @functools.lru_cache(maxsize=4)
 def _code_digest(extra: tuple[str, ...]) -> str:
     """A hash of the code that makes what is kept: the card language's modules and grammar,
-    the caller's files, and the packages that read card text and YAML (their `__init__`,
-    which names their version: found without importing them)."""
+    the caller's files, and the packages that read card text and YAML or compare versions
+    (their `__init__`, which names their version, or their absence: found without importing
+    them)."""
     h = hashlib.sha256()
     files = [*sorted(Path(__file__).parent.glob("*.py")), *map(Path, extra)]
     for f in files:
         h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
     h.update(resources.files("raiders.grammar").joinpath("raiders.lark").read_bytes())
-    for package in ("lark", "yaml", "ruamel.yaml"):
+    for package in ("lark", "yaml", "ruamel.yaml", "packaging"):  # packaging: `raiders:`
         try:
             spec = util.find_spec(package)
             origin = spec.origin if spec is not None else None
@@ -192,7 +218,8 @@ def _folder(path: str, watched: tuple[str, ...]) -> tuple[Any, int]:
                                  and entry.is_file() else (None, 0))
                 if entry.is_symlink():  # where it leads, and what a load reads through it
                     found.append((name, "link", os.path.realpath(entry.path), text))
-                elif entry.is_dir():
+                elif entry.is_dir():  # by name too: a folder may look like a file (`x.dsl`)
+                    found.append((name, "dir"))
                     todo.append(name)
                     changed = entry.stat().st_mtime_ns
                 elif entry.name.endswith(watched):

@@ -71,7 +71,8 @@ def mod_name(folder: Path) -> str:
 
 def is_mod_collection(folder: Path) -> bool:
     """A folder of mods: no card file or mod.yaml of its own, and subfolders with a mod.yaml."""
-    if not folder.is_dir() or (folder / MOD_FILE).exists() or any(folder.glob("*.dsl")):
+    if not folder.is_dir() or (folder / MOD_FILE).exists() or any(
+            f.is_file() for f in folder.glob("*.dsl")):  # a folder named x.dsl is no card
         return False
     return any((sub / MOD_FILE).is_file() for sub in folder.iterdir() if sub.is_dir())
 

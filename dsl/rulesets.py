@@ -67,6 +67,10 @@ class Ruleset:
     strength_players: int  # the player count of a per_players field's first value
     variants: dict[str, Variant]
     library: Library = attrs.field(eq=False, repr=False)
+    # The text of every card file the ruleset's check read, by path: its own folders' and
+    # every variant's (a card broken in one variant stops them all); what a kept load of
+    # these files is compared with (dsl/libcache.py).
+    read: dict[str, str] = attrs.field(factory=dict, eq=False, repr=False)
 
 
 # field -> (kind of value, required)
@@ -276,6 +280,7 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
                     for c in v.get("cards", ())}
     lib = ruleset_library([str(f) for f in folders], (), tuple(extra_cards), variant_dirs)
     lib_diags = check(lib)
+    read = dict(lib.sources)
     _check_references(r, doc, values, lib)
     _check_counts(r, doc, values)
     for v in values["variants"].values():
@@ -283,6 +288,7 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
             vlib = ruleset_library([str(f) for f in folders],
                                    tuple(os.path.normpath(base / c) for c in v["cards"]),
                                    tuple(extra_cards), variant_dirs)
+            read.update(vlib.sources)
             seen = {(d.span, d.code) for d in lib_diags}
             lib_diags += [d for d in check(vlib) if (d.span, d.code) not in seen]
     def variant_folders(v) -> tuple:
@@ -300,7 +306,8 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
         rooms_per_floor=values.get("rooms_per_floor", 5), face_up=values.get("face_up"),
         coin_cap=values.get("coin_cap"), death=values.get("death"),
         ties_fall_from=values.get("ties_fall_from", 1),
-        strength_players=values.get("strength_players", 3), variants=variants, library=lib)
+        strength_players=values.get("strength_players", 3), variants=variants, library=lib,
+        read=read)
     return ruleset, r.diags + lib_diags
 
 

@@ -238,7 +238,9 @@ def _checked_kept(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
     folders = (*rs.card_paths, *rs.variant_dirs, *checked.variant.cards, *cards, *checked.mods)
     inputs = libcache.Inputs(files=(str(path),), folders=tuple(dict.fromkeys(folders)),
                              watched=(CARD_SUFFIX, MOD_FILE), version=checked.versioned)
-    libcache.store(request, _CODE, attrs.asdict(checked, recurse=False), inputs, since)
+    texts = {**rs.read, **checked.library.sources}  # every card file the load parsed
+    libcache.store(request, _CODE, attrs.asdict(checked, recurse=False), inputs, since, texts,
+                   CARD_SUFFIX)
     return checked
 
 

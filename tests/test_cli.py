@@ -168,3 +168,11 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
         "replay examples/logs | head -1", shell=True, capture_output=True, text=True,
         timeout=120)
     assert proc.stdout.count("\n") == 1 and "Broken pipe" not in proc.stderr, proc.stderr
+
+
+def test_a_mistyped_command_gets_a_suggestion():
+    out = run("playy", "--seed", "1")
+    assert out.exit_code == 2 and "Did you mean 'play'?" in out.output
+    out = run("zzz")
+    assert out.exit_code == 2 and "No such command 'zzz'." in out.output
+    assert "Did you mean" not in out.output

@@ -342,3 +342,93 @@ def test_every_class_a_load_holds_can_be_rebuilt():
     names = libcache._classes().by_name
     assert {"ast.CardDecl", "library.Library", "rulesets.Ruleset", "spans.Span"} <= set(names)
     assert all(attrs.has(c) for c in names.values())
+
+
+# ---- what a review found (each failed before its fix)
+
+def test_a_folder_named_like_a_card_file_is_seen(cache, tmp_path):
+    """A folder of mods holds two mods; an empty folder `notes.dsl` beside them is no card
+    file: it neither turns the folder into one mod nor goes unseen by the cache."""
+    coll = tmp_path / "coll"
+    for name in ("gorgon", "shrine"):
+        shutil.copytree(ROOT / "examples" / "mods" / name, coll / name)
+    settle(coll)
+    first, _ = load(cache, "deluxe", None, (str(coll),))
+    (coll / "notes.dsl").mkdir()
+    settle(coll)
+    again, parsed = load(cache, "deluxe", None, (str(coll),))
+    assert parsed  # the folder's entries changed: loaded from the files
+    same_rules(again, load_rules_afresh("deluxe", None, (str(coll),)))
+    assert again.deck == first.deck  # still two mods
+
+
+def test_a_file_rewritten_while_it_is_read_is_not_kept(cache, tmp_path, monkeypatch):
+    """A card file rewritten during a load, its time set back (cp -p, rsync -t, unzip): the
+    load read the old text, so its result is not kept, and the next load reads the new."""
+    mod = tmp_path / "mod"
+    shutil.copytree(ROOT / "examples" / "mods" / "gorgon", mod)
+    settle(mod)
+    card = next(mod.glob("*.dsl"))
+    old = card.read_text()
+    new = old.replace("wounds 2", "wounds 3", 1)
+    assert new != old and len(new) == len(old)
+    real = R._checked
+
+    def rewritten_meanwhile(*args):
+        result = real(*args)
+        st = card.stat()
+        card.write_text(new)
+        os.utime(card, ns=(st.st_atime_ns, st.st_mtime_ns))
+        return result
+
+    monkeypatch.setattr(R, "_checked", rewritten_meanwhile)
+    R._LOADED.clear()
+    load_rules("deluxe", None, (str(mod),))
+    assert not cache_files(cache.folder)
+    monkeypatch.setattr(R, "_checked", real)
+    R._LOADED.clear()
+    assert load_rules("deluxe", None, (str(mod),)).library.sources[str(card)] == new
+
+
+def test_a_cache_folder_others_may_write_to_or_a_pipe_is_not_read(cache):
+    load(cache, "deluxe")
+    (path,) = cache_files(cache.folder)
+    os.chmod(cache.folder, 0o777)
+    assert load(cache, "deluxe")[1]  # not read: anyone could have put it there
+    os.chmod(cache.folder, 0o700)
+    assert not load(cache, "deluxe")[1]
+    path.unlink()
+    os.mkfifo(path)  # a reader that waited on it would never return
+    assert load(cache, "deluxe")[1]
+
+
+def test_whether_packaging_is_installed_is_part_of_the_key(monkeypatch):
+    """`raiders:` in mod.yaml is checked with packaging when it is installed, else by our own
+    reading: a cache kept under one must not answer under the other."""
+    libcache._code_digest.cache_clear()
+    with_it = libcache._code_digest(())
+    real = libcache.util.find_spec
+    monkeypatch.setattr(libcache.util, "find_spec",
+                        lambda name: None if name == "packaging" else real(name))
+    libcache._code_digest.cache_clear()
+    try:
+        assert libcache._code_digest(()) != with_it
+    finally:
+        libcache._code_digest.cache_clear()
+
+
+@pytest.mark.parametrize("env,on", [({"RAIDERS_NO_CACHE": "0"}, True),
+                                    ({"RAIDERS_NO_CACHE": "no"}, True),
+                                    ({"RAIDERS_NO_CACHE": "1"}, False),
+                                    ({"RAIDERS_NO_CACHE": "yes"}, False),
+                                    ({"RAIDERS_CACHE_DIR": "relative/cache"}, False),
+                                    ({"XDG_CACHE_HOME": "relative"}, False)])
+def test_when_the_caches_are_on(monkeypatch, tmp_path, env, on):
+    from raiders.dsl import cachefile
+
+    for name in ("RAIDERS_NO_CACHE", "RAIDERS_CACHE_DIR", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert (cachefile.cache_dir() is not None) == on

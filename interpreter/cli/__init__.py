@@ -59,6 +59,17 @@ class _Main(click.Group):
                                           attribute)
         return self.commands.get(name)
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """click's, and a close name suggested for a mistyped command (as for options)."""
+        name = args[0] if args else ""
+        if self.get_command(ctx, name) is None and not name.startswith("-"):
+            import difflib
+
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1)
+            if close:
+                ctx.fail(f"No such command '{name}'. Did you mean '{close[0]}'?")
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The list in `--help`, as click writes it, from the help paragraphs above."""
         names = self.list_commands(ctx)
