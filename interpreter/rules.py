@@ -139,7 +139,9 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
     if known is not None and _stamp(known[1]) == known[1]:
         return known[0]
     rules = _compiled(_checked_kept(*key))
-    files = {*rules.library.sources, *(str(Path(c) / "mod.yaml") for c in key[2])}
+    # Every card file read (every variant's: a card broken in one stops them all) and every
+    # manifest that may count: a mod's, or those of the mods in a folder of mods.
+    files = {*rules.library.sources, *rules.ruleset.read, *_manifests(key[2])}
     ruleset_file = resolve_ruleset_path(ruleset)
     if ruleset_file is not None:
         files.add(str(ruleset_file))
@@ -152,6 +154,19 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
         _LOADED[(ruleset, None, *key[2:])] = entry
         _LOADED[(ruleset, rules.variant.name, *key[2:])] = entry
     return rules
+
+
+def _manifests(folders: tuple[str, ...]) -> set[str]:
+    """The mod.yaml a mod folder may hold, and those of its subfolders (a folder of mods)."""
+    found = set()
+    for folder in folders:
+        found.add(os.path.join(folder, "mod.yaml"))
+        try:
+            with os.scandir(folder) as entries:
+                found.update(os.path.join(e.path, "mod.yaml") for e in entries if e.is_dir())
+        except OSError:
+            pass
+    return found
 
 
 def _stamp(files: tuple) -> tuple:

@@ -432,3 +432,25 @@ def test_when_the_caches_are_on(monkeypatch, tmp_path, env, on):
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     assert (cachefile.cache_dir() is not None) == on
+
+
+def test_the_processs_own_cache_sees_a_sub_mods_manifest_and_every_variant(tmp_path,
+                                                                          monkeypatch):
+    """load_rules keeps rules per process while their files are unchanged: that includes
+    the manifests of the mods in a folder of mods, and the card files of every variant."""
+    monkeypatch.setenv("RAIDERS_NO_CACHE", "1")
+    monkeypatch.setattr(R, "_LOADED", {})
+    coll = tmp_path / "coll"
+    shutil.copytree(ROOT / "examples" / "mods" / "shrine", coll / "shrine")
+    assert load_rules("deluxe", None, (str(coll),)).deck["shrine-of-ash"] == 1
+    manifest = coll / "shrine" / "mod.yaml"
+    manifest.write_text(manifest.read_text().replace("shrine-of-ash: 1", "shrine-of-ash: 2"))
+    assert load_rules("deluxe", None, (str(coll),)).deck["shrine-of-ash"] == 2
+    classic = tmp_path / "classic"
+    shutil.copytree(ROOT / "cards", classic / "cards")
+    ruleset = classic / "cards" / "classic" / "ruleset.yaml"
+    load_rules(str(ruleset), "standard")
+    duel = classic / "cards" / "classic" / "variants" / "duel" / "monster.dsl"
+    duel.write_text(duel.read_text() + "\nkind broken {\n")
+    with pytest.raises(LoadError):
+        load_rules(str(ruleset), "standard")
