@@ -289,9 +289,12 @@ def _check_mod_sharded(base_lib: Library, files: list[Path]):
     import concurrent.futures
     import multiprocessing as mp
 
+    from .forking import shared_heap
+
     try:
         fork = mp.get_context("fork")
-        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=fork) as pool:
+        with shared_heap(), concurrent.futures.ProcessPoolExecutor(workers,
+                                                                   mp_context=fork) as pool:
             results = list(pool.map(_shard_worker, bounds))
     except (OSError, concurrent.futures.process.BrokenProcessPool):
         results = [_shard_worker(b) for b in bounds]

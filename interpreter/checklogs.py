@@ -7,7 +7,6 @@ in file order, whatever the number of processes.
 """
 from __future__ import annotations
 
-import gc
 import multiprocessing as mp
 import os
 from typing import Iterator, Optional, Sequence
@@ -15,6 +14,7 @@ from typing import Iterator, Optional, Sequence
 import attrs
 
 from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.forking import shared_heap
 from raiders.dsl.library import display_path
 
 
@@ -80,16 +80,15 @@ def check_files(files: Sequence[str], allow: Sequence[str] = (), quiet: bool = F
     yield check_file(files[0], allow, quiet)
     rest = list(files[1:])
     _JOB = (tuple(allow), quiet)
-    gc.freeze()  # what the parent holds (the rules) stays shared: the workers' GC skips it
     try:
-        try:
-            pool = mp.get_context("fork").Pool(jobs)
-        except OSError:  # no processes to be had: one after the other, here
-            yield from (check_file(f, allow, quiet) for f in rest)
-            return
-        with pool:
-            chunk = max(1, min(16, len(rest) // (jobs * 8)))
-            yield from pool.imap(_work, rest, chunksize=chunk)
+        with shared_heap():
+            try:
+                pool = mp.get_context("fork").Pool(jobs)
+            except OSError:  # no processes to be had: one after the other, here
+                yield from (check_file(f, allow, quiet) for f in rest)
+                return
+            with pool:
+                chunk = max(1, min(16, len(rest) // (jobs * 8)))
+                yield from pool.imap(_work, rest, chunksize=chunk)
     finally:
         _JOB = None
-        gc.unfreeze()

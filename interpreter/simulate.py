@@ -10,7 +10,6 @@ difference.
 from __future__ import annotations
 
 import functools
-import gc
 import math
 import os
 from collections import Counter
@@ -19,6 +18,7 @@ from typing import Callable, Optional
 
 import attrs
 
+from raiders.dsl.forking import shared_heap
 from raiders.dsl.safeio import write_new
 
 from .botspec import bot_classes, parse_bot
@@ -354,23 +354,14 @@ def play_games(setups: tuple[Setup, ...], games: int, seed: int, jobs: int,
             if progress:
                 progress(len(chunk))
         return total
-    # Everything loaded so far (the rules, the modules) goes out of the collector's sight
-    # until the workers are done: a forked worker shares the parent's memory until it writes
-    # to it, and a collection in the worker would write to every object it walks, copying
-    # the whole heap page by page (about a tenth more CPU time for two workers; Python's
-    # `gc.freeze` documentation recommends exactly this before a fork).
-    gc.freeze()
-    try:
-        with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork"),
-                                                    initializer=_worker_start,
-                                                    initargs=(os.getpid(),)) as pool:
-            futures = {pool.submit(run_chunk, setups, c): len(c) for c in chunks}
-            for fut in concurrent.futures.as_completed(futures):
-                total.merge(fut.result())  # integer sums: the order of merging does not matter
-                if progress:
-                    progress(futures[fut])
-    finally:
-        gc.unfreeze()
+    with shared_heap(), concurrent.futures.ProcessPoolExecutor(
+            jobs, mp_context=mp.get_context("fork"), initializer=_worker_start,
+            initargs=(os.getpid(),)) as pool:
+        futures = {pool.submit(run_chunk, setups, c): len(c) for c in chunks}
+        for fut in concurrent.futures.as_completed(futures):
+            total.merge(fut.result())  # integer sums: the order of merging does not matter
+            if progress:
+                progress(futures[fut])
     return total
 
 

@@ -86,3 +86,18 @@ def test_clean_mod_of_600_files_validates(tmp_path):
     result = CliRunner().invoke(main, ["validate", str(mod)])
     assert result.exit_code == 0, result.output
     assert f"checked {n} file(s): no problems found" in result.output
+
+
+def test_the_heap_is_shared_with_the_workers_only_while_they_live():
+    """dsl/forking.py: frozen (out of the collector's sight) around a fork, and given back
+    after, also when the work fails."""
+    import gc
+
+    from raiders.dsl.forking import shared_heap
+
+    with shared_heap():
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
+    with pytest.raises(OSError), shared_heap():
+        raise OSError("no processes to be had")
+    assert gc.get_freeze_count() == 0
