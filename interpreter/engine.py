@@ -39,6 +39,13 @@ class Deal:
     threat_deck: list[int] = attrs.Factory(list)  # solo monster deck, top card first (C-12)
 
 
+def _by_name(plays: "dict[str, list[Card]] | list[Play]") -> dict[str, list[Card]]:
+    """What each player put down, by name (a record keeps its round's plays until asked)."""
+    if plays.__class__ is not list:
+        return plays
+    return {pl.player.name: list(pl.played) for pl in plays}
+
+
 @attrs.define
 class RoomRecord:
     floor: int
@@ -47,8 +54,7 @@ class RoomRecord:
     peeks: list[str]  # who played a peek item before the room (a log's `torches`)
     # name -> second-card items…, card; or the room's one round of plays, read into that
     # dict when first asked (a simulation never asks, and most rooms are one round)
-    _plays: "dict[str, list[Card]] | list[Play]" = attrs.field(alias="plays",
-                                                                eq=lambda v: _by_name(v))
+    _plays: "dict[str, list[Card]] | list[Play]" = attrs.field(alias="plays", eq=_by_name)
     trace: list
     after_state: list[tuple[str, int, int, tuple[str, ...]]]  # name, coins, wounds, items
     first_player: Optional[str] = None
@@ -68,12 +74,6 @@ class RoomRecord:
     def after(self) -> dict[str, dict]:
         """The state after the room, per player (a log's checkpoint)."""
         return {n: {"coins": c, "wounds": w, "items": list(i)} for n, c, w, i in self.after_state}
-
-
-def _by_name(plays: "dict[str, list[Card]] | list[Play]") -> dict[str, list[Card]]:
-    if plays.__class__ is not list:
-        return plays
-    return {pl.player.name: list(pl.played) for pl in plays}
 
 
 @attrs.define

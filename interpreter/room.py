@@ -230,41 +230,49 @@ class Context:
     def value_plays(self) -> None:
         """What every play counts for here (the room's rules and every `modify value`),
         then the numbers the room reads: total, highest, lowest, …"""
-        room = self.room
-        plain = not self.value_mods and room.any_item is None
+        plain = not self.value_mods and self.room.any_item is None
         vb: dict[int, int] = {}
         top_card = 0
         for pl in self.plays:
             card = pl.card
-            if pl.cards is None:  # one card each, the common case: valued here, inline
-                if card.__class__ is int:
-                    value = card if plain else self.card_value(card, pl.player)
-                elif card in room.escapes:
-                    pl.escaped, pl.value = True, None
-                    if not self.escaped_seats:
-                        self.escaped_seats = set()
-                    self.escaped_seats.add(pl.player.seat)
+            if pl.cards is None:  # one card each, the common case: valued here
+                value = card if plain and card.__class__ is int else \
+                    self._counts(card, pl.player)
+                if value is None:
+                    self._escaped(pl)
                     continue
-                elif card is None:
-                    value = room.missing
-                else:
-                    value = self.card_value(card, pl.player)
                 pl.value = vb[pl.player.seat] = value
                 if value > top_card:
                     top_card = value
                 continue
-            self._value(pl)
-            if pl.escaped:
-                if not self.escaped_seats:
-                    self.escaped_seats = set()
-                self.escaped_seats.add(pl.player.seat)
+            values = []
+            for card in pl.cards:
+                value = self._counts(card, pl.player)
+                if value is None:
+                    break
+                values.append(value)
+            else:
+                pl.value = vb[pl.player.seat] = sum(values)
+                pl.card_values = tuple(values)
+                top_card = max([top_card, *values])
                 continue
-            if pl.value is not None:
-                vb[pl.player.seat] = pl.value
-            best = max(pl.card_values) if pl.card_values else pl.value
-            if best is not None and best > top_card:
-                top_card = best
+            self._escaped(pl)
         self._numbers(vb, top_card)
+
+    def _counts(self, card: Optional[Card], p: Player) -> Optional[int]:
+        """What one card counts for in this room; None: it is an escape (its player escapes,
+        and none of their cards counts)."""
+        if card is None:  # a card the player lacks (a room of several cards)
+            return self.room.missing
+        if card.__class__ is str and card in self.room.escapes:
+            return None
+        return self.card_value(card, p)
+
+    def _escaped(self, pl: Play) -> None:
+        pl.escaped, pl.value = True, None
+        if not self.escaped_seats:
+            self.escaped_seats = set()
+        self.escaped_seats.add(pl.player.seat)
 
     def _numbers(self, vb: dict[int, int], top_card: int) -> None:
         self.values_by_player = vb
@@ -281,21 +289,6 @@ class Context:
     def distinct_values(self) -> list[int]:
         """The values played, each once, lowest first (asked by `second`, `second_lowest`)."""
         return sorted(set(self.values_by_player.values()))
-
-    def _value(self, pl: Play) -> None:
-        room = self.room
-        values = []
-        for card in pl.counted:
-            if card is None:
-                values.append(room.missing)
-                continue
-            if card.__class__ is str and card in room.escapes:
-                pl.escaped, pl.value = True, None
-                return
-            values.append(self.card_value(card, pl.player))
-        pl.value = sum(values)
-        if pl.cards is not None:
-            pl.card_values = tuple(values)
 
     def card_value(self, card: Card, p: Player) -> int:
         room = self.room

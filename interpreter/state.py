@@ -61,11 +61,6 @@ class Play:
     card_values: tuple[int, ...] = ()  # each counted card's value, when several
 
     @property
-    def counted(self) -> tuple[Card, ...]:
-        """The cards that count for this player in the room."""
-        return self.cards if self.cards is not None else (self.card,)
-
-    @property
     def played(self) -> tuple[Card, ...]:
         """Everything the player put down, in order (a log's entry)."""
         return self.sequence if self.sequence is not None else (*self.chain, self.card)
