@@ -13,7 +13,7 @@ def shared_heap() -> Iterator[None]:
     garbage collector's sight: a forked worker shares the parent's memory until it writes to
     it, and a collection in the worker would write to every object it walks, copying the
     whole heap page by page (Python's `gc.freeze` documentation advises this before a fork).
-    Two workers then spend about the CPU time of one process."""
+    The saving grows with what the parent holds: a few percent of CPU time for `simulate`."""
     gc.freeze()
     try:
         yield
