@@ -124,6 +124,57 @@ def _as_read(seen: list, texts: Mapping[str, str], suffix: str) -> bool:
     return True
 
 
+# ---- parsed card files: one entry per file's path and text (what `validate` and a load that
+# misses the whole-load entry above would otherwise parse again; the checks still run)
+
+PARSED_FORMAT = b"raiders-parsed-cache/1"
+_PARSED_PREFIX = "ast-"
+KEEP_PARSED = 4096  # a 600-file mod edited a few times over
+_pruned = False  # the parsed entries are pruned once per process that writes one
+
+
+def fetch_parsed(path: str, text: str) -> Optional[tuple[Any, list]]:
+    """The parse (module, diagnostics) of this file's text at this path, if kept; else None."""
+    folder = cachefile.cache_dir()
+    if folder is None:
+        return None
+    key = _parsed_key(path, text)
+    payload = cachefile.read(folder / f"{_PARSED_PREFIX}{key[:40]}.bin", PARSED_FORMAT, key,
+                             MAX_BYTES)
+    if payload is None:
+        return None
+    try:
+        module, diags = plaindata.rebuild(marshal.loads(payload), _classes())
+    except (ValueError, TypeError, EOFError):
+        return None
+    if not isinstance(module, _classes().by_name["ast.Module"]) or type(diags) is not list:
+        return None
+    return module, diags
+
+
+def store_parsed(path: str, text: str, parsed: tuple[Any, list]) -> None:
+    """Keep a file's parse (only a clean one: a file with errors is parsed again, so its
+    diagnostics are always fresh). Never fails."""
+    global _pruned
+    folder = cachefile.cache_dir()
+    if folder is None or parsed[0] is None or parsed[1]:
+        return
+    try:
+        payload = marshal.dumps(plaindata.flatten((parsed[0], list(parsed[1])), _classes()))
+    except (ValueError, RecursionError):
+        return
+    key = _parsed_key(path, text)
+    if cachefile.write(folder, folder / f"{_PARSED_PREFIX}{key[:40]}.bin", PARSED_FORMAT, key,
+                       payload) and not _pruned:
+        _pruned = True
+        cachefile.prune(folder, f"{_PARSED_PREFIX}*.bin", KEEP_PARSED)
+
+
+def _parsed_key(path: str, text: str) -> str:
+    return _key(("parsed", path, hashlib.sha256(text.encode("utf-8", "surrogateescape"))
+                 .hexdigest()), ())
+
+
 def _path(folder: Path, key: str) -> Path:
     return folder / f"{_PREFIX}{key[:40]}.bin"
 

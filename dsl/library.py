@@ -81,12 +81,38 @@ PARALLEL_FROM = 600
 
 
 def parse_file(path: Union[str, Path]) -> tuple[Optional[ast.Module], list[Diagnostic], str]:
-    """dsl.parser.parse_file, imported at the first file read (a load from the cache reads
-    none, and imports neither lark nor the parser). Every loader reads card files through this
-    name (the language server swaps it for one that reads the editor's buffers)."""
-    from .parser import parse_file as parse
+    """A card file read and parsed: (module, diagnostics, text); an unreadable file is a
+    diagnostic too (E004, E006: its size is checked before it is read). Every loader reads
+    card files through this name (the language server swaps it for one that reads the
+    editor's buffers).
 
-    return parse(path)
+    A text parsed before is not parsed again: once per process (the rulesets share their
+    common cards; the tree is frozen), and across processes from the user's cache folder
+    (dsl/libcache.py), so that reading unchanged files imports neither lark nor the parser.
+    Only a clean parse is kept: a file with errors is parsed, and reported, afresh."""
+    from .libcache import fetch_parsed, store_parsed
+    from .safeio import MAX_CARD_FILE_BYTES, read_text
+
+    p = str(path)
+    text, diags = read_text(p, limit=MAX_CARD_FILE_BYTES)
+    if text is None:
+        return None, diags, ""
+    found = _PARSED.get((p, text))
+    if found is None:
+        found = fetch_parsed(p, text)
+        if found is None:
+            from .parser import parse
+
+            found = parse(text, p)
+            store_parsed(p, text, found)
+        if len(_PARSED) >= 512:
+            _PARSED.clear()
+        _PARSED[(p, text)] = found
+    return found[0], list(found[1]), text
+
+
+# Files parsed in this process, by path and text (an edited file is parsed again).
+_PARSED: dict[tuple[str, str], tuple[Optional[ast.Module], list[Diagnostic]]] = {}
 
 
 def parse_many(files: list[Path]) -> list[tuple[str, Optional[ast.Module], list[Diagnostic], str]]:

@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import functools
-import os
 import re
 import sys
 from importlib import resources
-from typing import Optional, Union
+from typing import Optional
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -628,26 +627,4 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
                                  f"too many cards in one file ({len(decls):,}): the limit is "
                                  f"{MAX_CARDS_PER_FILE}", "split them into several files")]
     return ast.Module(path, tuple(decls)), []
-
-
-def parse_file(path: Union[str, os.PathLike]) -> tuple[Optional[ast.Module], list[Diagnostic], str]:
-    """Parse a file; returns (module, diagnostics, text). Unreadable files are diagnostics too."""
-    from .safeio import MAX_CARD_FILE_BYTES, read_text
-
-    p = str(path)
-    # the size is checked before reading (E006); a bad byte is placed (E004)
-    text, diags = read_text(p, limit=MAX_CARD_FILE_BYTES)
-    if text is None:
-        return None, diags, ""
-    found = _PARSED.get((p, text))
-    if found is None:
-        if len(_PARSED) >= 512:
-            _PARSED.clear()
-        found = _PARSED[(p, text)] = parse(text, p)
-    return found[0], list(found[1]), text
-
-
-# A file parsed once per process (the rulesets share their common cards; the tree is frozen),
-# keyed by its text, so an edited file is parsed again.
-_PARSED: dict[tuple[str, str], tuple[Optional[ast.Module], list[Diagnostic]]] = {}
 

@@ -27,7 +27,6 @@ from .library import (
     display_path,
 )
 from .mods import MOD_FILE, mod_manifest, mod_rulesets
-from .parser import parse
 from .rulesets import RULESET_FILE, load_ruleset, resolve_ruleset_path
 from .safeio import files_below, listed_files, read_text
 from .spans import Span
@@ -242,6 +241,8 @@ def _read(files: list[Path]) -> list[tuple[str, str, list[Diagnostic]]]:
 
 
 def _parse_into(lib: Library, entries) -> None:
+    from .parser import parse  # here: a validate of unchanged files never parses
+
     for path, text, read_diags in entries:
         if read_diags:
             lib.sources[path] = text

@@ -56,7 +56,7 @@ def _overlay(texts: dict[str, str]) -> Iterator[None]:
     for the duration (the server handles one request at a time)."""
     original = L.parse_file
 
-    def parse_file(path):  # same signature and result as dsl.parser.parse_file
+    def parse_file(path):  # same signature and result as dsl.library.parse_file
         key = os.path.realpath(str(path))
         if key in texts:
             module, diags = parse(texts[key], str(path))

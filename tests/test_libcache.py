@@ -232,14 +232,15 @@ def test_a_broken_variant_card_stops_every_variant(cache, tmp_path):
         load(cache, str(cards / "classic"))
 
 
-def _forge_class(blob: bytes) -> bytes:
+def _forge_class(blob: bytes, parsed: bool = False) -> bytes:
     """The same file, one object renamed to a class that is not on the list, the header's
-    hash made right: only the list of classes stands in the way."""
+    hash made right: only the list of classes stands in the way. `parsed`: a file's parse,
+    whose data is the table alone (a load's also says what it read)."""
     head, _, payload = blob.partition(b"\n")
-    seen, (table, top) = marshal.loads(payload)
+    seen, (table, top) = ((), marshal.loads(payload)) if parsed else marshal.loads(payload)
     i = next(i for i, e in enumerate(table) if e[0] == "o")
     table = (*table[:i], ("o", "os.system", table[i][2]), *table[i + 1:])
-    payload = marshal.dumps((seen, (table, top)))
+    payload = marshal.dumps((table, top) if parsed else (seen, (table, top)))
     fmt, key, _ = head.split(b" ")
     return b" ".join([fmt, key, hashlib.sha256(payload).hexdigest().encode()]) + b"\n" + payload
 
@@ -454,3 +455,72 @@ def test_the_processs_own_cache_sees_a_sub_mods_manifest_and_every_variant(tmp_p
     duel.write_text(duel.read_text() + "\nkind broken {\n")
     with pytest.raises(LoadError):
         load_rules(str(ruleset), "standard")
+
+
+# ---- parsed card files (validate, and loads that miss): one entry per path and text
+
+def _validate(cache_folder: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "RAIDERS_CACHE_DIR": str(cache_folder)}
+    env.pop("RAIDERS_NO_CACHE", None)
+    code = ("import sys\nfrom raiders.interpreter.cli import main\n"
+            "try:\n    main(['validate', *sys.argv[1:]], prog_name='raiders')\n"
+            "finally:\n    print('imported:', sorted(m for m in ('lark', 'raiders.dsl.parser')"
+            " if m in sys.modules))\n")
+    return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True,
+                          text=True)
+
+
+def test_validate_of_unchanged_files_parses_nothing_and_still_checks(tmp_path, mod):
+    """The second `validate` of the same files reads their parses from the cache (no lark,
+    no parser) and says the same; a file broken since is parsed and reported, and a check
+    error (not a syntax error) is still found in a file whose parse was kept."""
+    folder = tmp_path / "cache"
+    first = _validate(folder, str(mod))
+    again = _validate(folder, str(mod))
+    assert first.returncode == again.returncode == 0
+    assert "imported: ['lark', 'raiders.dsl.parser']" in first.stdout
+    assert "imported: []" in again.stdout
+    assert first.stdout.replace(first.stdout.splitlines()[-1], "") == \
+        again.stdout.replace(again.stdout.splitlines()[-1], "")
+    card = mod / "a.dsl"
+    card.write_text('treasure chest-a { name "A" chest 3 \n')  # the closing brace gone
+    broken = _validate(folder, str(mod))
+    assert broken.returncode == 1 and f"{card.name}:" in broken.stdout + broken.stderr
+    card.write_text('treasure chest-a { name "A" chest 3 }\n'
+                    'treasure chest-b { name "B" chest 3 } ')
+    _validate(folder, str(mod))
+    (mod / "b.dsl").write_text('treasure chest-a { name "A again" chest 3 }\n')
+    twice = _validate(folder, str(mod))  # a.dsl's parse kept; the duplicate is the checker's
+    assert twice.returncode == 1 and "E401" in twice.stdout + twice.stderr
+    assert "imported: ['lark', 'raiders.dsl.parser']" in twice.stdout  # b.dsl is new
+
+
+def test_a_parse_is_kept_per_path(cache, tmp_path):
+    """The same text in two files is two entries: a parse holds its file's name, which every
+    diagnostic about its cards quotes."""
+    from raiders.dsl import library
+
+    text = 'treasure chest-a { name "A" chest 3 }\n'
+    one, two = tmp_path / "one.dsl", tmp_path / "two.dsl"
+    one.write_text(text)
+    two.write_text(text)
+    library._PARSED.clear()
+    library.parse_file(one)
+    library._PARSED.clear()
+    module, diags, _ = library.parse_file(two)
+    assert module.path == str(two) and not diags
+    assert len(list(cache.folder.glob("ast-*.bin"))) == 2
+
+
+def test_a_forged_parse_is_not_used(cache, tmp_path):
+    from raiders.dsl import library
+
+    card = tmp_path / "a.dsl"
+    card.write_text('treasure chest-a { name "A" chest 3 }\n')
+    library._PARSED.clear()
+    library.parse_file(card)
+    (path,) = cache.folder.glob("ast-*.bin")
+    path.write_bytes(_forge_class(path.read_bytes(), parsed=True))
+    library._PARSED.clear()
+    module, diags, _ = library.parse_file(card)  # parsed from the text instead
+    assert module is not None and not diags and module.decls[0].id == "chest-a"
