@@ -1,11 +1,26 @@
 """The typed AST of the card language. Every node is frozen and carries its span."""
 from __future__ import annotations
 
+import sys
 from typing import Iterator, Literal, Optional, Union
 
 import attrs
 
 from .spans import Span
+
+# Deeply nested card text (a sum of hundreds of terms, blocks in blocks) needs more than
+# Python's default recursion depth: to transform it (the parser) and to walk the tree after
+# (the checker, the compiler, the compiled card). Beyond the parser's MAX_NESTING it is refused
+# with E005, never a crash.
+RECURSION_LIMIT = 12_000
+
+
+def allow_deep_trees() -> None:
+    """Raise Python's recursion limit to what a tree the parser accepts needs. Called wherever
+    a tree enters the process: parsed, or read back from the user's cache (where no parser
+    ran to raise it)."""
+    if sys.getrecursionlimit() < RECURSION_LIMIT:
+        sys.setrecursionlimit(RECURSION_LIMIT)
 
 # What a handler does with its event: `instead of` replaces it, `after` reacts to it.
 HandlerSort = Literal["replace", "react"]

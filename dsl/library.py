@@ -93,6 +93,7 @@ def parse_file(path: Union[str, Path]) -> tuple[Optional[ast.Module], list[Diagn
     from .libcache import fetch_parsed, store_parsed
     from .safeio import MAX_CARD_FILE_BYTES, read_text
 
+    ast.allow_deep_trees()  # a tree from the cache: no parser ran to raise the limit
     p = str(path)
     text, diags = read_text(p, limit=MAX_CARD_FILE_BYTES)
     if text is None:

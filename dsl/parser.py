@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import functools
 import re
-import sys
 from importlib import resources
 from typing import Optional
 
@@ -568,12 +567,9 @@ def _int(token) -> int:
     return int(text)
 
 
-# Deeply nested input (a sum of hundreds of terms) needs more than Python's default
-# recursion depth to transform; beyond this it is refused with E005, never a crash.
-RECURSION_LIMIT = 12_000
 # Levels of the parse tree (a block in a block, a term of a sum): the checker, the compiler
 # and the compiled card recurse over them, a few frames each, so the limit keeps them well
-# inside RECURSION_LIMIT. Real cards nest about 15 deep; a 600-term sum is about 600.
+# inside ast.RECURSION_LIMIT. Real cards nest about 15 deep; a 600-term sum is about 600.
 MAX_NESTING = 1_500
 # Cards (and kinds) in one file: every one is checked and compiled; real files hold a dozen.
 MAX_CARDS_PER_FILE = 500
@@ -591,8 +587,7 @@ class _TooDeep(Exception):
 
 def parse(text: str, path: str = "<text>") -> ParseResult:
     """Parse one file's text; on a syntax error return (None, [diagnostic])."""
-    if sys.getrecursionlimit() < RECURSION_LIMIT:
-        sys.setrecursionlimit(RECURSION_LIMIT)
+    ast.allow_deep_trees()
     from .safeio import MAX_CARD_FILE_BYTES
 
     if len(text) > MAX_CARD_FILE_BYTES:  # an editor's buffer, text from a scenario: same limit

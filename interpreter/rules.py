@@ -9,6 +9,7 @@ from typing import Optional
 
 import attrs
 
+from raiders.dsl import ast
 from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.library import Library
 from raiders.dsl.rulesets import Ruleset, Variant, builtin_ids, resolve_ruleset_path
@@ -241,6 +242,7 @@ def _checked_kept(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
     try:
         kept = libcache.fetch(request, _CODE)
         if kept is not None:
+            ast.allow_deep_trees()  # trees no parser read in this process: give them its stack
             return _Checked(**kept)
     except TypeError:
         pass  # not what was stored: load it
@@ -324,8 +326,6 @@ def _checked(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
 def _gives_items(lib: Library, card_id: str) -> bool:
     """Whether a room's text (its own, or its kind's) hands out items (solo play removes those
     rooms, C-11)."""
-    from raiders.dsl import ast
-
     card = lib.cards[card_id]
     info = lib.kinds.get(card.kind)
     text = (card, tuple(info.members()) if info is not None else ())

@@ -51,6 +51,6 @@ def pytest_sessionstart(session):
 
 # The parser raises the recursion limit on first use (for deeply nested input); raise it
 # before any test runs so hypothesis does not see it change under its feet.
-from raiders.dsl.parser import RECURSION_LIMIT  # noqa: E402
+from raiders.dsl.ast import RECURSION_LIMIT  # noqa: E402
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))

@@ -524,3 +524,24 @@ def test_a_forged_parse_is_not_used(cache, tmp_path):
     library._PARSED.clear()
     module, diags, _ = library.parse_file(card)  # parsed from the text instead
     assert module is not None and not diags and module.decls[0].id == "chest-a"
+
+
+@pytest.mark.parametrize("command", [["validate"], ["show", "ogre", "--cards"]])
+def test_a_deep_card_from_the_cache_has_the_stack_it_needs(tmp_path, command):
+    """Blocks 600 deep check clean and play: the parser raises Python's recursion limit for
+    such trees, and so does reading them back from the cache, where no parser runs (a fresh
+    process, outside the test session's own raised limit)."""
+    folder = tmp_path / "deep"
+    folder.mkdir()
+    n = 600
+    (folder / "cards.dsl").write_text(
+        'monster ogre { name "Ogre" strength 9 / 12 / 15  wounds 2\n'
+        f' after wound {{ {"{ " * n}wound 1{" }" * n} }}\n}}\n')
+    settle(folder)
+    env = {**os.environ, "RAIDERS_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("RAIDERS_NO_CACHE", None)
+    cmd = [sys.executable, "-m", "raiders", *command, str(folder)]
+    for _ in range(2):  # cold; then from the cache (validate: the parsed files; the others:
+        # the whole load)
+        run = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr[-800:]

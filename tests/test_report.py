@@ -100,8 +100,9 @@ def test_sweep_report_plots_the_figure_against_the_value(tmp_path):
     assert "as gorgon.wounds varies" in text and "boss gorgon" in text
 
 
-@pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium on this machine")
+@pytest.mark.slow  # a browser: the slow tier, where .ci/run installs Debian's chromium
 def test_the_report_opens_in_headless_chromium(tmp_path):
+    assert shutil.which("chromium"), "no chromium: `apt-get install chromium` (as .ci/run does)"
     _need_matplotlib()
     page = tmp_path / "report.html"
     assert run("simulate", "--games", "6", "--players", "3", "--jobs", "1",
