@@ -61,15 +61,25 @@ def read(path: Path, fmt: bytes, key: str, max_bytes: int) -> Optional[bytes]:
             if not stat.S_ISREG(st.st_mode) or not private(st) or st.st_size > max_bytes:
                 return None
             blob = fh.read(max_bytes + 1)
+            head, _, payload = blob.partition(b"\n")
+            fields = head.split(b" ")
+            if len(fields) != 3 or fields[0] != fmt or fields[1] != key.encode():
+                return None
+            if hashlib.sha256(payload).hexdigest().encode() != fields[2]:
+                return None  # cut short or changed since it was written
+            _used(fh.fileno())
     except OSError:
         return None
-    head, _, payload = blob.partition(b"\n")
-    fields = head.split(b" ")
-    if len(fields) != 3 or fields[0] != fmt or fields[1] != key.encode():
-        return None
-    if hashlib.sha256(payload).hexdigest().encode() != fields[2]:
-        return None  # cut short or changed since it was written
     return payload
+
+
+def _used(fd: int) -> None:
+    """A file read is dated now: `prune` keeps the files used last, not those written last
+    (the built-in cards' entries, read by every run, outlive a mod's many edits)."""
+    try:
+        os.utime(fd)
+    except OSError:
+        pass  # a folder we may not write to: pruning is then by writing alone
 
 
 def write(folder: Path, path: Path, fmt: bytes, key: str, payload: bytes) -> bool:
@@ -93,8 +103,8 @@ def write(folder: Path, path: Path, fmt: bytes, key: str, payload: bytes) -> boo
 
 
 def prune(folder: Path, pattern: str, keep: int) -> None:
-    """Remove the oldest files matching `pattern` beyond the newest `keep` (a cache that one
-    file per request would otherwise fill without end: temporary folders, sweeps)."""
+    """Remove the files matching `pattern` beyond the `keep` used last (a cache that one file
+    per request would otherwise fill without end: temporary folders, sweeps)."""
     try:
         found = [(p.stat().st_mtime_ns, p) for p in folder.glob(pattern)]
     except OSError:

@@ -545,3 +545,19 @@ def test_a_deep_card_from_the_cache_has_the_stack_it_needs(tmp_path, command):
         # the whole load)
         run = subprocess.run(cmd, env=env, capture_output=True, text=True)
         assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr[-800:]
+
+
+def test_pruning_keeps_the_files_used_last(tmp_path):
+    """A cache file read is dated then: pruning drops those unused longest, not those
+    written first (the built-in cards, read by every run, outlive a mod's many edits)."""
+    from raiders.dsl import cachefile
+
+    folder = tmp_path / "cache"
+    for name in ("old", "new"):
+        assert cachefile.write(folder, folder / f"x-{name}.bin", b"f/1", name, name.encode())
+    long_ago = time.time() - 3600
+    os.utime(folder / "x-old.bin", (long_ago, long_ago))
+    os.utime(folder / "x-new.bin", (long_ago + 60, long_ago + 60))
+    assert cachefile.read(folder / "x-old.bin", b"f/1", "old", 100) == b"old"
+    cachefile.prune(folder, "x-*.bin", 1)
+    assert [p.name for p in folder.glob("x-*.bin")] == ["x-old.bin"]
