@@ -34,6 +34,7 @@ from typing import Any, Mapping, Optional, Sequence
 import attrs
 
 from . import cachefile, plaindata
+from .ast import allow_deep_trees  # trees read back here: no parser ran to raise the limit
 from .safeio import read_text
 
 FORMAT = b"raiders-library-cache/1"
@@ -51,6 +52,9 @@ class Inputs:
     folders: tuple[str, ...]
     watched: tuple[str, ...]  # below a folder: the names (endings) whose files matter
     version: bool = False  # the running raiders' version mattered (a mod's `raiders:`)
+    # The text the load parsed of every file ending in watched[0] (the card files), by path:
+    # what the files below the folders must still hold for the result to be kept.
+    texts: Mapping[str, str] = attrs.field(factory=dict, eq=False, repr=False)
 
 
 def fetch(request: Sequence[str], code: Sequence[str]) -> Optional[Any]:
@@ -59,25 +63,28 @@ def fetch(request: Sequence[str], code: Sequence[str]) -> Optional[Any]:
     if folder is None:
         return None
     key = _key(request, code)
-    payload = cachefile.read(_path(folder, key), FORMAT, key, MAX_BYTES)
+    payload = None if key is None else cachefile.read(_path(folder, key), FORMAT, key,
+                                                      MAX_BYTES)
     if payload is None:
         return None
     try:
         seen, data = marshal.loads(payload)
         if not all(_observe(spec) == was for spec, was in seen):
             return None
-        return plaindata.rebuild(data, _classes())
+        value = plaindata.rebuild(data, _classes())
     except (ValueError, TypeError, EOFError, OSError):
         return None
+    allow_deep_trees()
+    return value
 
 
 def store(request: Sequence[str], code: Sequence[str], value: Any, inputs: Inputs,
-          since_ns: int, texts: Mapping[str, str], suffix: str) -> None:
+          since_ns: int) -> None:
     """Keep `value` for this request with what was read to make it (a load begun at
-    `since_ns` that read `texts`, by path: every file ending in `suffix` below its folders).
-    Nothing is kept when a file changed while the load read it: one found now that is not
-    the text the load read, or one changed since the load began. Never fails: a value that
-    cannot be stored, or a folder that cannot be written, leaves no cache."""
+    `since_ns`). Nothing is kept when a file changed while the load read it: one found now
+    that is not the text the load parsed (`inputs.texts`), or one changed since the load
+    began. Never fails: a value that cannot be stored, or a folder that cannot be written,
+    leaves no cache."""
     folder = cachefile.cache_dir()
     if folder is None:
         return
@@ -91,13 +98,14 @@ def store(request: Sequence[str], code: Sequence[str], value: Any, inputs: Input
             was, changed = _observed(spec)
             seen.append((spec, was))
             newest = max(newest, changed)
-        if newest >= since_ns - RACY_NS or not _as_read(seen, texts, suffix):
+        if newest >= since_ns - RACY_NS or not _as_read(seen, inputs.texts,
+                                                         inputs.watched[0]):
             return
         payload = marshal.dumps((tuple(seen), data))
     except (ValueError, OSError, RecursionError):
         return
     key = _key(request, code)
-    if cachefile.write(folder, _path(folder, key), FORMAT, key, payload):
+    if key is not None and cachefile.write(folder, _path(folder, key), FORMAT, key, payload):
         cachefile.prune(folder, f"{_PREFIX}*.bin", KEEP)
 
 
@@ -139,6 +147,8 @@ def fetch_parsed(path: str, text: str) -> Optional[tuple[Any, list]]:
     if folder is None:
         return None
     key = _parsed_key(path, text)
+    if key is None:
+        return None
     payload = cachefile.read(folder / f"{_PARSED_PREFIX}{key[:40]}.bin", PARSED_FORMAT, key,
                              MAX_BYTES)
     if payload is None:
@@ -149,6 +159,7 @@ def fetch_parsed(path: str, text: str) -> Optional[tuple[Any, list]]:
         return None
     if not isinstance(module, _classes().by_name["ast.Module"]) or type(diags) is not list:
         return None
+    allow_deep_trees()
     return module, diags
 
 
@@ -164,13 +175,15 @@ def store_parsed(path: str, text: str, parsed: tuple[Any, list]) -> None:
     except (ValueError, RecursionError):
         return
     key = _parsed_key(path, text)
-    if cachefile.write(folder, folder / f"{_PARSED_PREFIX}{key[:40]}.bin", PARSED_FORMAT, key,
-                       payload) and not _pruned:
+    if key is None or not cachefile.write(folder, folder / f"{_PARSED_PREFIX}{key[:40]}.bin",
+                                          PARSED_FORMAT, key, payload):
+        return
+    if not _pruned:
         _pruned = True
         cachefile.prune(folder, f"{_PARSED_PREFIX}*.bin", KEEP_PARSED)
 
 
-def _parsed_key(path: str, text: str) -> str:
+def _parsed_key(path: str, text: str) -> Optional[str]:
     return _key(("parsed", path, hashlib.sha256(text.encode("utf-8", "surrogateescape"))
                  .hexdigest()), ())
 
@@ -179,20 +192,38 @@ def _path(folder: Path, key: str) -> Path:
     return folder / f"{_PREFIX}{key[:40]}.bin"
 
 
-def _key(request: Sequence[str], code: Sequence[str]) -> str:
-    text = "\0".join([FORMAT.decode(), sys.version, str(marshal.version),
-                      _code_digest(tuple(code)), *map(str, request)])
+def _key(request: Sequence[str], code: Sequence[str]) -> Optional[str]:
+    """The name a request's file answers to; None when the code that makes it cannot be read
+    (an install without its sources: then nothing tells one version's files from another's,
+    and nothing is cached)."""
+    try:
+        digest = _code_digest(tuple(code))
+    except OSError:
+        return None
+    text = "\0".join([FORMAT.decode(), sys.version, str(marshal.version), digest,
+                      *map(str, request)])
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 @functools.lru_cache(maxsize=4)
 def _code_digest(extra: tuple[str, ...]) -> str:
-    """A hash of the code that makes what is kept: the card language's modules and grammar,
-    the caller's files, and the packages that read card text and YAML or compare versions
-    (their `__init__`, which names their version, or their absence: found without importing
-    them)."""
+    """A hash of the code that makes what is kept: the card language's own (`_language_digest`)
+    and the caller's files."""
+    h = hashlib.sha256(_language_digest().encode())
+    for f in map(Path, extra):
+        h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def _language_digest() -> str:
+    """A hash of the card language's modules and grammar, and of the packages that read card
+    text and YAML or compare versions (their `__init__`, which names their version, or their
+    absence: found without importing them, but for a namespace's parent, `ruamel`)."""
     h = hashlib.sha256()
-    files = [*sorted(Path(__file__).parent.glob("*.py")), *map(Path, extra)]
+    files = sorted(Path(__file__).parent.glob("*.py"))
+    if not files:
+        raise OSError("the card language's sources are not there to read")
     for f in files:
         h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
     h.update(resources.files("raiders.grammar").joinpath("raiders.lark").read_bytes())
@@ -269,8 +300,9 @@ def _folder(path: str, watched: tuple[str, ...]) -> tuple[Any, int]:
                                  and entry.is_file() else (None, 0))
                 if entry.is_symlink():  # where it leads, and what a load reads through it
                     found.append((name, "link", os.path.realpath(entry.path), text))
-                elif entry.is_dir():  # by name too: a folder may look like a file (`x.dsl`)
-                    found.append((name, "dir"))
+                elif entry.is_dir():
+                    if entry.name.endswith(watched):  # a folder named like a card file
+                        found.append((name, "dir"))
                     todo.append(name)
                     changed = entry.stat().st_mtime_ns
                 elif entry.name.endswith(watched):

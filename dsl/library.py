@@ -81,35 +81,39 @@ PARALLEL_FROM = 600
 
 
 def parse_file(path: Union[str, Path]) -> tuple[Optional[ast.Module], list[Diagnostic], str]:
-    """A card file read and parsed: (module, diagnostics, text); an unreadable file is a
-    diagnostic too (E004, E006: its size is checked before it is read). Every loader reads
-    card files through this name (the language server swaps it for one that reads the
-    editor's buffers).
-
-    A text parsed before is not parsed again: once per process (the rulesets share their
-    common cards; the tree is frozen), and across processes from the user's cache folder
-    (dsl/libcache.py), so that reading unchanged files imports neither lark nor the parser.
-    Only a clean parse is kept: a file with errors is parsed, and reported, afresh."""
-    from .libcache import fetch_parsed, store_parsed
+    """A card file read and parsed (`parse_text`): (module, diagnostics, text); an unreadable
+    file is a diagnostic too (E004, E006: its size is checked before it is read). Every
+    loader reads card files through this name (the language server swaps it for one that
+    reads the editor's buffers)."""
     from .safeio import MAX_CARD_FILE_BYTES, read_text
 
-    ast.allow_deep_trees()  # a tree from the cache: no parser ran to raise the limit
     p = str(path)
     text, diags = read_text(p, limit=MAX_CARD_FILE_BYTES)
     if text is None:
         return None, diags, ""
-    found = _PARSED.get((p, text))
+    module, diags = parse_text(p, text)
+    return module, diags, text
+
+
+def parse_text(path: str, text: str) -> tuple[Optional[ast.Module], list[Diagnostic]]:
+    """A card file's text parsed, unless it was before: once per process (the rulesets share
+    their common cards; the tree is frozen), and across processes from the user's cache folder
+    (dsl/libcache.py), so that unchanged files import neither lark nor the parser. Only a
+    clean parse is kept: a file with errors is parsed, and reported, afresh."""
+    from .libcache import fetch_parsed, store_parsed
+
+    found = _PARSED.get((path, text))
     if found is None:
-        found = fetch_parsed(p, text)
+        found = fetch_parsed(path, text)
         if found is None:
             from .parser import parse
 
-            found = parse(text, p)
-            store_parsed(p, text, found)
+            found = parse(text, path)
+            store_parsed(path, text, found)
         if len(_PARSED) >= 512:
             _PARSED.clear()
-        _PARSED[(p, text)] = found
-    return found[0], list(found[1]), text
+        _PARSED[(path, text)] = found
+    return found[0], list(found[1])
 
 
 # Files parsed in this process, by path and text (an edited file is parsed again).

@@ -25,6 +25,7 @@ from .library import (
     build_tables,
     card_files,
     display_path,
+    parse_text,
 )
 from .mods import MOD_FILE, mod_manifest, mod_rulesets
 from .rulesets import RULESET_FILE, load_ruleset, resolve_ruleset_path
@@ -241,14 +242,12 @@ def _read(files: list[Path]) -> list[tuple[str, str, list[Diagnostic]]]:
 
 
 def _parse_into(lib: Library, entries) -> None:
-    from .parser import parse  # here: a validate of unchanged files never parses
-
     for path, text, read_diags in entries:
         if read_diags:
             lib.sources[path] = text
             lib.diagnostics.extend(read_diags)
             continue
-        module, diags = parse(text, path)
+        module, diags = parse_text(path, text)
         add_module(lib, module, diags, text, path)
 
 

@@ -353,10 +353,7 @@ class Game:
         plays: list[Play] = []
         revealed: list[Play] = []
         pending: list[Play] = []
-        # seat order without a first player: the table itself, skipping the dead as they come
-        for p in self.players if self.table.first is None else self.play_order():
-            if p.dead:
-                continue
+        for p in self.play_order():
             # the most common decision: no items, any card left in hand
             legal = legal_cards(room, p, abilities, (), item_plays) if p.items else list(p.hand)
             if not legal:  # nothing left to play (a room fought in rounds)
@@ -469,7 +466,9 @@ class Game:
                     played: "dict[str, list[Card]] | list[Play]", peeks: list[str],
                     first_name: Optional[str]) -> RoomRecord:
         """After the room's last round: `after room`, deaths, statuses that run out, the
-        first player's hand-over; then the room's record."""
+        first player's hand-over; then the room's record. `played`: what each put down, by
+        name (a room of several rounds), or the one round's plays, which the record reads
+        into that only when asked."""
         table = self.table
         if "room" in ctx.reacts:
             ctx.phase("room", list(ctx.participants))

@@ -239,13 +239,12 @@ def _checked_kept(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
     here = "" if all(os.path.isabs(p) for p in (str(path), *cards)) else os.getcwd()
     request = tuple(map(repr, ("rules", ruleset, str(path), variant, cards, roots, edits,
                                builtin_ids(), here)))
-    try:
-        kept = libcache.fetch(request, _CODE)
-        if kept is not None:
-            ast.allow_deep_trees()  # trees no parser read in this process: give them its stack
+    kept = libcache.fetch(request, _CODE)
+    if kept is not None:
+        try:
             return _Checked(**kept)
-    except TypeError:
-        pass  # not what was stored: load it
+        except TypeError:
+            pass  # not what was stored: load it
     from raiders.dsl.library import CARD_SUFFIX
     from raiders.dsl.mods import MOD_FILE  # (not above: the mods' module reads YAML)
 
@@ -254,15 +253,15 @@ def _checked_kept(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
     rs = checked.ruleset
     folders = (*rs.card_paths, *rs.variant_dirs, *checked.variant.cards, *cards, *checked.mods)
     inputs = libcache.Inputs(files=(str(path),), folders=tuple(dict.fromkeys(folders)),
-                             watched=(CARD_SUFFIX, MOD_FILE), version=checked.versioned)
-    texts = {**rs.read, **checked.library.sources}  # every card file the load parsed
-    libcache.store(request, _CODE, attrs.asdict(checked, recurse=False), inputs, since, texts,
-                   CARD_SUFFIX)
+                             watched=(CARD_SUFFIX, MOD_FILE), version=checked.versioned,
+                             texts={**rs.read, **checked.library.sources})
+    libcache.store(request, _CODE, attrs.asdict(checked, recurse=False), inputs, since)
     return checked
 
 
-# The files besides the card language's own whose code decides what `_checked` gives.
-_CODE = tuple(str(Path(__file__).with_name(f)) for f in ("rules.py", "sweep.py", "compiler.py"))
+# The files besides the card language's own whose code decides what `_checked` gives (the
+# compiler runs after the cache, on what it gives back).
+_CODE = tuple(str(Path(__file__).with_name(f)) for f in ("rules.py", "sweep.py"))
 
 
 def _checked(ruleset: str, variant: Optional[str], cards: tuple[str, ...],

@@ -406,15 +406,34 @@ def test_a_cache_folder_others_may_write_to_or_a_pipe_is_not_read(cache):
 def test_whether_packaging_is_installed_is_part_of_the_key(monkeypatch):
     """`raiders:` in mod.yaml is checked with packaging when it is installed, else by our own
     reading: a cache kept under one must not answer under the other."""
-    libcache._code_digest.cache_clear()
-    with_it = libcache._code_digest(())
+    def afresh() -> str:
+        libcache._language_digest.cache_clear()
+        libcache._code_digest.cache_clear()
+        return libcache._code_digest(())
+
+    with_it = afresh()
     real = libcache.util.find_spec
     monkeypatch.setattr(libcache.util, "find_spec",
                         lambda name: None if name == "packaging" else real(name))
+    try:
+        assert afresh() != with_it
+    finally:
+        monkeypatch.undo()
+        afresh()
+
+
+def test_without_the_languages_sources_nothing_is_cached(cache, monkeypatch):
+    """An install without the card language's .py files (a zipapp, say) cannot tell one
+    version's cache from another's: it keeps nothing, and loads as ever."""
+    monkeypatch.setattr(libcache, "__file__", str(Path(cache.folder) / "nowhere" / "x.py"))
+    libcache._language_digest.cache_clear()
     libcache._code_digest.cache_clear()
     try:
-        assert libcache._code_digest(()) != with_it
+        assert load(cache, "deluxe")[1] and load(cache, "deluxe")[1]
+        assert not [*cache.folder.glob("lib-*.bin"), *cache.folder.glob("ast-*.bin")]
     finally:
+        monkeypatch.undo()
+        libcache._language_digest.cache_clear()
         libcache._code_digest.cache_clear()
 
 
@@ -561,3 +580,18 @@ def test_pruning_keeps_the_files_used_last(tmp_path):
     assert cachefile.read(folder / "x-old.bin", b"f/1", "old", 100) == b"old"
     cachefile.prune(folder, "x-*.bin", 1)
     assert [p.name for p in folder.glob("x-*.bin")] == ["x-old.bin"]
+
+
+def test_validate_in_shards_keeps_and_reuses_parses_too(cache, tmp_path):
+    """A mod of 600 files and more is validated in shards (dsl/validate.py): its files are
+    parsed through the same reader, so their parses are kept and reused as well."""
+    from raiders.dsl import library, validate
+
+    text = 'treasure chest-a { name "A" chest 3 }\n'
+    path = str(tmp_path / "a.dsl")
+    lib = library.Library()
+    library._PARSED.clear()
+    validate._parse_into(lib, [(path, text, [])])
+    assert len(list(cache.folder.glob("ast-*.bin"))) == 1 and lib.modules
+    library._PARSED.clear()
+    assert libcache.fetch_parsed(path, text)[0] == lib.modules[0]
