@@ -73,6 +73,7 @@ def test_mean_interval_and_paired_difference():
     assert d.low < d.value < d.high
 
 
+@pytest.mark.slow  # 240 greedy games for one statistical claim; the columns are in test_cli
 def test_compare_marks_a_real_difference():
     out = run("simulate", "--games", "60", "--players", "3", "--bots", "greedy", "--jobs", "1",
               "--compare", "examples/mods/shrine", "--json")
