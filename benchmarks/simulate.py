@@ -29,6 +29,14 @@ even where PYTHONDONTWRITEBYTECODE is set.
 
     python benchmarks/simulate.py [--games 3000] [--repeat 3]
     python benchmarks/simulate.py --hand-coded [--games N] [--seed S]   # the baseline alone
+    python benchmarks/simulate.py --instructions [--games 200]          # counted, not timed
+
+`--instructions` counts the machine instructions each side executes per game instead of
+timing it (valgrind's callgrind, which must be installed): two runs of each side, with few
+and with `--games` games, and the difference, so start-up drops out. The count is the same
+whatever else the machine is doing, so it shows a change of a few percent that a busy or
+shared machine's timings hide; it is not a time (memory stalls and branch misses do not
+count), so the timed ratios above stay the goals' figures.
 """
 from __future__ import annotations
 
@@ -409,6 +417,52 @@ def games_ratio(games: int, repeat: int) -> tuple[float, float]:
     return best[1], best[2]
 
 
+def instructions(cmd: list[str], env: dict[str, str]) -> int:
+    """Machine instructions one process executes (callgrind's count of the whole run)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out", *cmd],
+            cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            text=True).stderr
+    counts = [line.rsplit(":", 1)[1] for line in out.splitlines() if "Collected :" in line]
+    if not counts:
+        raise SystemExit(f"valgrind printed no count for {' '.join(cmd)}:\n{out}")
+    return int(counts[-1].replace(",", ""))
+
+
+def count_instructions(games: int, seed: int) -> None:
+    """Issue 11's first ratio in instructions per game: the runs with `few` games are
+    subtracted from those with `games`, so start-up and card loading drop out."""
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (Debian: apt-get install valgrind)")
+    # valgrind must run the interpreter itself, not a launcher script in front of it
+    python = os.path.realpath(sys.executable)
+    env = bytecode_env()
+    few = max(1, games // 10)
+    sides = {"hand-coded engine (baseline)": [python, str(Path(__file__).resolve()),
+                                              "--hand-coded", "--seed", str(seed)],
+             "raiders simulate --jobs 1": [python, "-m", "raiders", "simulate", "--ruleset",
+                                           "deluxe", "--players", "4", "--bots", "random",
+                                           "--seed", str(seed), "--jobs", "1"]}
+    for cmd in sides.values():
+        subprocess.run([*cmd, "--games", "1"], cwd=ROOT, env=env, check=True,
+                       stdout=subprocess.DEVNULL)  # fills the bytecode cache; not counted
+    per_game = {}
+    for label, cmd in sides.items():
+        n_few = instructions([*cmd, "--games", str(few)], env)
+        n_many = instructions([*cmd, "--games", str(games)], env)
+        per_game[label] = (n_many - n_few) / (games - few)
+    print(f"4-player deluxe, random bots, instructions per game ({games} games less {few}, "
+          "so start-up drops out; valgrind callgrind):")
+    for label, n in per_game.items():
+        print(f"  {label:<36}: {n / 1e6:7.3f} million")
+    hand, ours = per_game.values()
+    print(f"  {'simulate --jobs 1 / hand-coded':<36}: {hand / ours:.3f}x in games per "
+          "instruction (the timed goal: >= 1.0x)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=3000)
@@ -420,7 +474,13 @@ def main() -> None:
                          "cores idle (0: do not wait)")
     ap.add_argument("--hand-coded", action="store_true",
                     help="run only the hand-coded baseline and print its figures")
+    ap.add_argument("--instructions", action="store_true",
+                    help="count instructions per game with valgrind instead of timing "
+                         "(the same figure on a busy machine; --games 200 is plenty)")
     args = ap.parse_args()
+    if args.instructions:
+        count_instructions(max(2, args.games), args.seed)
+        return
     if args.hand_coded:
         print("\n".join(hand_coded(args.games, args.seed).lines()))
         return

@@ -99,3 +99,24 @@ def test_room_steps_cover_the_same_rooms_as_the_hand_written(bench):
     assert all(isinstance(v, float) for v in costs.values())
     again = engine.replay_recorded(rules, results, engine.interpreter_resolver(rules), peek)[1]
     assert again == ends
+
+
+@pytest.mark.slow
+def test_instruction_counts_print_the_first_goal_as_a_ratio():
+    """`--instructions` (valgrind): both sides counted, start-up subtracted, the ratio printed.
+    CI installs valgrind; without it this fails there rather than skipping."""
+    import os
+    import re
+    import shutil
+    import subprocess
+
+    if shutil.which("valgrind") is None:
+        if os.environ.get("RAIDERS_REQUIRE_VALGRIND"):
+            pytest.fail("valgrind is required here (RAIDERS_REQUIRE_VALGRIND)")
+        pytest.skip("valgrind is not installed")
+    out = subprocess.run([sys.executable, str(BENCH), "--instructions", "--games", "6"],
+                         capture_output=True, text=True, check=True).stdout
+    counts = [float(m) for m in re.findall(r":\s+([\d.]+) million", out)]
+    assert len(counts) == 2 and all(0.1 < c < 100 for c in counts), out
+    ratio = float(re.search(r"hand-coded\s*: ([\d.]+)x", out).group(1))
+    assert ratio == pytest.approx(counts[0] / counts[1], abs=0.001), out
