@@ -33,7 +33,7 @@ class _BranchSeat:
         self.game, self.logged, self.new, self.keep = game, logged, new, keep
 
     def _seat(self):
-        return self.logged if len(self.game.records) < self.keep else self.new
+        return self.logged if self.game.entry_index < self.keep else self.new
 
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
         return self._seat().choose_card(view, legal, second)

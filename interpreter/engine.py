@@ -144,6 +144,8 @@ class Game:
         self._rolls: list[int] = []
         self._choices: dict[str, list[bool]] = {}
         self._room_index = 0
+        self._rooms_dealt = sum(len(fl.rooms) for fl in self.deal.floors)
+        self._scoring = False
         # The table calls back into the game (dice, questions, the monster deck) through a weak
         # reference: with bound methods, game and table would form a cycle, and every game's
         # whole record would wait for the garbage collector instead of going when dropped.
@@ -250,6 +252,17 @@ class Game:
         self.table.floor_rules = None
 
     # ---- dice and choices: from the game's generator and the seats, recorded for the log
+    @property
+    def entry_index(self) -> int:
+        """The room entry (0-based) that a die rolled or an answer given now belongs to, in a
+        log or a scenario: the room being played; between two rooms (`floor_end`,
+        `floor_start`), the next room; after the last room (the last `floor_end`, the
+        end-of-game scoring), the last room played."""
+        done = len(self.records)
+        if done and (self._scoring or done == self._rooms_dealt):
+            return done - 1
+        return done
+
     def _roll(self, faces: int) -> int:
         value = self.scripted_rolls(faces) if self.scripted_rolls is not None else None
         if value is None:
@@ -506,12 +519,27 @@ class Game:
             effects, [(p.name, p.coins, p.wounds, tuple(p.items)) for p in self.players],
             first_name, ctx.threat_value, rolls, choices)
 
+    def record_late_input(self) -> None:
+        """Dice and answers after the last room's record (the last floor's end, the scoring)
+        go on that record, after its own (`entry_index`): a log has no later entry."""
+        if not (self._rolls or self._choices) or not self.records:
+            return
+        last = self.records[-1]
+        last.rolls = [*last.rolls, *self._rolls]
+        choices = {name: list(answers) for name, answers in last.choices.items()}
+        for name, answers in self._choices.items():
+            choices.setdefault(name, []).extend(answers)
+        last.choices = choices
+        self._rolls, self._choices = [], {}
+
     def pass_first_player(self, plays: list[Play]) -> None:
         self.first = next_first_player(self.first, plays, len(self.players))
 
     # ---- end of game
     def finish(self) -> GameResult:
+        self._scoring = True
         winners = final_scoring(self.players, self.rules.ruleset, self.scoring, self.table)
+        self.record_late_input()
         return GameResult(winners, [p.name for p in self.players if p.out],
                           self.players, self.records, self.deal)
 

@@ -63,20 +63,23 @@ class ReplayOutcome:
 class _Driver:
     """Answers the engine's questions from the log, and checks each answer is legal."""
 
-    def __init__(self, spec: LogSpec, rooms_per_floor: int):
+    def __init__(self, spec: LogSpec):
         self.spec = spec
-        self.rpf = rooms_per_floor
         self.step: dict[tuple[int, str], int] = {}
         self.asked_peek: set[tuple[int, str]] = set()
+        self.game: Optional[Game] = None  # the game being driven (`build_game` sets it)
 
-    def entry(self, view: SeatView) -> tuple[int, RoomSpec]:
-        k = view.floor_index * self.rpf + view.room_index
+    def entry(self) -> tuple[int, RoomSpec]:
+        """The log's entry for what the engine asks now (`Game.entry_index`: between two
+        rooms, the next one; at the end, the last one)."""
+        assert self.game is not None
+        k = self.game.entry_index
         if k >= len(self.spec.rooms):
             raise _Stop()
         return k, self.spec.rooms[k]
 
     def choose_card(self, name: str, view: SeatView, legal: Sequence[Card]) -> Card:
-        k, room = self.entry(view)
+        k, room = self.entry()
         play = room.plays.get(name)
         if play is None:
             raise InputError([Diagnostic(room.plays_span, "E504",
@@ -103,7 +106,7 @@ class _Driver:
         return card
 
     def decide(self, name: str, view: SeatView, question: str) -> bool:
-        k, room = self.entry(view)
+        k, room = self.entry()
         i = self.step.get((k, "?" + name), 0)
         answers = room.choices.get(name, [])
         if i >= len(answers):
@@ -132,7 +135,7 @@ class _Driver:
         return rolls[i]
 
     def use_peek(self, name: str, view: SeatView) -> bool:
-        k, room = self.entry(view)
+        k, room = self.entry()
         self.asked_peek.add((k, name))
         return name in room.peeks
 
@@ -199,7 +202,7 @@ def build_game(spec: LogSpec, trace: bool = True) -> tuple[Game, _Driver]:
         first_player=spec.first_player if spec.first_player is not None else (
             seed_deal.first_player if seed_deal else None),
         threat_deck=list(seed_deal.threat_deck) if seed_deal else [])
-    driver = _Driver(spec, rules.ruleset.rooms_per_floor)
+    driver = _Driver(spec)
     seats = [_LogSeat(driver, n) for n in spec.names]
     solo = rules.variant.scoring == "solo"
     try:
@@ -210,7 +213,8 @@ def build_game(spec: LogSpec, trace: bool = True) -> tuple[Game, _Driver]:
                                      str(err))]) from None
     game.scripted_threats = {k: r.monster for k, r in enumerate(spec.rooms)
                              if r.monster is not None}
-    game.scripted_rolls = lambda faces: driver.roll(len(game.records))
+    driver.game = game
+    game.scripted_rolls = lambda faces: driver.roll(game.entry_index)
     return game, driver
 
 

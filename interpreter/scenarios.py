@@ -210,15 +210,9 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
     if first is not None and first not in by_name:
         r.fail(r.span("first_player"), f"`first_player` names unknown player `{first}`")
         raise InputError(r.diags)
-    error = None
-    winners = None
     first_seat = by_name[first].seat if first is not None else None
-    game, error = _play_steps(rules, players, supply, first_seat, steps)
+    game, error, winners = _play_steps(rules, players, supply, first_seat, steps, end is True)
     first_seat = game.first
-    if end is True and error is None:
-        from .engine import final_scoring
-
-        winners = final_scoring(players, rules.ruleset, rules.variant.scoring, game.table)
     first_after = players[first_seat].name if first_seat is not None else None
     return _compare(r, name, line, expect, players, supply, error, winners, first_after)
 
@@ -474,10 +468,14 @@ class _ScriptedSeat:
 
 
 def _play_steps(rules: Rules, players: list[Player], supply: dict[str, int],
-                first: Optional[int], steps: list[Step]) -> tuple[Game, Optional[str]]:
+                first: Optional[int], steps: list[Step], end: bool = False
+                ) -> tuple[Game, Optional[str], Optional[list[str]]]:
     """Play the scenario's rooms with the engine itself (the game's own room step), on a table
-    set as the scenario says: floors split where a room entry says `floor_end`. Returns the
-    game and the first rule broken (None: every room played)."""
+    set as the scenario says: floors split where a room entry says `floor_end`; with `end`,
+    the end-of-game scoring after the last. A room entry's dice and answers are those the
+    engine asks for while it is the game's `entry_index`, as in a log: the room's own, those
+    of the floor's end and start just before it, and, for the last room, those after it.
+    Returns the game, the first rule broken (None: every room played) and the winners."""
     inline = {s.room.id: s.room for s in steps if rules.rooms.get(s.room.id) is not s.room}
     game_rules = attrs.evolve(rules, rooms={**rules.rooms, **inline}) if inline else rules
     floors: list[list[Step]] = [[]]
@@ -500,40 +498,73 @@ def _play_steps(rules: Rules, players: list[Player], supply: dict[str, int],
         return rolls.pop(0)
 
     game.scripted_rolls = dice
+    where = ""  # the step whose input is being used, for messages
+
+    def failed(error: str) -> tuple[Game, Optional[str], Optional[list[str]]]:
+        return game, (f"{where}: {error}" if len(steps) > 1 else error), None
+
     k = 0
+    pending_floor_end = False
     for f, (floor, fsteps) in enumerate(zip(deal.floors, floors, strict=True)):
-        if f > 0:
-            game.start_floor(f, floor)  # D-3: hands back; floor_start
         for r, (slot, step) in enumerate(zip(floor.rooms, fsteps, strict=True)):
+            if k:  # the step before has had all its input: none may be left over
+                error = _leftover(seats, rolls, steps[k - 1].room)
+                if error is not None:
+                    return failed(error)
             k += 1
-            error = _play_room(game, seats, rolls, f, r, floor, slot, step)
-            if error is not None:
-                return game, (f"room {k} ({step.room.id}): {error}" if len(steps) > 1
-                              else error)
-        if fsteps[-1].floor_end:
+            where = f"room {k} ({step.room.id})"
+            _load(game, seats, rolls, step)
+            try:
+                if pending_floor_end:  # the floor before ends, this one starts (D-3)
+                    game.end_floor()
+                    pending_floor_end = False
+                if r == 0 and f > 0:
+                    game.start_floor(f, floor)
+                error = _check_chains(game, seats, step.room)
+                if error is not None:
+                    return failed(error)
+                game.records.append(game.play_room(f, r, floor, slot))
+            except RulesError as err:
+                return failed(str(err))
+        pending_floor_end = fsteps[-1].floor_end
+    winners = None
+    try:
+        if pending_floor_end:
             game.end_floor()
-    return game, None
+        if end:
+            winners = game.finish().winners
+    except RulesError as err:
+        return failed(str(err))
+    error = _leftover(seats, rolls, steps[-1].room)
+    return (failed(error) if error is not None else (game, None, winners))
 
 
-def _play_room(game: Game, seats: list[_ScriptedSeat], rolls: list[int], f: int, r: int,
-               floor: Floor, slot: RoomSlot, step: Step) -> Optional[str]:
-    room = step.room
+def _load(game: Game, seats: list[_ScriptedSeat], rolls: list[int], step: Step) -> None:
+    """A room entry's cards, answers, dice and monster card, given to the table."""
     for p, seat in zip(game.players, seats, strict=True):
         seat.feed = list(step.chosen.get(p.name, []))
         seat.answers = list(step.choices.get(p.name, []))
         seat.last = None
-        if room.cards_each == 1 and room.rounds == 1 and not p.dead and seat.feed:
-            # a whole chain checked before anyone plays: its message says what is wrong
-            why = check_play(room, p, seat.feed, game.abilities)
-            if why:
-                return why
     rolls[:] = step.rolls
     if step.monster is not None:
         game.scripted_threats[len(game.records)] = step.monster
-    try:
-        game.records.append(game.play_room(f, r, floor, slot))
-    except RulesError as err:
-        return str(err)
+
+
+def _check_chains(game: Game, seats: list[_ScriptedSeat], room) -> Optional[str]:
+    """Each player's whole chain checked before anyone plays (in a room of one card each):
+    its message says what is wrong, where the engine would only stop at the first card."""
+    if room.cards_each != 1 or room.rounds != 1:
+        return None
+    for p, seat in zip(game.players, seats, strict=True):
+        if not p.dead and seat.feed:
+            why = check_play(room, p, seat.feed, game.abilities)
+            if why:
+                return why
+    return None
+
+
+def _leftover(seats: list[_ScriptedSeat], rolls: list[int], room) -> Optional[str]:
+    """What a room entry gave that nobody used: cards, dice, answers."""
     for seat in seats:
         if seat.feed:
             return (f"{seat.name} has {len(seat.feed)} card(s) left over ({seat.feed}); the "
