@@ -198,11 +198,13 @@ class Do:
 
 @attrs.frozen
 class May:
-    """`may "question" { … }` — each player it is about chooses whether it happens to them."""
+    """`may "question" { … } [else { … }]` — each player it is about chooses whether the
+    first block happens to them; those who say no get the `else` block, if any."""
 
     prompt: Optional[str]
     body: "Block"
     span: Span
+    otherwise: Optional["Block"] = None
 
 
 @attrs.frozen
@@ -272,7 +274,7 @@ class Modify:
 
 @attrs.frozen
 class Handler:
-    """`instead of EVENT [on TAG] {…}` (replace) or `after EVENT [on TAG] {…}` (react)."""
+    """`instead of EVENT[(CARD)] [on TAG] [from VICTIM] {…}` (replace) or `after …` (react)."""
 
     sort: HandlerSort
     event: str
@@ -281,6 +283,9 @@ class Handler:
     span: Span
     event_span: Optional[Span] = None
     tag_span: Optional[Span] = None
+    card: Optional[str] = None  # `mark(poison)`: only when the event is about this card
+    card_span: Optional[Span] = None
+    victim: Optional[Selector] = None  # `steal from you`: only when these are stolen from
 
 
 @attrs.frozen

@@ -367,9 +367,29 @@ class Checker:
                      "`floor_end`; a character, item, status or rule card hears every event")
         if h.tag is not None:
             self.check_selector(h.tag, scope, code="E109")
+        if h.card is not None and event is not None:
+            self.check_event_card(h, event)
+        if h.victim is not None:
+            if event is not None and not event.victim:
+                self.err(h.victim.span, "E107", f"`{word} {h.event}` takes no `from`",
+                         "`from SELECTOR` names who is stolen from: `instead of steal from you`")
+            self.check_selector(h.victim, scope, code="E109")
         # A handler is about the event's players (`after room`: every player in the room).
         self.check_block(h.body, attrs.evolve(
             scope, subject=True, amount=event is not None and event.numeric))
+
+    def check_event_card(self, h: ast.Handler, event) -> None:
+        """`mark(STATUS)`, `give(ITEM)`: the event names a card, of the kind it is about."""
+        span = h.card_span or h.span
+        if event.card is None:
+            named = ", ".join(f"`{n}({e.card.upper()})`" for n, e in EVENTS.items() if e.card)
+            self.err(span, "E107", f"`{h.event}` is not about a card: it takes no `({h.card})`",
+                     f"events that name their card: {named}")
+        elif event.card == "item":
+            if h.card not in self.items:
+                self.unknown_item(h.card, span)
+        else:
+            self.check_status(h.card, span)
 
     # ---- values of fields and parameters
     def check_value(self, typ: str, value, scope: Scope, field: str) -> None:
@@ -500,6 +520,8 @@ class Checker:
                 self.err(stmt.span, "E404", "`may` has no players to ask",
                          "say who: `highest { may { … } }`")
             self.check_block(stmt.body, scope)
+            if stmt.otherwise is not None:
+                self.check_block(stmt.otherwise, scope)
         elif isinstance(stmt, ast.Do):
             p = scope.params.get(stmt.name.name)
             if p is None:
@@ -570,7 +592,8 @@ class Checker:
             return
         if s.name in OWNER_SELECTORS and scope.role not in HELD_ROLES:
             self.err(s.span, "E406", f"`{s.name}` has no meaning on a {scope.role} card",
-                     "`you` is the player holding a character, an item or a status")
+                     "`you`, `others`, `left` and `right` are about the player holding a "
+                     "character, an item or a status")
             return
         if s.name in SELECTORS:
             return

@@ -144,6 +144,10 @@ class _ToAst:
 
     param_type = parent
     word = parent
+    event_card = parent
+
+    def victim(self, meta, ch):
+        return ch[0]
 
     def params(self, meta, ch):
         return tuple(p for p in ch if p is not None)
@@ -191,9 +195,11 @@ class _ToAst:
 
     def _handler(sort):  # noqa: N805 - a factory used in the class body
         def build(self, meta, ch):
-            event, tag, body = ch
+            event, card, tag, victim, body = ch
             return ast.Handler(sort, event.text, tag, body, self._s(meta),
-                             event.span, tag.span if tag else None)
+                               event.span, tag.span if tag else None,
+                               card.text if card else None, card.span if card else None,
+                               victim)
 
         return build
 
@@ -253,8 +259,9 @@ class _ToAst:
         return ast.Selector(str(ch[0]), self._s(meta), str(ch[1]))
 
     def may(self, meta, ch):
-        prompt, body = ch
-        return ast.May(prompt.value if prompt is not None else None, body, self._s(meta))
+        prompt, body, otherwise = ch
+        return ast.May(prompt.value if prompt is not None else None, body, self._s(meta),
+                       otherwise)
 
     def _effect(verb, has_arg=True):  # noqa: N805 - a factory used in the class body
         def build(self, meta, ch):

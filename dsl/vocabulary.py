@@ -6,6 +6,8 @@ it meaning in `raiders.interpreter.compiler`; nothing here names a card.
 """
 from __future__ import annotations
 
+from typing import Optional
+
 import attrs
 
 # Parameter types a kind may declare, and what a card's field of that type holds.
@@ -57,6 +59,10 @@ SELECTORS: dict[str, Word] = {
     "you": Word("the player who holds this card (a character, an item or a status)", "you"),
     "others": Word("every living player but the one who holds this card", "everyone else"),
     "first": Word("the first player (variants with a first player)", "the first player"),
+    "left": Word("the next living player clockwise from the one who holds this card (the "
+                 "next seat in the order of play)", "the player to your left"),
+    "right": Word("the living player before the one who holds this card, clockwise (the "
+                  "seat before in the order of play)", "the player to your right"),
 }
 
 # Selectors with an argument: `holds(ITEM)`, `played(ITEM)`, `marked(STATUS)`.
@@ -67,7 +73,7 @@ SELECTORS_OF: dict[str, tuple[str, str]] = {
 }
 
 # Selectors that only make sense on a card someone holds.
-OWNER_SELECTORS = frozenset({"you", "others"})
+OWNER_SELECTORS = frozenset({"you", "others", "left", "right"})
 
 # Number atoms usable in expressions.
 ATOMS: dict[str, Word] = {
@@ -159,6 +165,8 @@ class Event:
     in_room: bool = True  # happens while a room card is in play
     on_floor: bool = True  # happens while a floor card is in play
     hookable: bool = True  # False: a quantity read, not an event: only `modify` applies
+    card: Optional[str] = None  # "item" / "status": a handler may name it, `mark(poison)`
+    victim: bool = False  # a handler may name who it is taken from: `steal from you`
 
 
 # Events handlers may hook: `instead of EVENT` (replace) and `after EVENT` (react); the
@@ -179,10 +187,11 @@ EVENTS: dict[str, Event] = {
     "gain": Event("a player gains coins", "that player", numeric=True),
     "lose": Event("a player loses coins", "that player", numeric=True),
     "steal": Event("a player takes coins or an item from another player", "the taker",
-                   numeric=True),
-    "give": Event("a player receives an item from the supply", "that player"),
-    "take": Event("an item goes from a player back to the supply", "that player"),
-    "mark": Event("a player receives a status", "that player"),
+                   numeric=True, card="item", victim=True),
+    "give": Event("a player receives an item from the supply", "that player", card="item"),
+    "take": Event("an item goes from a player back to the supply", "that player",
+                  card="item"),
+    "mark": Event("a player receives a status", "that player", card="status"),
     "eliminate": Event("a player is eliminated", "that player"),
     "room": Event("the room has resolved (its last round)", "every living player", False),
     "death": Event("a player reaches the wounds that kill (rulesets with `death`)",

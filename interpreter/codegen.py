@@ -172,6 +172,27 @@ def tied(ctx) -> list:
     return [p for p in ctx.participants if counts.get(vb.get(p.seat, -1), 0) > 1]
 
 
+def neighbour(ctx, owner, step: int) -> list:
+    """The player next to a card's holder among those in play: clockwise, the next seat
+    (`left`, step 1), or the seat before (`right`, step -1); nobody without a holder or
+    without anyone else."""
+    if owner is None:
+        return []
+    seat = owner.seat
+    others = [p for p in ctx.participants if p is not owner]  # in seat order
+    if not others:
+        return []
+    if step > 0:
+        for p in others:
+            if p.seat > seat:
+                return [p]
+        return [others[0]]
+    for p in reversed(others):
+        if p.seat < seat:
+            return [p]
+    return [others[-1]]
+
+
 def union(ctx, parts: list[list]) -> list:
     """Several selectors at once (`richest, most_wounded`): seat order, no duplicates."""
     seen = {p.seat for part in parts for p in part}
@@ -184,6 +205,7 @@ RUNTIME: dict[str, Any] = {
     "extreme": extreme,
     "tied": tied,
     "union": union,
+    "neighbour": neighbour,
     "__builtins__": {"len": len, "list": list, "max": max, "min": min, "sorted": sorted,
                      "set": set, "bool": bool, "int": int},
 }

@@ -61,6 +61,8 @@ class Handler:
     words: str
     card: str
     pred: Optional[Pred] = None  # from the tag; None: every player
+    about: Optional[str] = None  # `mark(poison)`: only events about this item or status
+    victim: Optional[Pred] = None  # `steal from you`: only when this player is stolen from
 
 
 @attrs.define(eq=False)
@@ -175,6 +177,8 @@ _SELECTOR_SOURCE: dict[str, Callable[[str], str]] = {
     "others": lambda s: ("[q for q in ctx.participants "
                          "if ctx.owner is not None and q is not ctx.owner]"),
     "first": lambda s: "[q for q in ctx.participants if q.seat == ctx.table.first]",
+    "left": lambda s: "neighbour(ctx, ctx.owner, 1)",
+    "right": lambda s: "neighbour(ctx, ctx.owner, -1)",
 }
 
 # The parameter of a generated modifier or parameter function, `f(ctx, p)`: the player a number
@@ -227,7 +231,8 @@ class _Pending:
     value_mods: list = attrs.Factory(list)  # (key, fn name, pred name)
     effect_mods: dict = attrs.Factory(dict)  # event -> [(fn name, pred name)]
     param_mods: dict = attrs.Factory(dict)
-    handlers: list = attrs.Factory(list)  # (sort, event, tag, fn name, words, pred name)
+    # (sort, event, tag, fn name, words, pred name, card it is about, victim pred name)
+    handlers: list = attrs.Factory(list)
 
     def bind(self, funcs: dict[str, Callable], card_id: str) -> CardRules:
         def fn(name):
@@ -239,8 +244,8 @@ class _Pending:
                               (rules.param_mods, self.param_mods)):
             for target, mods in pending.items():
                 into[target] = [(fn(f), fn(pred)) for f, pred in mods]
-        for sort, event, tag, body, words, pred in self.handlers:
-            h = Handler(sort, event, tag, fn(body), words, card_id, fn(pred))
+        for sort, event, tag, body, words, pred, about, victim in self.handlers:
+            h = Handler(sort, event, tag, fn(body), words, card_id, fn(pred), about, fn(victim))
             into = rules.replacers if sort == "replace" else rules.reactors
             into.setdefault(event, []).append(h)
         return rules
@@ -708,17 +713,28 @@ class CardCompiler:
         return lines, wt, wo
 
     def may(self, s: ast.May, subj: str) -> tuple[list[str], str]:
+        """Each player asked in turn; yes runs the block for them alone, no the `else`."""
         if subj == "None":  # nobody to ask: no code, only the words
             with self.src.dry():
                 wb = self.block(s.body, "s")[1]
-            return [], f"each of them may choose: {wb}"
+                wo = self.block(s.otherwise, "s")[1] if s.otherwise is not None else ""
+            return [], self._may_words(wb, wo)
         q, one = self.src.var("p"), self.src.var("one")
         body, wb = self.block(s.body, one)
-        question = s.prompt or wb
-        return [f"for {q} in list({subj}):",
-                f"    if ctx.ask({q}, {_lit(question)}, {_lit(self.card.id)}):",
-                f"        {one} = [{q}]",
-                *indent(indent(body or ["pass"]))], f"each of them may choose: {wb}"
+        lines = [f"for {q} in list({subj}):",
+                 f"    {one} = [{q}]",
+                 f"    if ctx.ask({q}, {_lit(s.prompt or wb)}, {_lit(self.card.id)}):",
+                 *indent(indent(body or ["pass"]))]
+        wo = ""
+        if s.otherwise is not None:
+            other, wo = self.block(s.otherwise, one)
+            if other:
+                lines += ["    else:", *indent(indent(other))]
+        return lines, self._may_words(wb, wo)
+
+    @staticmethod
+    def _may_words(wb: str, wo: str) -> str:
+        return f"each of them may choose: {wb}" + (f"; if not: {wo}" if wo else "")
 
     def attack(self, s: ast.Attack, subj: str) -> tuple[list[str], str]:
         sel, ws = self.selectors(s.selectors, subj)
@@ -798,6 +814,9 @@ class CardCompiler:
             code, words = "p is owner", " on you"
         elif sel.arg is None and sel.name == "others":
             code, words = "owner is not None and p is not owner", " on others"
+        elif sel.arg is None and sel.name in ("left", "right"):  # next to the holder
+            step = 1 if sel.name == "left" else -1
+            code, words = f"p in neighbour(ctx, owner, {step})", f" on {sel.name}"
         else:
             pick, w = self.selector(sel, "one")
             return self.src.define("when", "ctx, p, owner",
@@ -868,15 +887,16 @@ class CardCompiler:
             elif isinstance(m, ast.Handler):
                 body, w = self.block(m.body, "subject")
                 pred, wt = self.tag(m.tag)
+                victim, wv = self.tag(m.victim)
                 when = "instead_of" if m.sort == "replace" else "after"
                 fn = self.src.define(f"{when}_{m.event}", "ctx, subject", body,
                                      doc=_where(m.span))
                 rules.handlers.append((m.sort, m.event, str(m.tag) if m.tag else None, fn, w,
-                                       pred))
-                if m.sort == "replace":
-                    words.append(f"Instead of {m.event}{wt}: {w}.")
-                else:
-                    words.append(f"After {m.event}{wt}: {w}.")
+                                       pred, m.card, victim))
+                event = m.event + (f" {m.card}" if m.card else "") + wt + \
+                    (wv.replace(" on ", " from ", 1) if wv else "")
+                words.append(f"Instead of {event}: {w}." if m.sort == "replace"
+                             else f"After {event}: {w}.")
             elif isinstance(m, ast.Resolve):
                 body, room["resolve_words"] = self.block(m.body, "None")
                 room["resolve"] = self.src.define("resolve", "ctx, subject", body,

@@ -384,27 +384,38 @@ class Context:
         if amount < 0:
             amount = 0
         reps = self.reps.get(event)
-        if reps and self._replaced(reps, [p], amount):
+        if reps and self._replaced(reps, [p], amount, item, extra):
             return
         _APPLY[event](self, p, amount, item, extra)
         reacts = self.reacts.get(event)
         if reacts:
-            self._react(reacts, [p], amount)
+            self._react(reacts, [p], amount, item, extra)
 
-    def _replaced(self, reps: list, subject: list[Player], amount: int) -> bool:
+    def _applies(self, h: Handler, owner: Optional[Player], subject: list[Player], item,
+                 extra) -> bool:
+        """Whether a handler hears this event: not already running in this chain, its card
+        in play, and the event the one it names (its card, its `on` players, the player a
+        `steal` takes `from`)."""
+        return ((h, owner) not in self.applied and _in_play(h, owner)
+                and (h.about is None or h.about == item)
+                and (h.pred is None or any(h.pred(self, p, owner) for p in subject))
+                and (h.victim is None or (extra.__class__ is Player
+                                          and h.victim(self, extra, owner))))
+
+    def _replaced(self, reps: list, subject: list[Player], amount: int, item=None,
+                  extra=None) -> bool:
         """`instead of`: the first handler that applies runs in the event's place."""
         for h, owner in reps:
-            if (h, owner) not in self.applied and _in_play(h, owner) and (
-                    h.pred is None or any(h.pred(self, p, owner) for p in subject)):
+            if self._applies(h, owner, subject, item, extra):
                 self._run(h, owner, subject, amount)
                 return True
         return False
 
-    def _react(self, reacts: list, subject: list[Player], amount: int) -> None:
+    def _react(self, reacts: list, subject: list[Player], amount: int, item=None,
+               extra=None) -> None:
         """`after`: every handler that applies, in bus order."""
         for h, owner in reacts:
-            if (h, owner) not in self.applied and _in_play(h, owner) and (
-                    h.pred is None or any(h.pred(self, p, owner) for p in subject)):
+            if self._applies(h, owner, subject, item, extra):
                 self._run(h, owner, subject, amount)
 
     def phase(self, event: str, subject: list[Player]) -> None:
