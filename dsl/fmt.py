@@ -133,9 +133,9 @@ def _space(prev: Optional[Token], it: _Tok) -> bool:
     if text == ":":
         return it.node.data == "kind_decl"  # `kind boss : monster`, but `wounds: int`, `all: …`
     if text == "(":
-        # A call's, a selector's or a parameter list's parenthesis hugs the name before it;
-        # a grouping parenthesis opens its own rule and keeps its space.
-        return it.index == 0 and it.node.data != "params"
+        # A call's, a selector's, an event's card or a parameter list's parenthesis hugs the
+        # name before it; a grouping parenthesis opens its own rule and keeps its space.
+        return it.index == 0 and it.node.data not in ("params", "event_card")
     return True
 
 

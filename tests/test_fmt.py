@@ -190,6 +190,14 @@ def test_kind_with_parent_and_extend():
                           "extend monster { playable torch as 3 }\n")
 
 
+def test_an_events_card_hugs_it_and_may_else_keeps_its_blocks():
+    text = ('item r { name "R"  instead of mark ( venom ) on you { }  after steal  from left {'
+            ' may{gain 1 coin}else{lose 1 coin} } }\n')
+    assert _fmt(text) == (
+        'item r {\n  name "R"\n  instead of mark(venom) on you { }\n'
+        '  after steal from left { may { gain 1 coin } else { lose 1 coin } }\n}\n')
+
+
 def test_empty_and_comment_only_files():
     assert _fmt("") == ""
     assert _fmt("\n\n  \n") == ""
