@@ -177,6 +177,13 @@ def _boss_warnings(folder: Path, lib: Library, deck: dict[str, int]) -> list[Dia
     return found
 
 
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except OSError:
+        return False
+
+
 def mod_manifest(folder: Path, lib: Library) -> ModManifest:
     """A mod's additions to a game, checked against the library it joins."""
     manifest = folder / MOD_FILE
@@ -200,10 +207,16 @@ def mod_manifest(folder: Path, lib: Library) -> ModManifest:
                                           "characters: [ids]}"))
         return out
     problems = out.diagnostics
+    # A card file of this mod that could not be read or parsed (E001-E006) may hold the
+    # cards mod.yaml names: its own error says what to fix, and "not a card" would mislead.
+    unparsed = any(d.code.startswith("E00") and _inside(Path(d.span.path), folder)
+                   for d in lib.diagnostics)
 
     def known(cid, where: Span, role: str) -> bool:
         if lib.role_of(str(cid)) == role:
             return True
+        if unparsed and str(cid) not in lib.cards:
+            return False
         what = (f"not a{'n' if role[0] in 'aeiou' else ''} {role} card"
                 if str(cid) in lib.cards else "not a card of this mod or its base")
         problems.append(Diagnostic(where, "E502", f"mod.yaml names `{cid}`, which is {what}",

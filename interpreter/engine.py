@@ -61,6 +61,7 @@ class RoomRecord:
     monster: Optional[int] = None  # the threat card revealed in this room (solo)
     rolls: list[int] = attrs.Factory(list)  # dice rolled by the rules, in order
     choices: dict[str, list[bool]] = attrs.Factory(dict)  # `may` answers, per player in order
+    before: int = 0  # how many of `trace` happened between rooms, before this one was entered
 
     @property
     def plays(self) -> dict[str, list[Card]]:
@@ -144,6 +145,7 @@ class Game:
         self._rolls: list[int] = []
         self._choices: dict[str, list[bool]] = {}
         self._room_index = 0
+        self._before = 0
         self._rooms_dealt = sum(len(fl.rooms) for fl in self.deal.floors)
         self._scoring = False
         # The table calls back into the game (dice, questions, the monster deck) through a weak
@@ -457,6 +459,7 @@ class Game:
     def play_room(self, f: int, r: int, floor: Floor, slot: RoomSlot) -> RoomRecord:
         self._room_index = r
         table = self.table
+        self._before = len(table.trace) if table.trace else 0  # between-room effects so far
         first = table.first
         first_name = self.players[first].name if first is not None else None
         peeks = self.peeks(floor, r)
@@ -517,7 +520,7 @@ class Game:
         return RoomRecord(
             f, r, room.id, peeks, played,
             effects, [(p.name, p.coins, p.wounds, tuple(p.items)) for p in self.players],
-            first_name, ctx.threat_value, rolls, choices)
+            first_name, ctx.threat_value, rolls, choices, self._before)
 
     def record_late_input(self) -> None:
         """Dice and answers after the last room's record (the last floor's end, the scoring)

@@ -88,13 +88,19 @@ def _card_name(card: Card, rules: Optional[Rules]) -> str:
 def room_lines(rules: Rules, rec: RoomRecord) -> list[str]:
     room = rules.rooms[rec.card]
     lines = [f"  Room {rec.index + 1}: {room.name} ({room.kind})"]
+    effects = rec.trace
+    if rec.before:  # a floor's end and start, before the room is entered
+        lines.append("    before the room: " + "; ".join(
+            effect_words(event, who, n, rules, room.name) for event, who, n in
+            effects[:rec.before]))
+        effects = effects[rec.before:]
     if rec.first_player:
         lines.append(f"    first player: {rec.first_player}")
     if rec.peeks:
         lines.append(f"    peeked: {names(','.join(rec.peeks))} looked ahead")
     lines.append("    plays: " + ", ".join(f"{n} {card_words(c, rules)}"
                                            for n, c in rec.plays.items()))
-    happened = [effect_words(event, who, n, rules, room.name) for event, who, n in rec.trace]
+    happened = [effect_words(event, who, n, rules, room.name) for event, who, n in effects]
     lines.append("    " + ("; ".join(happened) if happened else "nothing happens"))
     return lines
 

@@ -130,6 +130,17 @@ def _inline_room(r: Reader, rules: Rules, text: str, lines: list[str]) -> Compil
     return room
 
 
+def _unknown_item(r: Reader, rules: Rules, item: Any, span) -> None:
+    """An item the game does not know; an item card left out of the supply says so."""
+    lib = rules.library
+    if item in lib.cards and lib.role_of(str(item)) == "item":
+        r.fail(span, f"item `{item}` is not in this game's supply",
+               f"a mod puts its items in the supply in mod.yaml: `items: {{{item}: 1}}`")
+    else:
+        known = [c for c in lib.cards if lib.role_of(c) == "item"]
+        r.fail(span, f"unknown item `{item}`", did_you_mean(str(item), known))
+
+
 def _players(r: Reader) -> list[str]:
     raw = r.get("players", "any", required=True)
     if yamlsrc.is_int(raw) and 1 <= raw <= 8:
@@ -188,7 +199,7 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
             supply[item] = max(0, supply.get(item, 0) - 1)
     for item, n in (r.get("supply", "map", default={}) or {}).items():
         if item not in rules.items:
-            r.fail(yamlsrc.key_span(path, r.node["supply"], item), f"unknown item `{item}`")
+            _unknown_item(r, rules, item, yamlsrc.key_span(path, r.node["supply"], item))
         elif not yamlsrc.is_int(n) or n < 0:
             r.fail(yamlsrc.value_span(path, r.node["supply"], item),
                    "a supply is a whole number ≥ 0")
@@ -255,8 +266,7 @@ def _check_expect(r: Reader, expect: Any, by_name: dict[str, Player], rules: Rul
                 continue
             for item, n in v.items():
                 if item not in rules.items:
-                    r.fail(yamlsrc.key_span(path, v, item), f"unknown item `{item}`",
-                           did_you_mean(str(item), rules.items))
+                    _unknown_item(r, rules, item, yamlsrc.key_span(path, v, item))
                 elif not yamlsrc.is_int(n) or n < 0:
                     r.fail(yamlsrc.value_span(path, v, item), "a supply is a whole number ≥ 0")
         elif key in by_name:
@@ -311,7 +321,7 @@ def _start_player(r: Reader, p: Player, spec: Any, rules: Rules,
     elif items is not None:
         for i, item in enumerate(items):
             if item not in rules.items:
-                r.fail(yamlsrc.value_span(r.path, items, i), f"unknown item `{item}`")
+                _unknown_item(r, rules, item, yamlsrc.value_span(r.path, items, i))
         p.items = sorted(str(i) for i in items)
     marks = sub.get("marks", "map")
     for status, n in (marks or {}).items():

@@ -53,3 +53,17 @@ def test_a_failing_scenario_lists_what_differed(tmp_path):
     [outcome] = run_file(str(path))
     assert not outcome.ok and not outcome.diagnostics
     assert outcome.differences == ["C.wounds: expected 2, got 3"]
+
+
+def test_an_item_card_left_out_of_the_supply_says_where_to_add_it(tmp_path):
+    (tmp_path / "c.dsl").write_text('item lucky-charm { name "Lucky" }\n')
+    path = tmp_path / "s.yaml"
+    path.write_text("format: raiders-scenario/1\nruleset: deluxe\ncards: [.]\n"
+                    "players: [A, B, C]\nstart: {A: {items: [lucky-charm]}, B: {items: "
+                    "[lucky-charn]}}\nroom: dragon\nplays: {A: 1, B: 2, C: 3}\n")
+    [outcome] = run_file(str(path))
+    found = [(d.span.line, d.span.col, d.message, d.hint) for d in outcome.diagnostics]
+    assert found == [
+        (5, 21, "item `lucky-charm` is not in this game's supply",
+         "a mod puts its items in the supply in mod.yaml: `items: {lucky-charm: 1}`"),
+        (5, 48, "unknown item `lucky-charn`", "did you mean `lucky-charm`?")], found

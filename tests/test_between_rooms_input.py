@@ -144,3 +144,13 @@ def test_a_scenarios_input_left_over_or_missing_is_reported_not_raised(tmp_path)
     result = run("test", missing)
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert "room 2 (treasure-1): the room rolls a die" in result.output
+
+
+def test_the_narration_puts_a_floor_starts_effects_before_the_room(tmp_path):
+    cards = mod(tmp_path, "toll", ASK_AT_FLOOR_START)
+    result = run("play", "--cards", cards, "--seed", 2, "--players", 3)
+    assert result.exit_code == 0, result.output
+    floor2 = result.output.split("Floor 2")[1].splitlines()
+    assert floor2[1].startswith("  Room 1:")
+    assert floor2[2].startswith("    before the room: P1 answers") and "plays:" in floor2[3]
+    assert "answers" not in floor2[4]  # the room's own effects follow the plays

@@ -196,3 +196,17 @@ def test_show_describes_every_card_of_every_mod_in_words():
     assert describe(rules, "poisoned") == [
         "Poisoned: a status (`mark poisoned`); its rules run for whoever has it, for as long "
         "as it lasts.", "  After room: you: take 1 wound."]
+
+
+def test_a_card_file_that_does_not_parse_is_the_only_error_not_every_card_it_holds(tmp_path):
+    """A syntax error hides the file's cards: mod.yaml naming them is not reported as well
+    (a modder saw one E502 per card); a name that is wrong for another reason still is."""
+    (tmp_path / "cards.dsl").write_text('item lucky-charm { name "L" }\n'
+                                        'item broken { name "B"  after wound on you {\n')
+    (tmp_path / "mod.yaml").write_text("items: {lucky-charm: 1, broken: 1}\n")
+    result = run("validate", tmp_path)
+    assert result.exit_code == 1 and "E003" in result.output, result.output
+    assert "E502" not in result.output, result.output
+    (tmp_path / "cards.dsl").write_text('item lucky-charm { name "L" }\n')
+    result = run("validate", tmp_path)
+    assert result.exit_code == 1 and "E502" in result.output and "`broken`" in result.output
