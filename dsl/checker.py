@@ -649,8 +649,10 @@ class Checker:
                     elif kind == "status":
                         self.check_status(arg.name, arg.span)
                 elif kind == "selector":
-                    if isinstance(arg, ast.Name) and arg.name == "them":
-                        self.err(arg.span, "E302", f"`{e.func}(them)` is not supported",
+                    if isinstance(arg, ast.Name) and arg.name == "them" and \
+                            (not scope.subject or scope.in_modify):
+                        self.err(arg.span, "E302", f"`{e.func}(them)` has nobody to count here",
+                                 "`them` is the players a block or a handler is about; here "
                                  f"give a selector: `{e.func}(highest)`")
                     elif isinstance(arg, ast.Name):
                         self.check_selector(ast.Selector(arg.name, arg.span), scope)

@@ -12,7 +12,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from . import ast
 from .diagnostics import Diagnostic, did_you_mean
 from .spans import Span
-from .vocabulary import SELECTORS
+from .vocabulary import EVENTS, SELECTORS
 
 # Human words for the grammar's terminals, for "expected …" messages.
 _TERMINAL_WORDS = {
@@ -145,6 +145,7 @@ class _ToAst:
     param_type = parent
     word = parent
     event_card = parent
+    event = parent
 
     def victim(self, meta, ch):
         return ch[0]
@@ -455,6 +456,9 @@ def _slip_hint(text: str, tok: Token, expected: list[str]) -> Optional[str]:
     word = str(tok)
     if word == "if" and last == "else":
         return "there is no `else if`: write `else { if … { … } }`"
+    if "`(`" in expected and last in EVENTS and EVENTS[last].card and \
+            re.fullmatch(r"[a-z_][\w-]*", word):
+        return f"an event names its card in parentheses: `{last}({word})`"
     if last == "half" and word != "(":
         return "`half` is a function: `half(coins)`, rounded down"
     if word == "/" and expected:

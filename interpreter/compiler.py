@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from typing import Any, Callable, Iterator, Optional
 
 import attrs
@@ -261,6 +262,7 @@ class CardCompiler:
         self.kind: KindInfo = lib.kinds[card.kind]
         self.strength_players = strength_players
         self.src = CardSource(card.id)
+        self.them = "None"  # the variable holding the players the current block is about
         self.param_mods: dict[str, list[ast.Expr]] = {}
         self._words: dict[str, str] = {}
         self._param_fns: dict[str, str] = {}
@@ -413,9 +415,14 @@ class CardCompiler:
         variables are `ctx` and the player's (every other name is bound inside it)."""
         if len(code) <= 2 * MAX_BRACKETS or _brackets(code) <= MAX_BRACKETS:
             return code
-        fn = self.src.define("deep", f"ctx, {'p' if p == 'None' else p}", [f"return {code}"],
+        params, args = ["ctx", "p" if p == "None" else p], ["ctx", p]
+        them = self.them  # `count(them)` reads the block's players: passed in too
+        if them not in ("None", p) and re.search(rf"\b{re.escape(them)}\b", code):
+            params.append(them)
+            args.append(them)
+        fn = self.src.define("deep", ", ".join(params), [f"return {code}"],
                              doc="nested deeper than Python reads in one expression")
-        return f"{fn}(ctx, {p})"
+        return f"{fn}({', '.join(args)})"
 
     def _expr(self, e, p: str) -> tuple[str, str]:
         if isinstance(e, ast.Num):
@@ -463,7 +470,7 @@ class CardCompiler:
     def call(self, e: ast.Call, p: str) -> tuple[str, str]:
         spec = FUNCTIONS[e.func]
         if spec.params == ("selector",):
-            sel, w = self.selector(ast.Selector(e.args[0].name, e.args[0].span), "None")
+            sel, w = self.selector(ast.Selector(e.args[0].name, e.args[0].span), self.them)
             if e.func == "count":
                 return f"len({sel})", f"the number of {w}"
             if e.func == "value":
@@ -561,7 +568,11 @@ class CardCompiler:
             f"{wl} {_COMPARE[c.op]} {wr}"
 
     def stmt(self, s, subj: str) -> tuple[list[str], str]:
-        lines, words = self._stmt(s, subj)
+        outer, self.them = self.them, subj  # `count(them)` in the statement counts these
+        try:
+            lines, words = self._stmt(s, subj)
+        finally:
+            self.them = outer
         return self._flat(lines, subj), words
 
     def _flat(self, lines: list[str], subj: str) -> list[str]:

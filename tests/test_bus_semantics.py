@@ -104,7 +104,8 @@ expect:
     ("status s1 { modify cards to 2 }", "E302", "`cards` cannot be modified"),
     ("status s2 { modify strength on you to amount + 3 }", "E302",
      "`modify strength` takes no `on` players"),
-    ("monster m2 { strength 5 wounds coins(them) }", "E302", "`coins(them)` is not supported"),
+    ("monster m2 { strength 5 wounds coins(them) }", "E302",
+     "`coins(them)` has nobody to count here"),
 ])
 def test_modifiers_and_handlers_that_could_never_work_are_refused(tmp_path, text, code, message):
     path = tmp_path / "c.dsl"

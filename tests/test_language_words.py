@@ -22,6 +22,12 @@ treasure spider { name "Spider"  chest 0  after room { everyone: mark venom, mar
 treasure alley { name "Alley"  chest 0  after room { lowest: steal 2 coins from richest } }
 treasure gifts { name "Gifts"  chest 0  after room { everyone: give torch, give key } }
 treasure empty { name "Empty"  chest 0 }
+kind echo() {
+  resolve { for each value { 2 -> gain count(them) coins  5 -> gain count(them) coins } }
+}
+echo echo-hall { name "Echo Hall" }
+kind deep-echo() { resolve { everyone { gain DEEP coins } } }
+deep-echo deep-echo-hall { name "Deep Echo" }
 monster toll-troll {
   name "Toll Troll"  strength 99  wounds 2
   instead of wound on lowest {
@@ -30,20 +36,26 @@ monster toll-troll {
 }
 """
 
+DEEP = "count(them)"
+for _ in range(60):  # deeper than one generated expression holds: a function of its own
+    DEEP = f"({DEEP} + 0)"
+MOD = MOD.replace("DEEP", DEEP)
+
 MANIFEST = """
 rulesets: [deluxe]
 items: {antidote-ring: 1, lockbox: 1, torch-lover: 1}
 characters: [pickpocket, hermit, watcher]
-deck: {spider: 1, alley: 1, gifts: 1, empty: 1, toll-troll: 1}
+deck: {spider: 1, alley: 1, gifts: 1, empty: 1, toll-troll: 1, echo-hall: 1,
+       deep-echo-hall: 1}
 """
 
 
-def scenario(tmp_path: Path, body: str):
+def scenario(tmp_path: Path, body: str, players: str = "[A, B, C]"):
     (tmp_path / "mod.dsl").write_text(MOD)
     (tmp_path / "mod.yaml").write_text(MANIFEST)
     path = tmp_path / "s.yaml"
     path.write_text("format: raiders-scenario/1\nname: s\nruleset: deluxe\ncards: [.]\n"
-                    "players: [A, B, C]\n" + body.strip() + "\n")
+                    f"players: {players}\n" + body.strip() + "\n")
     [outcome] = run_file(str(path))
     assert outcome.ok, outcome.differences + [d.message for d in outcome.diagnostics]
 
@@ -145,6 +157,20 @@ expect:
 """)
 
 
+def test_count_them_counts_the_players_a_row_or_a_block_is_about(tmp_path):
+    # three played 2 (the row's `them`), one played 5; everyone (4) in the deep block
+    scenario(tmp_path, """
+rooms:
+  - room: echo-hall
+    plays: {A: 2, B: 2, C: 5, D: 2}
+  - room: deep-echo-hall
+    plays: {A: 1, B: 1, C: 1, D: 1}
+expect:
+  A: {coins: 7}
+  C: {coins: 5}
+""", players="[A, B, C, D]")
+
+
 @pytest.mark.parametrize("text,code,message", [
     ("item x { name \"X\"  after wound(venom) { } }", "E107",
      "`wound` is not about a card: it takes no `(venom)`"),
@@ -153,6 +179,8 @@ expect:
     ("item x { name \"X\"  after give(nothing-such) { } }", "E10", "nothing-such"),
     ("treasure x { name \"X\"  chest 1  after room { left: gain 1 coin } }", "E406",
      "`left` has no meaning on a room card"),
+    ("treasure x { name \"X\"  chest count(them) }", "E302",
+     "`count(them)` has nobody to count here"),
     ("treasure x { name \"X\"  chest 1  after room { lowest { may { gain 1 coin } else "
      "{ wound half } } } }", "E", "half"),
 ])

@@ -123,3 +123,13 @@ def test_a_malformed_scenario_does_not_stop_the_others_of_its_file(tmp_path):
     out = run("test", str(f))
     assert "error[E501]" in out.output
     assert out.output.count("ok    ") == 2 and "2 passed, 1 failed" in out.output
+
+
+def test_an_event_card_without_parentheses_lists_only_what_may_follow_an_event():
+    from raiders.dsl.parser import parse
+
+    _, diags = parse('item x { name "X"  instead of mark venom on you { } }\n', "ring.dsl")
+    [d] = diags
+    assert (d.span.line, d.span.col, d.code) == (1, 36, "E001")
+    assert d.message == "unexpected name `venom`; expected `(`, `from`, `on`, `{`"
+    assert d.hint == "an event names its card in parentheses: `mark(venom)`"
