@@ -3,6 +3,7 @@ pages, scaffolds) goes through here, so a reader never sees half of one, even if
 killed mid-write."""
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -16,6 +17,8 @@ def write_atomic(path: Union[str, Path], text: str) -> None:
     permissions (0666 less the umask; mkstemp would make it private)."""
     real = Path(os.path.realpath(path))
     real.parent.mkdir(parents=True, exist_ok=True)
+    if real.exists() and not real.is_file():  # a folder, a named pipe, a device: kept
+        raise OSError(errno.EEXIST, "it is not an ordinary file: not replaced", str(path))
     if real.exists():
         mode = stat.S_IMODE(real.stat().st_mode)
     else:

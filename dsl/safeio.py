@@ -252,6 +252,7 @@ def write_new(path: PathLike, text: str, overwrite: bool = False) -> None:
     folder = os.path.dirname(target) or "."
     if not overwrite and os.path.lexists(target):
         raise FileExists(errno.EEXIST, "the file exists (--force overwrites it)", target)
+    refuse_special(target)
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.{os.getpid()}.",
                                suffix=".tmp", dir=folder)
     try:
@@ -285,6 +286,19 @@ def write_new(path: PathLike, text: str, overwrite: bool = False) -> None:
             os.unlink(tmp)
         except OSError:
             pass
+
+
+def refuse_special(target: PathLike) -> None:
+    """A name taken by something other than a plain file (a folder, a named pipe, a device
+    such as /dev/full) is never replaced, even when overwriting is allowed: renaming a log
+    over it would destroy it. A link is replaced itself, not what it points to."""
+    try:
+        mode = os.lstat(target).st_mode
+    except OSError:
+        return  # nothing there (or nothing we may look at: the write will say so)
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise OSError(errno.EEXIST, "it is not an ordinary file: not replaced",
+                      os.fspath(target))
 
 
 def clean_stale_temps(folder: PathLike) -> int:

@@ -12,6 +12,8 @@ import attrs
 
 from raiders.dsl import ast, load_text, yamlsrc
 from raiders.dsl.diagnostics import Diagnostic, did_you_mean
+from raiders.dsl.library import display_path
+from raiders.dsl.spans import Span
 
 from .compiler import CompiledRoom, compile_card
 from .engine import Deal, Game
@@ -103,18 +105,22 @@ def _rules(r: Reader, path: str) -> Rules:
 def _inline_room(r: Reader, rules: Rules, text: str, lines: list[str]) -> CompiledRoom:
     """A room written as DSL inside the scenario: checked with the ruleset's cards."""
     node = r.node
-    vline, _ = node.lc.value("room")
-    # A block scalar's text starts on the next line, indented.
-    first = vline + 1
-    while first < len(lines) and not lines[first].strip():
-        first += 1
-    indent = len(lines[first]) - len(lines[first].lstrip()) if first < len(lines) else 0
+    vline, vcol = node.lc.value("room")
+    head = lines[vline][vcol:vcol + 1] if vline < len(lines) else ""
+    if head in ("|", ">"):  # a block scalar: its text starts on the next line, indented
+        first = vline + 1
+        while first < len(lines) and not lines[first].strip():
+            first += 1
+        shift = first
+        indent = len(lines[first]) - len(lines[first].lstrip()) if first < len(lines) else 0
+    else:  # on the line of `room:` itself, plain or in quotes
+        shift = vline
+        indent = vcol + (1 if head in ("'", '"') else 0)
     body = textwrap.dedent(text)
     lib, diags = load_text(body, r.path, rules.library)
     diags = [d for d in diags if d.severity == "error"]  # a warning (W602) runs the room
     module = next((m for m in lib.modules if m.path == r.path), None)
     if diags or module is None:
-        shift = first - (vline + 1) + vline + 1
         raise InputError([attrs.evolve(d, span=attrs.evolve(
             d.span, line=d.span.line + shift, end_line=d.span.end_line + shift,
             col=d.span.col + indent, end_col=d.span.end_col + indent)) for d in diags])
@@ -154,7 +160,7 @@ def _players(r: Reader) -> list[str]:
 
 def _card(r: Reader, node: Any, key: Any, rules: Rules) -> Optional[Card]:
     v = node[key]
-    if yamlsrc.is_int(v):
+    if yamlsrc.is_int(v):  # 1..5 is checked in play, as X-1 (a scenario may expect that)
         return int(v)
     if yamlsrc.is_str(v):
         if v not in rules.items and v not in rules.library.cards:
@@ -357,6 +363,7 @@ class Step:
     choices: dict[str, list[bool]] = attrs.Factory(dict)
     monster: Optional[int] = None
     floor_end: bool = False
+    where: dict[str, Span] = attrs.Factory(dict)  # each player's `plays` entry, for messages
 
 
 def _steps(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player],
@@ -403,12 +410,14 @@ def _step(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player],
 
     plays_node = r.get("plays", "map", required=True)
     chosen: dict[str, list[Card]] = {}
+    where: dict[str, Span] = {}
     for pname in (plays_node or {}):
         if pname not in by_name:
             r.fail(yamlsrc.key_span(path, plays_node, pname),
                    f"`plays` names unknown player `{pname}`")
             continue
         v = plays_node[pname]
+        where[str(pname)] = yamlsrc.value_span(path, plays_node, pname)
         if yamlsrc.is_seq(v):
             cards = [_card(r, v, i, rules) for i in range(len(v))]
         else:
@@ -440,7 +449,8 @@ def _step(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player],
         r.fail(r.span("floor_end"), "`floor_end` takes true or false")
     if r.diags:
         raise InputError(r.diags)
-    return Step(room, chosen, [int(x) for x in rolls], choices, monster, bool(floor_end))
+    return Step(room, chosen, [int(x) for x in rolls], choices, monster, bool(floor_end),
+                where)
 
 
 class _ScriptedSeat:
@@ -530,7 +540,7 @@ def _play_steps(rules: Rules, players: list[Player], supply: dict[str, int],
                     pending_floor_end = False
                 if r == 0 and f > 0:
                     game.start_floor(f, floor)
-                error = _check_chains(game, seats, step.room)
+                error = _check_chains(game, seats, step)
                 if error is not None:
                     return failed(error)
                 game.records.append(game.play_room(f, r, floor, slot))
@@ -560,16 +570,20 @@ def _load(game: Game, seats: list[_ScriptedSeat], rolls: list[int], step: Step) 
         game.scripted_threats[len(game.records)] = step.monster
 
 
-def _check_chains(game: Game, seats: list[_ScriptedSeat], room) -> Optional[str]:
+def _check_chains(game: Game, seats: list[_ScriptedSeat], step: Step) -> Optional[str]:
     """Each player's whole chain checked before anyone plays (in a room of one card each):
-    its message says what is wrong, where the engine would only stop at the first card."""
+    its message says what is wrong, and where the play stands in the file, where the engine
+    would only stop at the first card."""
+    room = step.room
     if room.cards_each != 1 or room.rounds != 1:
         return None
     for p, seat in zip(game.players, seats, strict=True):
         if not p.dead and seat.feed:
             why = check_play(room, p, seat.feed, game.abilities)
             if why:
-                return why
+                at = step.where.get(p.name)
+                return why + (f" (at {display_path(at.path)}:{at.line}:{at.col})"
+                              if at is not None else "")
     return None
 
 

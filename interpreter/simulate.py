@@ -345,6 +345,7 @@ def play_games(setups: tuple[Setup, ...], games: int, seed: int, jobs: int,
         return _play_on_cluster(setups, _even_chunks(seed, games, jobs * 8), total, jobs,
                                 cluster, progress)
     chunks = _chunks(seed, games, jobs)
+    jobs = min(jobs, len(chunks))  # never more processes than pieces of work
     if jobs > 1:  # imported only for processes (a few ms of every run's start-up)
         import concurrent.futures
         import multiprocessing as mp

@@ -28,9 +28,16 @@ def _card_words() -> frozenset[str]:
 
 
 def _python_sources() -> list[Path]:
-    skip = {"tests", ".git", "build", "dist"}
-    return [p for p in ROOT.rglob("*.py")
-            if not skip.intersection(p.relative_to(ROOT).parts) and ".egg-info" not in str(p)]
+    """The project's own Python: not the tests, nor what a build or an environment put in
+    the work tree (a `.venv` or `venv` there holds other people's code: site-packages)."""
+    skip = {"tests", "build", "dist", "site-packages", "node_modules"}
+
+    def ours(p: Path) -> bool:
+        parts = p.relative_to(ROOT).parts
+        return not skip.intersection(parts) and not any(
+            part.startswith(".") or part.endswith(".egg-info") for part in parts)
+
+    return [p for p in ROOT.rglob("*.py") if ours(p)]
 
 
 def test_there_are_words_and_files_to_check():

@@ -111,9 +111,9 @@ def test_an_unwritable_page_is_an_error_not_a_traceback(tmp_path):
     assert r.exit_code == 1
     assert "error: cannot write" in r.output
     assert isinstance(r.exception, SystemExit)
-    # an existing page is replaced whole or not at all
+    # an existing page (one replay --html wrote) is replaced whole or not at all
     page = tmp_path / "page.html"
-    page.write_text("old")
+    page.write_text('<!DOCTYPE html>\n<meta name="generator" content="raiders replay --html">old')
     assert cli("replay", log, "--html", str(page)).exit_code == 0
     assert page.read_text().startswith("<!DOCTYPE html>")
     assert not list(tmp_path.glob(".page.html.*"))  # no temporary file left behind

@@ -9,6 +9,7 @@ from raiders.dsl.diagnostics import Diagnostic, render
 from raiders.dsl.library import display_path
 
 from .common import (
+    SEED,
     Failure,
     SourceLines,
     allow_path_option,
@@ -199,7 +200,7 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, allow_paths: tuple[str, ...]) 
               help="A mod folder to look in too (repeatable).")
 @click.option("--dungeon", is_flag=True,
               help="Show the dungeon a seed deals, floor by floor (with --seed, --players).")
-@click.option("--seed", type=int, default=None, help="With --dungeon: the game's seed.")
+@click.option("--seed", type=SEED, default=None, help="With --dungeon: the game's seed.")
 @click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
               help="With --dungeon: the number of players (default: as `play`).")
 @click.option("--python", "as_python", is_flag=True,

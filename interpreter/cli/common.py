@@ -45,6 +45,27 @@ class SourceLines:
         return self._lines[shown_path]
 
 
+# A seed a log can hold: a log's numbers are 64-bit integers (docs/logs.md), and so are the
+# seeds SEED..SEED+N-1 of N games (`check_seed_range`).
+SEED = click.IntRange(-(2**63), 2**63 - 1)
+# More games than any run finishes (about a week of games at full speed on two cores).
+MAX_GAMES = 10**9
+
+
+def check_seed_range(seed: int, games: int) -> None:
+    """The last game's seed must fit a log too."""
+    if seed + games - 1 > SEED.max:
+        raise click.UsageError(f"--seed {seed} with {games} games runs past the largest seed "
+                               f"a log holds ({SEED.max})")
+
+
+def nonempty_path(ctx: click.Context, param: click.Parameter, value):
+    """An option naming a file or folder: an empty name is a mistake, not "none"."""
+    if value is not None and not str(value).strip():
+        raise click.BadParameter("takes a path, not an empty name")
+    return value
+
+
 class Failure(click.ClickException):
     """The command could not do its job because of what it was given. The exit status travels
     with the exception (1; click's UsageError carries 2): the diagnostics, then a one-line

@@ -6,7 +6,7 @@ from typing import Optional
 
 import click
 
-from .common import Failure, load_rules_or_exit
+from .common import SEED, Failure, load_rules_or_exit
 
 
 @click.command(name="fuzz")
@@ -16,7 +16,7 @@ from .common import Failure, load_rules_or_exit
 @click.option("--variant", default=None, help="The variant (default: the ruleset's first).")
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=200, show_default=True,
               help="Games to play, on random seeds, player counts and bots.")
-@click.option("--seed", type=int, default=1, show_default=True,
+@click.option("--seed", type=SEED, default=1, show_default=True,
               help="Draws the games' seeds: the same run finds the same things.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="fuzz-findings",
               show_default=True, help="Folder for the scenario files of the findings.")

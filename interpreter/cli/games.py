@@ -8,10 +8,14 @@ import click
 from raiders.dsl.library import display_path
 
 from .common import (
+    MAX_GAMES,
+    SEED,
     Failure,
     allow_path_option,
+    check_seed_range,
     found_files,
     load_rules_or_exit,
+    nonempty_path,
     print_diagnostics,
     styled_narration,
 )
@@ -64,7 +68,7 @@ def _bot_kinds(bots: str, n_players: int) -> list[str]:
               help="Number of players (default: 4, or what the variant allows).")
 @click.option("--bots", default="greedy", show_default=True,
               help="Bot for every seat (random, greedy), or one per seat: greedy,random,greedy.")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed for the deal and the bots (default: drawn at random, printed and "
                    "logged).")
 @click.option("--cards", multiple=True, type=click.Path(exists=True, file_okay=False),
@@ -73,10 +77,12 @@ def _bot_kinds(bots: str, n_players: int) -> list[str]:
 @click.option("--difficulty", type=click.IntRange(2, 5), default=None,
               help="Solo: the hero's starting wounds, 2..5 (default 3).")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False), default=None,
+              callback=nonempty_path,
               help="Write the game's log (raiders-log/1) to this file.")
-@click.option("--games", type=click.IntRange(1), default=1, show_default=True,
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=1, show_default=True,
               help="Play this many games (seeds SEED, SEED+1, …); with --log-dir, one log each.")
 @click.option("--log-dir", type=click.Path(file_okay=False), default=None,
+              callback=nonempty_path,
               help="Folder for one log per game (game-SEED.yaml).")
 @click.option("--human", "human_seats", multiple=True, type=click.IntRange(1),
               help="A person plays this seat (1-based) at the terminal (repeatable).")
@@ -158,6 +164,8 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
     seat_names = names.split(",") if names else [f"P{i + 1}" for i in range(n_players)]
     if len(seat_names) != n_players or len(set(seat_names)) != n_players:
         raise click.UsageError(f"--names takes {n_players} distinct names")
+    if seed is not None:
+        check_seed_range(seed, games)
     if seed is None:
         # Every game is reproducible: a drawn seed is printed and logged like a given one, so
         # `--log` never changes which game is played.
@@ -227,7 +235,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
 def _check_targets(targets: list, log_dir: Optional[str], force: bool) -> None:
     """Before any game is played: the log folder can be written, and no log that exists is
     replaced without --force (a killed run's temporary files are cleared away)."""
-    from raiders.dsl.safeio import clean_stale_temps, writable_folder
+    from raiders.dsl.safeio import clean_stale_temps, refuse_special, writable_folder
 
     if log_dir:
         why = writable_folder(log_dir)
@@ -241,6 +249,15 @@ def _check_targets(targets: list, log_dir: Optional[str], force: bool) -> None:
         more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
         raise Failure(f"error: {taken[0]} exists already{more}: not overwritten "
                       "(--force replaces it)")
+    for t in taken:
+        try:
+            refuse_special(t)
+        except OSError as err:
+            raise Failure(f"error: cannot write {t}: {err.strerror}") from None
+    for t in targets:  # a log's folder must be there before the game, not after it
+        folder = os.path.dirname(os.fspath(t)) or "."
+        if not log_dir and not os.path.isdir(folder):
+            raise Failure(f"error: cannot write {t}: no folder {folder}")
 
 
 @click.command()
@@ -250,10 +267,10 @@ def _check_targets(targets: list, log_dir: Optional[str], force: bool) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="No narration (with --check: failures only).")
 @click.option("--trace", is_flag=True,
               help="Narrate with the rules' steps: which card modified, replaced or reacted.")
-@click.option("--html", default=None, metavar="PATH",
+@click.option("--html", default=None, metavar="PATH", callback=nonempty_path,
               help="Write the browser viewer instead of narrating: one page (a folder for "
                    "several logs). docs/viewer.md.")
-@click.option("--jobs", type=click.IntRange(1), default=None,
+@click.option("--jobs", type=click.IntRange(1, 256), default=None,
               help="With --check: check the logs in this many processes (default: one per "
                    "core); the output is in the same order whatever the number.")
 @allow_path_option

@@ -6,7 +6,7 @@ from typing import Optional
 
 import click
 
-from .common import Failure, load_rules_or_exit
+from .common import SEED, Failure, load_rules_or_exit
 
 
 @click.command(name="diff")
@@ -22,8 +22,8 @@ from .common import Failure, load_rules_or_exit
               help="Bot for every seat, or one per seat (as `simulate`).")
 @click.option("--games", type=click.IntRange(0), default=1000, show_default=True,
               help="Paired games to simulate (each seed played by both versions); 0: none.")
-@click.option("--seed", type=int, default=1, show_default=True, help="The first seed.")
-@click.option("--jobs", type=click.IntRange(1), default=None,
+@click.option("--seed", type=SEED, default=1, show_default=True, help="The first seed.")
+@click.option("--jobs", type=click.IntRange(1, 256), default=None,
               help="Processes (default: every core; the figures do not depend on it).")
 @click.option("--cards", multiple=True, type=click.Path(exists=True, file_okay=False),
               help="Other mods both versions play with (repeatable).")

@@ -8,7 +8,7 @@ import click
 
 from raiders.dsl.library import display_path
 
-from .common import Failure, load_rules_or_exit
+from .common import MAX_GAMES, SEED, Failure, check_seed_range, load_rules_or_exit, nonempty_path
 from .games import _bot_kinds, _relative_to
 
 
@@ -23,9 +23,9 @@ from .games import _bot_kinds, _relative_to
                    "search:30,greedy,greedy,greedy. search:N spends about N greedy playouts "
                    "per decision (default 30: about 3-4 s of one core per 4-player game, "
                    "0.1 s per solo game; cost grows with N).")
-@click.option("--games", type=click.IntRange(1), default=1000, show_default=True,
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=1000, show_default=True,
               help="Games to play (with --precision: the first batch).")
-@click.option("--seed", type=int, default=1, show_default=True,
+@click.option("--seed", type=SEED, default=1, show_default=True,
               help="Games use seeds SEED, SEED+1, …: the same run gives the same figures.")
 @click.option("--cards", multiple=True, type=click.Path(exists=True, file_okay=False),
               help="A mod folder whose cards join the pool (repeatable).")
@@ -38,7 +38,7 @@ from .games import _bot_kinds, _relative_to
               help="Keep playing, in batches, until every rate's 95% interval is at most "
                    "±PRECISION wide (0.01: one point), or --max-games.")
 @click.option("--until-resolved", is_flag=True, help="Same as --precision 0.01.")
-@click.option("--max-games", type=click.IntRange(1), default=None,
+@click.option("--max-games", type=click.IntRange(1, MAX_GAMES), default=None,
               help="The cap for --precision (default: 100 × --games).")
 @click.option("--sweep", "sweep_text", default=None, metavar="CARD.FIELD=A..B",
               help="Play the games once per value of one number on one card, rewritten in "
@@ -50,10 +50,11 @@ from .games import _bot_kinds, _relative_to
                    "win.seat.P1=0.25, card.ID.wounds=1.5, out.unconscious=0.2 (figure names "
                    "as in --json).")
 @click.option("--report", "report_file", type=click.Path(dir_okay=False), default=None,
+              callback=nonempty_path,
               help="Also write one self-contained HTML page (no network needed) with the "
                    "command, the seed, every figure with its interval, plots (inline SVG) and "
                    "the mods' card texts. Needs matplotlib: pip install 'raiders[report]'.")
-@click.option("--jobs", type=click.IntRange(1), default=None,
+@click.option("--jobs", type=click.IntRange(1, 256), default=None,
               help="Processes (default: every core). The figures do not depend on it.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the figures as JSON (schema raiders-simulate/2, docs/simulate.md).")
@@ -62,6 +63,7 @@ from .games import _bot_kinds, _relative_to
                    "address (tcp://host:8786), or `auto` for one on this machine with --jobs "
                    "workers. The figures are the same bytes as on local processes.")
 @click.option("--log-dir", type=click.Path(file_okay=False), default=None,
+              callback=nonempty_path,
               help="Also write one log per game (game-SEED.yaml) into this folder.")
 @click.option("--force", is_flag=True,
               help="Let --log-dir replace logs that exist (refused without it).")
@@ -103,25 +105,25 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
         raise click.UsageError(rules.wrong_player_count(n_players))
     if difficulty is not None and var.scoring != "solo":
         raise click.UsageError("--difficulty is for solo play")
-    if until_resolved and precision is None:
+    if until_resolved and precision is not None:
+        raise click.UsageError("--until-resolved is --precision 0.01: give one of them")
+    if until_resolved:
         precision = 0.01
     if max_games is not None and precision is None:
         raise click.UsageError("--max-games caps --precision/--until-resolved")
     if max_games is not None and max_games < games:
         raise click.UsageError("--max-games is less than --games")
+    check_seed_range(seed, max_games or (100 * games if precision else games))
     kinds = tuple(_bot_kinds(bots, n_players))
     if log_dir and compare_mod:
         raise click.UsageError("--log-dir logs one run; leave out --compare")
     log_at = os.path.join(log_dir, "x.yaml") if log_dir else "x.yaml"
     if log_dir:
-        from pathlib import Path
 
         from .games import _check_targets
 
         last = seed + (max_games or (100 * games if precision else games))
-        _check_targets([Path(log_dir) / f"game-{s}.yaml" for s in range(seed, last)
-                        if os.path.lexists(os.path.join(log_dir, f"game-{s}.yaml"))],
-                       log_dir, force)
+        _check_targets(_logs_in(log_dir, seed, last), log_dir, force)
     # `variant` as given (None: the ruleset's first), so that the setups ask load_rules for
     # the rules loaded above (its cache) instead of loading and compiling them again.
     setups = [Setup(ruleset, variant, n_players, kinds, tuple(cards), difficulty, log_dir,
@@ -231,3 +233,22 @@ def _write_report(path: str, tally, setup_json: dict, command: str, seed: int,
                                   if compare_mod else "")
     write_page(path, report.page(title, command, seed, tally.games, setup_json,
                                  report.run_sections(runs, diffs), texts))
+
+
+def _logs_in(log_dir: str, first: int, end: int) -> list:
+    """The logs already in `log_dir` for seeds first..end-1 (one look at the folder, however
+    many games: `--precision` may play up to 100 × --games)."""
+    import os
+    import re
+    from pathlib import Path
+
+    try:
+        names = os.listdir(log_dir)
+    except OSError:
+        return []
+    taken = []
+    for name in sorted(names):
+        m = re.fullmatch(r"game-(-?[0-9]+)\.yaml", name)
+        if m is not None and first <= int(m.group(1)) < end:
+            taken.append(Path(log_dir) / name)
+    return taken

@@ -14,6 +14,22 @@ from raiders.dsl.library import display_path
 
 from .common import Failure, print_diagnostics
 
+GENERATOR = b'<meta name="generator" content="raiders replay --html">'
+
+
+def _replaceable(target: Path) -> bool:
+    """A page may be written over nothing, or over a page `replay --html` wrote before (its
+    generator tag near the top); anything else there is someone's file, kept."""
+    import os
+
+    if not os.path.lexists(target):
+        return True
+    try:
+        with open(target, "rb") as fh:
+            return GENERATOR in fh.read(4096)
+    except OSError:
+        return False
+
 
 def _html_targets(files: list[str], html: str) -> list[Path]:
     """One log: `--html` is the page's file. Several: it is a folder, one page per log, named
@@ -35,13 +51,23 @@ def replay_html(files: list[str], refused: list[Diagnostic], html: str, check: b
                 quiet: bool, allow_paths: tuple[str, ...]) -> int:
     """`replay --html`: a page per log; the exit status (1: a bad log, an unwritable page, or
     with --check a divergence)."""
+    import os
+
     from ..viewer import view_for, write_html
     from ..yamlcheck import InputError
 
+    if len(files) > 1 and os.path.lexists(html) and not os.path.isdir(html):
+        raise Failure(f"error: --html {html}: {len(files)} logs make a page each, in a "
+                      "folder; that name is taken by a file")
     bad = len(refused)
     ok = 0
     for f, target in zip(files, _html_targets(files, html), strict=True):
         shown = display_path(f)
+        if not _replaceable(target):
+            bad += 1
+            click.echo(f"error: {target} exists and is not a page raiders wrote: not "
+                       "overwritten (remove it or pick another name)", err=True)
+            continue
         try:
             data = view_for(f, allow_paths)
         except InputError as err:
