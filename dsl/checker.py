@@ -7,7 +7,7 @@ import attrs
 
 from . import ast
 from .ast import const_value
-from .diagnostics import Diagnostic, did_you_mean
+from .diagnostics import Diagnostic, an, did_you_mean
 from .library import KindInfo, Library, ParamInfo
 from .vocabulary import (
     ABILITIES,
@@ -252,7 +252,7 @@ class Checker:
                              ("fields here: " + ", ".join(sorted([*params, *COMMON_FIELDS]))))
             elif role != "room" and type(m) in ROOM_ONLY:
                 self.err(m.span, "E406",
-                         f"`{ROOM_ONLY[type(m)]}` on a {role} card never takes effect",
+                         f"`{ROOM_ONLY[type(m)]}` on {an(role)} card never takes effect",
                          "it says how a room is played; a room card (or kind) can carry it")
             elif isinstance(m, ast.Resolve):
                 resolves += 1
@@ -331,7 +331,7 @@ class Checker:
         elif event is not None and ((scope.role == "room" and not event.in_room) or
                                     (scope.role == "floor" and not event.on_floor)):
             self.err(m.target_span or m.span, "E406",
-                     f"`{m.target}` is never read while a {scope.role} card is in play",
+                     f"`{m.target}` is never read while {an(scope.role)} card is in play",
                      "a character, item, status or rule card can modify it")
         if m.target not in targets:
             self.err(m.target_span or m.span, "E107", f"`{m.target}` cannot be modified",
@@ -362,7 +362,7 @@ class Checker:
         elif (scope.role == "room" and not event.in_room) or \
                 (scope.role == "floor" and not event.on_floor):
             self.err(h.event_span or h.span, "E406",
-                     f"`{h.event}` never happens while a {scope.role} card is in play",
+                     f"`{h.event}` never happens while {an(scope.role)} card is in play",
                      "a room is in play from `reveal` to `room`, a floor from `floor_start` to "
                      "`floor_end`; a character, item, status or rule card hears every event")
         if h.tag is not None:
@@ -591,7 +591,7 @@ class Checker:
             self.err(s.span, "E302", f"`{s.name}` takes an argument: `{s.name}(…)`")
             return
         if s.name in OWNER_SELECTORS and scope.role not in HELD_ROLES:
-            self.err(s.span, "E406", f"`{s.name}` has no meaning on a {scope.role} card",
+            self.err(s.span, "E406", f"`{s.name}` has no meaning on {an(scope.role)} card",
                      "`you`, `others`, `left` and `right` are about the player holding a "
                      "character, an item or a status")
             return

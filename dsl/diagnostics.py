@@ -122,3 +122,8 @@ def render(diag: Diagnostic, source_lines: Optional[Sequence[str]]) -> str:
 
 def to_json(diags: Sequence[Diagnostic]) -> str:
     return json.dumps([d.to_json() for d in diags], indent=2)
+
+
+def an(word: str) -> str:
+    """`an item card`, `a room card`: the article a message needs before a word."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"

@@ -700,7 +700,11 @@ class CardCompiler:
                 lines, wt, wo = self._branch(test, s, "None")
             else:
                 q, one = self.src.var("p"), self.src.var("one")
-                test, wc = self.cond(s.cond, q)
+                outer, self.them = self.them, one  # asked of one player: `them` is they
+                try:
+                    test, wc = self.cond(s.cond, q)
+                finally:
+                    self.them = outer
                 branch, wt, wo = self._branch(test, s, one)
                 lines = [f"for {q} in {subj}:", *indent([f"{one} = [{q}]", *branch])]
         else:

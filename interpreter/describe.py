@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import re
 
+from raiders.dsl.diagnostics import an
+
 from .compiler import CompiledCharacter, CompiledFloor, CompiledItem, CompiledRoom, CompiledStatus
 from .rules import Rules
 
@@ -21,7 +23,7 @@ def compiled(rules: Rules, card_id: str):
 def describe(rules: Rules, card_id: str) -> list[str]:
     card = compiled(rules, card_id)
     if isinstance(card, CompiledRoom):
-        head = f"{card.name}: a {' → '.join(card.kinds)} room."
+        head = f"{card.name}: {an(' → '.join(card.kinds))} room."
         extra = []
         if card_id in rules.deck:
             extra.append(f"{rules.deck[card_id]} in the {rules.ruleset.id} deck.")

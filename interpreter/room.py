@@ -367,6 +367,10 @@ class Context:
             if amount > MAX_NUMBER:
                 self._runaway(event)
             _APPLY[event](self, p, amount if amount > 0 else 0, item, extra)
+            if event in self.heard:  # unless the effect brought in a card that hears it (an
+                reacts = self.reacts.get(event)  # item hears the `give` that gave it)
+                if reacts:
+                    self._react(reacts, [p], amount if amount > 0 else 0, item, extra)
             return
         mods = self.mods.get(event)
         if mods:
@@ -599,6 +603,8 @@ def _mark(ctx: Context, p: Player, amount: int, status, lasting) -> None:
         until_room = table.rooms_done + max(rooms, 0) + (1 if ctx.room is not None else 0)
     until_floor = table.floor_index if floor else None
     m = p.marks.get(status)
+    if amount <= 0:  # `mark S by 0`: nothing to add (a status is never held at 0)
+        return
     if m is None:
         p.marks[status] = Mark(max(amount, 0), until_room, until_floor)
         ctx.held_changed(status)

@@ -22,6 +22,18 @@ treasure spider { name "Spider"  chest 0  after room { everyone: mark venom, mar
 treasure alley { name "Alley"  chest 0  after room { lowest: steal 2 coins from richest } }
 treasure gifts { name "Gifts"  chest 0  after room { everyone: give torch, give key } }
 treasure empty { name "Empty"  chest 0 }
+item purse { name "Purse"  after give(purse) on you { you: gain 7 coins } }
+status lucky { name "Lucky"  after mark(lucky) on you { you: gain 2 coins } }
+status faint { name "Faint"  after room { you: wound 1 } }
+treasure purse-vault { name "Purse Vault"  chest 0  after room { highest: give purse } }
+treasure clover { name "Clover"  chest 0  after room { highest: mark lucky } }
+treasure faint-room {
+  name "Faint"  chest 0  after room { everyone: mark faint by lowest_value - 1 }
+}
+treasure headcount {
+  name "Headcount"  chest 0
+  after room { everyone { if your_coins >= 0 and count(them) == 1 { gain 5 coins } } }
+}
 kind echo() {
   resolve { for each value { 2 -> gain count(them) coins  5 -> gain count(them) coins } }
 }
@@ -43,10 +55,10 @@ MOD = MOD.replace("DEEP", DEEP)
 
 MANIFEST = """
 rulesets: [deluxe]
-items: {antidote-ring: 1, lockbox: 1, torch-lover: 1}
+items: {antidote-ring: 1, lockbox: 1, torch-lover: 1, purse: 2}
 characters: [pickpocket, hermit, watcher]
 deck: {spider: 1, alley: 1, gifts: 1, empty: 1, toll-troll: 1, echo-hall: 1,
-       deep-echo-hall: 1}
+       deep-echo-hall: 1, purse-vault: 1, clover: 1, faint-room: 1, headcount: 1}
 """
 
 
@@ -169,6 +181,45 @@ expect:
   A: {coins: 7}
   C: {coins: 5}
 """, players="[A, B, C, D]")
+
+
+def test_a_card_hears_the_event_that_brings_it_into_play(tmp_path):
+    """docs/dsl.md "The event bus": an item hears the `give` that gave it, a status the
+    `mark` that marked it, even when no other card in play hears that event."""
+    scenario(tmp_path, """
+rooms:
+  - room: purse-vault
+    plays: {A: 5, B: 1, C: 2}
+  - room: clover
+    plays: {A: 1, B: 4, C: 3}
+expect:
+  A: {coins: 7, items: [purse]}
+  B: {coins: 2, marks: {lucky: 1}}
+""")
+
+
+def test_a_mark_by_0_gives_no_status(tmp_path):
+    # the lowest value is 1: `by lowest_value - 1` marks by 0, which gives nothing (no
+    # status at count 0 whose rules would still run)
+    scenario(tmp_path, """
+rooms:
+  - room: faint-room
+    plays: {A: 1, B: 4, C: 2}
+  - room: empty
+    plays: {A: 2, B: 3, C: 4}
+expect:
+  A: {wounds: 0, marks: {}}
+""")
+
+
+def test_them_in_a_per_player_condition_is_that_player_as_in_its_block(tmp_path):
+    scenario(tmp_path, """
+room: headcount
+plays: {A: 1, B: 4, C: 2}
+expect:
+  A: {coins: 5}
+  B: {coins: 5}
+""")
 
 
 @pytest.mark.parametrize("text,code,message", [
