@@ -6,7 +6,7 @@ from typing import Optional
 import attrs
 
 from . import ast
-from .ast import const_value
+from .ast import as_selector, const_value
 from .diagnostics import Diagnostic, an, did_you_mean
 from .library import KindInfo, Library, ParamInfo
 from .vocabulary import (
@@ -656,8 +656,12 @@ class Checker:
                                  f"give a selector: `{e.func}(highest)`")
                     elif isinstance(arg, ast.Name):
                         self.check_selector(ast.Selector(arg.name, arg.span), scope)
+                    elif as_selector(arg) is not None:  # count(marked(poisoned))
+                        self.check_selector(as_selector(arg), scope)
                     else:
-                        self.err(arg.span, "E302", f"`{e.func}` takes a selector")
+                        self.err(arg.span, "E302", f"`{e.func}` takes a selector",
+                                 "a selector word, or one with its argument: "
+                                 f"`{e.func}(marked(poisoned))`")
                 else:
                     self.check_expr(arg, scope)
         elif isinstance(e, ast.BinOp):

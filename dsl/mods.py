@@ -207,10 +207,13 @@ def mod_manifest(folder: Path, lib: Library) -> ModManifest:
                                           "characters: [ids]}"))
         return out
     problems = out.diagnostics
-    # A card file of this mod that could not be read or parsed (E001-E006) may hold the
-    # cards mod.yaml names: its own error says what to fix, and "not a card" would mislead.
-    unparsed = any(d.code.startswith("E00") and _inside(Path(d.span.path), folder)
-                   for d in lib.diagnostics)
+    # A card file of this mod that could not be read or parsed (a syntax error, a number
+    # too large) may hold the cards mod.yaml names: its own error says what to fix, and
+    # "not a card" would mislead.
+    parsed = {m.path for m in lib.modules}
+    unparsed = any(path not in parsed and _inside(Path(path), folder)
+                   for path in lib.sources) or any(
+        d.code.startswith("E00") and _inside(Path(d.span.path), folder) for d in lib.diagnostics)
 
     def known(cid, where: Span, role: str) -> bool:
         if lib.role_of(str(cid)) == role:

@@ -614,8 +614,8 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
         tok = err.token
         digits = len(str(tok))
         return None, [Diagnostic(Span(path, tok.line, tok.column, tok.end_line, tok.end_column),
-                                 "E301", f"this number is too large ({digits} digits; at most "
-                                 f"{MAX_LITERAL:,})",
+                                 "E301", f"this number is too large: it has {digits} digits, and "
+                                 f"the largest is {MAX_LITERAL:,}",
                                  "a monster nobody can beat has `strength never`")]
     except _TooDeep as err:
         tok = err.token

@@ -53,6 +53,10 @@ SELECTORS: dict[str, Word] = {
     "poorest": Word("the player(s) with the fewest coins", "the poorest player(s)"),
     "least_wounded": Word("the player(s) with the fewest wounds", "the least wounded player(s)"),
     "most_wounded": Word("the player(s) with the most wounds", "the most wounded player(s)"),
+    "most_items": Word("the player(s) holding the most item cards",
+                       "the player(s) with the most items"),
+    "fewest_items": Word("the player(s) holding the fewest item cards",
+                         "the player(s) with the fewest items"),
     "attacked": Word("the player(s) the current attack hits", "the attacked player(s)"),
     "escaped": Word("the player(s) who escaped with an escape card", "whoever escaped"),
     "them": Word("the players the current block or handler is about", "them"),
@@ -102,6 +106,10 @@ ATOMS: dict[str, Word] = {
     "round": Word("which round of the room is being fought: 1, 2, … (rooms with `rounds`)",
                   "the round being fought"),
     "floor_number": Word("which floor the game is on: 1..5", "the floor's number"),
+    "room_number": Word("which room of its floor is being played: 1..5 (0 between rooms)",
+                        "the room's place on the floor"),
+    "rooms_played": Word("how many rooms the game has resolved before this one",
+                         "the rooms played so far"),
 }
 
 # Atoms that only make sense somewhere specific.
@@ -138,6 +146,7 @@ FUNCTIONS: dict[str, Function] = {
                        per_player=True),
     "marked": Function(("status",), "the count of STATUS on the player being affected (0: none)",
                        per_player=True),
+    "supply": Function(("item",), "how many ITEM cards the supply holds now"),
 }
 
 # Effects (statement verbs) and what their argument is.

@@ -164,6 +164,15 @@ def extreme(ctx, attr: str, most: bool) -> list:
     return found
 
 
+def extreme_items(ctx, most: bool) -> list:
+    """The players holding the most (`most`) or the fewest item cards, in seat order."""
+    counts = [len(p.items) for p in ctx.participants]
+    if not counts:
+        return []
+    target = max(counts) if most else min(counts)
+    return [p for p, n in zip(ctx.participants, counts, strict=True) if n == target]
+
+
 def tied(ctx) -> list:
     vb = ctx.values_by_player
     counts: dict[int, int] = {}
@@ -203,6 +212,7 @@ RUNTIME: dict[str, Any] = {
     "players_of_value": players_of_value,
     "players_valued": players_valued,
     "extreme": extreme,
+    "extreme_items": extreme_items,
     "tied": tied,
     "union": union,
     "neighbour": neighbour,

@@ -170,6 +170,8 @@ _SELECTOR_SOURCE: dict[str, Callable[[str], str]] = {
     "poorest": lambda s: "extreme(ctx, 'coins', False)",
     "least_wounded": lambda s: "extreme(ctx, 'wounds', False)",
     "most_wounded": lambda s: "extreme(ctx, 'wounds', True)",
+    "most_items": lambda s: "extreme_items(ctx, True)",
+    "fewest_items": lambda s: "extreme_items(ctx, False)",
     "attacked": lambda s: "list(ctx.attack_targets)",
     "escaped": lambda s: "[q for q in ctx.participants if q.seat in ctx.escaped_seats]",
     "them": lambda s: "[]" if s == "None" else f"list({s})",
@@ -213,6 +215,8 @@ _ATOM_SOURCE: dict[str, Callable[[str], str]] = {
     "highest_card": lambda p: "ctx.highest_card",
     "round": lambda p: "ctx.round",
     "floor_number": lambda p: "(ctx.table.floor_index + 1)",
+    "room_number": lambda p: "ctx.table.room_number",
+    "rooms_played": lambda p: "ctx.table.rooms_done",
     "death": lambda p: "ctx.death",
     "never": lambda p: str(NEVER),
     "all_same": lambda p: "ctx.all_same",
@@ -470,7 +474,7 @@ class CardCompiler:
     def call(self, e: ast.Call, p: str) -> tuple[str, str]:
         spec = FUNCTIONS[e.func]
         if spec.params == ("selector",):
-            sel, w = self.selector(ast.Selector(e.args[0].name, e.args[0].span), self.them)
+            sel, w = self.selector(ast.as_selector(e.args[0]), self.them)
             if e.func == "count":
                 return f"len({sel})", f"the number of {w}"
             if e.func == "value":
@@ -482,6 +486,8 @@ class CardCompiler:
             what = e.args[0].name
             if e.func == "holds":
                 return _of(p, f"{p}.items.count({_lit(what)})"), f"the {what}s they hold"
+            if e.func == "supply":
+                return f"ctx.supply.get({_lit(what)}, 0)", f"the {what}s in the supply"
             if e.func == "played":
                 return (_of(p, f"(1 if {_lit(what)} in ctx.cards_of({p}) else 0)"),
                         f"they played a {what}")

@@ -459,6 +459,7 @@ class Game:
     def play_room(self, f: int, r: int, floor: Floor, slot: RoomSlot) -> RoomRecord:
         self._room_index = r
         table = self.table
+        table.room_number = r + 1
         self._before = len(table.trace) if table.trace else 0  # between-room effects so far
         first = table.first
         first_name = self.players[first].name if first is not None else None
@@ -491,6 +492,7 @@ class Game:
         if table.death is not None:
             check_deaths(ctx)
         table.rooms_done += 1
+        table.room_number = 0
         if self.statuses:
             table.expire_marks()
         before = table.first

@@ -89,6 +89,7 @@ class Table:
         self.ask = ask
         self.threat_source = threat_source
         self.floor_index = 0
+        self.room_number = 0  # the room being played, 1..5 on its floor; 0 between rooms
         self.rooms_done = 0
         self._buses: dict = {}
         # An optional recorder of which card's handler did what (interpreter/why.py, `replay

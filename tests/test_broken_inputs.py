@@ -159,7 +159,7 @@ CASES: list[Case] = [
     C("param_hides_builtin.dsl", [("E203", 1, 23)], "hides the built-in number `total`"),
     C("contradictory_rules.dsl", [("E307", 4, 3)],
       "`unplayable torch` contradicts `playable torch` at line 3"),
-    C("huge_literal.dsl", [("E301", 1, 25)], "this number is too large (5000 digits",
+    C("huge_literal.dsl", [("E301", 1, 25)], "this number is too large: it has 5000 digits",
       "strength never"),
     C("game_checks", [("game_checks/cards.dsl", "E410", 2, 36),
                         ("game_checks/cards.dsl", "E409", 3, 26)],

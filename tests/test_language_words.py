@@ -240,3 +240,65 @@ def test_the_new_words_mistakes_are_diagnosed(tmp_path, text, code, message):
     report = validate_paths([str(tmp_path)])
     found = [(d.code, d.message) for d in report.diagnostics]
     assert any(c.startswith(code) and message in m for c, m in found), found
+
+
+NEW_WORDS = """
+status staked { name "Staked" }
+item purse { name "Purse" }
+kind growing(strength: per_players, wounds: int) {
+  resolve { unless total >= strength + 2 * room_number { lowest: wound wounds } }
+}
+growing grower { name "Grower"  strength 4  wounds 1 }
+treasure pot { name "Pot"  chest 0  after room { highest: gain count(marked(staked)) coins } }
+treasure alms {
+  name "Alms"  chest 0
+  after room { fewest_items: gain 2 coins  most_items: lose 1 coin }
+}
+treasure shop { name "Shop"  chest 0  after room { if supply(purse) > 0 { highest: give purse } } }
+treasure clock { name "Clock"  chest 0  after room { everyone: gain rooms_played coins } }
+"""
+
+
+def test_room_number_rooms_played_items_selectors_supply_and_a_selector_with_its_argument(
+        tmp_path):
+    # pot: A (highest) gains 2 (A and B are staked); alms: A and B hold no item (+2 each), C
+    # holds the purse (-1 of 0); shop: the purse is C's, none in the supply; clock: 3 rooms
+    # were played before it (+3 each); grower, the 5th room: 4 + 2 x 5 = 14 > 13, A and C
+    # (lowest, 4) are wounded
+    (tmp_path / "c.dsl").write_text(NEW_WORDS)
+    (tmp_path / "mod.yaml").write_text("items: {purse: 1}\n")
+    path = tmp_path / "s.yaml"
+    path.write_text("""format: raiders-scenario/1
+name: new words
+ruleset: deluxe
+cards: [.]
+players: [A, B, C]
+start: {A: {marks: {staked: 1}}, B: {marks: {staked: 2}}, C: {items: [purse]}}
+rooms:
+  - room: pot
+    plays: {A: 5, B: 1, C: 2}
+  - room: alms
+    plays: {A: 1, B: 2, C: 3}
+  - room: shop
+    plays: {A: 2, B: 3, C: 5}
+  - room: clock
+    plays: {A: 3, B: 4, C: 1}
+  - room: grower
+    plays: {A: 4, B: 5, C: 4}
+expect:
+  A: {coins: 7, wounds: 1}
+  B: {coins: 5, wounds: 0}
+  C: {coins: 3, wounds: 1, items: [purse]}
+""")
+    [outcome] = run_file(str(path))
+    assert outcome.ok, outcome.differences + [d.message for d in outcome.diagnostics]
+
+
+def test_a_function_of_a_selector_takes_a_word_or_a_selector_with_its_argument(tmp_path):
+    (tmp_path / "x.dsl").write_text(
+        'status s { name "S" }\n'
+        'treasure x { name "X"  chest count(1 + 2)  second_chest coins(holds(s)) }\n')
+    report = validate_paths([str(tmp_path)])
+    found = [(d.code, d.message) for d in report.diagnostics]
+    assert ("E302", "`count` takes a selector") in found, found
+    assert any(c == "E103" for c, _ in found), found  # `holds` takes an item, not a status

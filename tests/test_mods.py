@@ -210,3 +210,11 @@ def test_a_card_file_that_does_not_parse_is_the_only_error_not_every_card_it_hol
     (tmp_path / "cards.dsl").write_text('item lucky-charm { name "L" }\n')
     result = run("validate", tmp_path)
     assert result.exit_code == 1 and "E502" in result.output and "`broken`" in result.output
+
+
+def test_a_card_file_dropped_for_a_number_too_large_brings_no_e502_either(tmp_path):
+    (tmp_path / "c.dsl").write_text(
+        'item r1 { name "R"  after room { you: gain roll(1000000000000) coins } }\n')
+    (tmp_path / "mod.yaml").write_text("items: {r1: 1}\n")
+    result = run("validate", tmp_path)
+    assert result.exit_code == 1 and "E301" in result.output and "E502" not in result.output
