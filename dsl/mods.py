@@ -193,9 +193,17 @@ def mod_manifest(folder: Path, lib: Library) -> ModManifest:
     path = str(manifest)
     if leads_out(manifest, folder):
         return ModManifest(diagnostics=[link_out(manifest, folder)])
-    _, docs, diags = yamlsrc.load_file(path)
+    text, docs, diags = yamlsrc.load_file(path)
     if diags:
         return ModManifest(diagnostics=diags)
+    if len(docs) > 1:  # the second would be silently dropped: say where it starts
+        lines = (text or "").splitlines()
+        at = next((i + 1 for i, line in enumerate(lines) if line.startswith("---")
+                   and any(x.strip() and not x.lstrip().startswith("#") for x in lines[:i])),
+                  1)
+        return ModManifest(diagnostics=[Diagnostic(
+            Span(path, at, 1, at, 4), "E503", "mod.yaml is one YAML document",
+            "put every field in one map: `deck`, `items`, `characters`, … (no `---`)")])
     doc = docs[0] if docs else None
     if doc is None:
         return ModManifest()  # an empty mod.yaml adds nothing

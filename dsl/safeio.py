@@ -55,12 +55,19 @@ def read_text(path: PathLike, encoding: str = "utf-8",
             data = fh.read(limit + 1)  # a file that grows, or /proc, is bounded too
     except (OSError, ValueError) as err:
         return None, [Diagnostic(where, "E004", f"cannot read file: {_os_message(err)}")]
+    return decode_text(p, data, encoding, limit)
+
+
+def decode_text(path: str, data: bytes, encoding: str = "utf-8",
+                limit: int = MAX_FILE_BYTES) -> tuple[Optional[str], list[Diagnostic]]:
+    """Bytes read (from a file, or standard input) as text, as `read_text` takes them: within
+    `limit` (E006), in `encoding` (E004 at the first bad byte), a byte-order mark dropped."""
     if len(data) > limit:
-        return None, [_too_large(p, None, limit)]
+        return None, [_too_large(path, None, limit)]
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as err:
-        return None, [_bad_byte(p, data, err, encoding)]
+        return None, [_bad_byte(path, data, err, encoding)]
     if text.startswith("\ufeff"):
         text = text[1:]  # a byte-order mark is not a character
     return text, []

@@ -165,11 +165,11 @@ def tie_break_words(players: Sequence, winners: Sequence[str]) -> Optional[str]:
         return f"Most coins among those still in{fell}: {won[0].name} with {top}."
     tied = names(",".join(p.name for p in level))
     if len(won) == len(level):
-        return (f"{tied} have {top} coins and {count(won[0].wounds, 'wound')} each: "
-                "still tied after the wounds, they all win.")
+        return (f"{tied} have {count(top, 'coin')} and {count(won[0].wounds, 'wound')} each: "
+                f"still tied after the wounds, {'both' if len(won) == 2 else 'they all'} win.")
     others = [p for p in level if p.name not in winners]
     least = min(p.wounds for p in level)
-    return (f"{tied} have {top} coins each{fell}; the tie goes to the fewest wounds: "
+    return (f"{tied} have {count(top, 'coin')} each{fell}; the tie goes to the fewest wounds: "
             f"{names(','.join(p.name for p in won))} with {least} against "
             f"{min(p.wounds for p in others)}.")
 

@@ -54,11 +54,16 @@ class Sweep:
 
 def parse_values(text: str) -> tuple[int, ...]:
     text = text.strip()
+    if any(len(d) > 9 for d in re.findall(r"\d+", text)):  # before any int() of it
+        raise SweepError(f"`{text}`: values go up to {MAX_NUMBER}")
     m = re.fullmatch(r"(\d+)\.\.(\d+)(?::(\d+))?", text)
     if m:
         a, b, step = int(m[1]), int(m[2]), int(m[3] or 1)
         if step < 1 or b < a:
             raise SweepError(f"`{text}`: a range goes up, A..B with A ≤ B and a step ≥ 1")
+        count = (b - a) // step + 1  # counted, not listed: 1..1000000000 is refused at once
+        if count > MAX_VALUES:
+            raise SweepError(f"`{text}`: {count} values; at most {MAX_VALUES}")
         values = tuple(range(a, b + 1, step))
     elif re.fullmatch(r"\d+(,\d+)*", text):
         values = tuple(dict.fromkeys(int(v) for v in text.split(",")))

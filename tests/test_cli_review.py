@@ -139,3 +139,19 @@ def test_an_illegal_play_in_a_scenario_says_where_it_stands(tmp_path):
     assert result.exit_code == 1
     assert "B played a sword but holds none (at " in result.output
     assert "s.yaml:6:18)" in result.output
+
+
+def test_small_usage_slips_say_what_is_wrong(tmp_path):
+    log = tmp_path / "g.yaml"
+    assert run("play", "--seed", 1, "-q", "--log", log).exit_code == 0
+    result = run("replay", "--jobs", 2, log)
+    assert result.exit_code == 2 and "--jobs is for --check" in result.output
+    result = run("play", "--from", log, "--room", 5, "--games", 3)
+    assert result.exit_code == 2 and "leave out --games (write the new game's log with --log)" \
+        in result.output
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("# nothing yet\n")
+    result = run("test", empty)
+    assert result.exit_code == 1 and "no scenarios in" in result.output
+    result = run("simulate", "--sweep", "gorgon.wounds=1..1000000000", "--games", 2)
+    assert result.exit_code == 2 and "values go up to" in result.output

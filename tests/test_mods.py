@@ -218,3 +218,24 @@ def test_a_card_file_dropped_for_a_number_too_large_brings_no_e502_either(tmp_pa
     (tmp_path / "mod.yaml").write_text("items: {r1: 1}\n")
     result = run("validate", tmp_path)
     assert result.exit_code == 1 and "E301" in result.output and "E502" not in result.output
+
+
+def test_a_second_document_in_mod_yaml_is_an_error_not_dropped(tmp_path):
+    (tmp_path / "c.dsl").write_text('treasure t1 { name "T"  chest 1 }\n')
+    (tmp_path / "mod.yaml").write_text("deck: {t1: 5}\n---\n{}\n")
+    result = run("validate", tmp_path)
+    assert result.exit_code == 1 and "mod.yaml:2:1: error[E503]: mod.yaml is one YAML document" \
+        in result.output, result.output
+    (tmp_path / "mod.yaml").write_text("# a comment first\n---\ndeck: {t1: 5}\n")
+    assert run("validate", tmp_path).exit_code == 0
+
+
+def test_fmt_diff_marks_a_last_line_without_newline_and_stdin_reads_like_a_file(tmp_path):
+    path = tmp_path / "nonl.dsl"
+    path.write_text('monster   q {name "Q"\n strength 1/2/3 wounds 1}')
+    result = run("fmt", "--diff", path)
+    assert "\\ No newline at end of file\n" in result.output
+    bom = CliRunner().invoke(main, ["fmt", "-"], input=b'\xef\xbb\xbfmonster q { name "Q" }\n')
+    assert bom.exit_code == 0 and bom.output == 'monster q { name "Q" }\n', bom.output
+    bad = CliRunner().invoke(main, ["fmt", "-"], input=b"\xff")
+    assert bad.exit_code == 1 and "not utf-8 text (byte 0xff at offset 0)" in bad.output

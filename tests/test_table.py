@@ -63,6 +63,9 @@ def test_narration_reads_as_words():
     assert tie_break_words([ann, bob, cid], ["Ann"]) == (
         "Ann and Bob have 9 coins each (Cid out); the tie goes to the fewest wounds: Ann with "
         "2 against 4.")
+    bob.wounds, ann.coins, bob.coins = 2, 1, 1
+    assert tie_break_words([ann, bob, cid], ["Ann", "Bob"]) == (
+        "Ann and Bob have 1 coin and 2 wounds each: still tied after the wounds, both win.")
 
 
 def test_a_played_game_narrates_names_sums_and_winners():

@@ -185,8 +185,11 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, allow_paths: tuple[str, ...]) 
             if o.diagnostics:
                 print_diagnostics(o.diagnostics, {})
     click.echo(f"{passed} passed, {failed} failed")
-    if failed or not passed:
+    if failed:
         raise Failure()
+    if not passed:  # files, but nothing in them to run: say so rather than exit 1 mutely
+        raise Failure("error: no scenarios in " + ", ".join(display_path(f) for f in files)
+                      + " (empty, or only comments)")
 
 
 

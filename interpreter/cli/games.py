@@ -125,14 +125,19 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
         # The log says the game: options that would say it again are a usage error, not
         # silently ignored.
         ctx = click.get_current_context()
-        given = [f"--{name.replace('_', '-')}" for name in ("ruleset", "variant", "n_players",
-                                                           "cards", "names", "difficulty",
-                                                           "games", "log_dir")
-                 if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
-        if given:
-            raise click.UsageError(f"--from plays on the logged game: leave out "
-                                   f"{', '.join(given).replace('--n-players', '--players')} "
+        def given(names: tuple[str, ...]) -> str:
+            return ", ".join(f"--{n.replace('_', '-')}".replace("--n-players", "--players")
+                             for n in names if ctx.get_parameter_source(n)
+                             == click.core.ParameterSource.COMMANDLINE)
+
+        fixed = given(("ruleset", "variant", "n_players", "cards", "names", "difficulty"))
+        if fixed:
+            raise click.UsageError(f"--from plays on the logged game: leave out {fixed} "
                                    "(the log says them)")
+        many = given(("games", "log_dir"))
+        if many:
+            raise click.UsageError(f"--from plays on one logged game: leave out {many} "
+                                   "(write the new game's log with --log)")
 
         _check_targets([Path(log_file)] if log_file else [], None, force)
         return play_from(from_log, from_room, bots, human_seats, seed, log_file, quiet,
@@ -292,6 +297,8 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
     from raiders.interpreter.replay import replay as run_replay
     from raiders.interpreter.yamlcheck import InputError
 
+    if jobs is not None and not check:
+        raise click.UsageError("--jobs is for --check (a narration is one process)")
     files, refused = found_files(logs, ["*.y*ml"])
     narrate = not check and not quiet
     if refused:

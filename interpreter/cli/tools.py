@@ -44,7 +44,15 @@ def fmt_cmd(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
     if "-" in paths:
         if len(paths) > 1:
             raise click.UsageError("`-` (standard input) cannot be mixed with paths")
-        text = sys.stdin.read()  # (CliRunner swaps it too; click 8.2 deprecates its helper)
+        from raiders.dsl.safeio import MAX_FILE_BYTES, decode_text
+
+        # bytes, read as a file is (CliRunner swaps stdin too; click 8.2 deprecates its helper)
+        raw = getattr(sys.stdin, "buffer", None)
+        data = raw.read(MAX_FILE_BYTES + 1) if raw is not None else \
+            sys.stdin.read(MAX_FILE_BYTES + 1).encode("utf-8", "surrogateescape")
+        text, read_diags = decode_text("<stdin>", data)
+        if text is None:
+            raise Failure("", read_diags, {})
         try:
             out, diags = format_text(text, "<stdin>")
         except FormatError as err:
@@ -101,8 +109,14 @@ def fmt_cmd(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
 
 
 def _diff(old: str, new: str, path: str) -> str:
-    return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
-                                        f"{path} (as it is)", f"{path} (formatted)"))
+    """A unified diff `patch` takes: a last line without its newline is marked so."""
+    lines = []
+    for line in difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                     f"{path} (as it is)", f"{path} (formatted)"):
+        lines.append(line)
+        if not line.endswith("\n"):
+            lines.append("\n\\ No newline at end of file\n")
+    return "".join(lines)
 
 
 @click.command(name="lsp")
