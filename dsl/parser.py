@@ -456,6 +456,9 @@ def _slip_hint(text: str, tok: Token, expected: list[str]) -> Optional[str]:
     word = str(tok)
     if word == "if" and last == "else":
         return "there is no `else if`: write `else { if … { … } }`"
+    if word in ("except", "but") and last in SELECTORS:
+        return (f"a selector takes no `{word}`: leave players out with a condition, "
+                f"`{last} {{ unless your_coins == coins(richest) {{ … }} }}`")
     if "`(`" in expected and last in EVENTS and EVENTS[last].card and \
             re.fullmatch(r"[a-z_][\w-]*", word):
         return f"an event names its card in parentheses: `{last}({word})`"

@@ -136,3 +136,12 @@ def test_an_event_card_without_parentheses_lists_only_what_may_follow_an_event()
     assert (d.span.line, d.span.col, d.code) == (1, 36, "E001")
     assert d.message == "unexpected name `venom`; expected `(`, `from`, `on`, `{`"
     assert d.hint == "an event names its card in parentheses: `mark(venom)`"
+
+
+def test_a_selector_with_except_gets_a_hint_that_works():
+    from raiders.dsl.parser import parse
+
+    _, diags = parse('treasure t { name "T"  chest 1  after room { everyone except richest: '
+                     'heal 1 } }\n', "exc.dsl")
+    assert "a selector takes no `except`" in diags[0].hint
+    assert "`everyone { unless" in diags[0].hint
