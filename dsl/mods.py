@@ -22,7 +22,7 @@ from typing import Optional
 import attrs
 
 from . import yamlsrc
-from .diagnostics import Diagnostic, did_you_mean
+from .diagnostics import Diagnostic, an, did_you_mean
 from .library import Library, display_path
 from .rulesets import MAX_COPIES
 from .safeio import leads_out, link_out
@@ -228,7 +228,7 @@ def mod_manifest(folder: Path, lib: Library) -> ModManifest:
             return True
         if unparsed and str(cid) not in lib.cards:
             return False
-        what = (f"not a{'n' if role[0] in 'aeiou' else ''} {role} card"
+        what = (f"not {an(role)} card"
                 if str(cid) in lib.cards else "not a card of this mod or its base")
         problems.append(Diagnostic(where, "E502", f"mod.yaml names `{cid}`, which is {what}",
                                    did_you_mean(str(cid), [c for c in lib.cards

@@ -456,6 +456,8 @@ def _slip_hint(text: str, tok: Token, expected: list[str]) -> Optional[str]:
     word = str(tok)
     if word == "if" and last == "else":
         return "there is no `else if`: write `else { if … { … } }`"
+    if word == "on" and re.search(r"\bfrom\s+[\w()-]+\s*$", before):
+        return "`on` comes before `from`: `after steal on you from left { … }`"
     if word in ("except", "but") and last in SELECTORS:
         return (f"a selector takes no `{word}`: leave players out with a condition, "
                 f"`{last} {{ unless your_coins == coins(richest) {{ … }} }}`")

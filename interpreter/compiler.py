@@ -706,11 +706,9 @@ class CardCompiler:
                 lines, wt, wo = self._branch(test, s, "None")
             else:
                 q, one = self.src.var("p"), self.src.var("one")
-                outer, self.them = self.them, one  # asked of one player: `them` is they
-                try:
-                    test, wc = self.cond(s.cond, q)
-                finally:
-                    self.them = outer
+                # `them` in the condition is still the block's players (`your_value ==
+                # value(them)`: one player against the best of them); in the branch, the one
+                test, wc = self.cond(s.cond, q)
                 branch, wt, wo = self._branch(test, s, one)
                 lines = [f"for {q} in {subj}:", *indent([f"{one} = [{q}]", *branch])]
         else:

@@ -315,9 +315,15 @@ class _LookAhead:
         if table is None:
             clones = [Player(p.seat, p.name, p.character) for p in self.living]
             box = self.threat
+            # dice at their middle; every `may` answered yes, as GreedyBot.decide answers
             table = self.table = Table(clones, dict(self.supply), 20, None, self.held,
                                        dice=lambda faces: (faces + 1) // 2,
+                                       ask=lambda p, question, card: True,
                                        threat_source=lambda: box[0])
+            # where the game stands, for `floor_number`, `room_number`, `rooms_played`
+            view = self.view
+            table.floor_index, table.rooms_done = view.floor_index, view.rooms_done
+            table.room_number = view.room_index + 1
         else:
             table.supply.clear()
             table.supply.update(self.supply)

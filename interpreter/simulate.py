@@ -413,6 +413,14 @@ def _play_on_cluster(setups: tuple[Setup, ...], chunks: list[range], total: Tall
     return total
 
 
+def most_games(games: int, precision: Optional[float], max_games: Optional[int]) -> int:
+    """The most games a run may play: `games`, or with `precision` up to `max_games`
+    (default 100 × `games`)."""
+    if precision is None:
+        return games
+    return max_games if max_games is not None else 100 * games
+
+
 def simulate(setups: tuple[Setup, ...], games: int, seed: int = 1, jobs: Optional[int] = None,
              progress: Optional[Callable[[int], None]] = None,
              precision: Optional[float] = None, max_games: Optional[int] = None,
@@ -426,7 +434,7 @@ def simulate(setups: tuple[Setup, ...], games: int, seed: int = 1, jobs: Optiona
     total = play_games(setups, games, seed, jobs, progress, cluster)
     if precision is None:
         return total
-    cap = max_games if max_games is not None else 100 * games
+    cap = most_games(games, precision, max_games)
     while total.games < cap:
         w = widest(total)
         if w <= precision:

@@ -52,9 +52,14 @@ class Sweep:
     values: tuple[int, ...]
 
 
+def _too_long_number(text: str) -> bool:
+    """A run of digits longer than any value a sweep takes (int() of 5,000 digits raises)."""
+    return any(len(d) > 9 for d in re.findall(r"\d+", text))
+
+
 def parse_values(text: str) -> tuple[int, ...]:
     text = text.strip()
-    if any(len(d) > 9 for d in re.findall(r"\d+", text)):  # before any int() of it
+    if _too_long_number(text):  # before any int() of it
         raise SweepError(f"`{text}`: values go up to {MAX_NUMBER}")
     m = re.fullmatch(r"(\d+)\.\.(\d+)(?::(\d+))?", text)
     if m:
@@ -88,6 +93,8 @@ def parse_sweep(text: str) -> Sweep:
         raise SweepError(f"`{left}`: at most CARD.FIELD.ROW")
     if not path and m["k"] is None:
         raise SweepError(f"`{left}`: name a field (CARD.FIELD) or a number (CARD#K)")
+    if m["k"] is not None and _too_long_number(m["k"]):
+        raise SweepError(f"`{left}`: #K is a card's K-th number; no card has that many")
     k = int(m["k"]) if m["k"] is not None else None
     if k is not None and k < 1:
         raise SweepError(f"`{left}`: #K counts from 1")

@@ -154,3 +154,12 @@ def test_the_narration_puts_a_floor_starts_effects_before_the_room(tmp_path):
     assert floor2[1].startswith("  Room 1:")
     assert floor2[2].startswith("    before the room: P1 answers") and "plays:" in floor2[3]
     assert "answers" not in floor2[4]  # the room's own effects follow the plays
+
+
+def test_the_trace_lists_a_floor_starts_effects_once(tmp_path):
+    log = played_log(tmp_path, mod(tmp_path, "toll", ASK_AT_FLOOR_START), seed=2)
+    result = run("replay", "--trace", log)
+    assert result.exit_code == 0, result.output
+    floor2 = result.output.split("Floor 2")[1].split("Room 2")[0]
+    assert "before the room" not in floor2
+    assert floor2.count("P1 answers") == 1

@@ -43,6 +43,11 @@ def test_a_page_is_written_over_an_earlier_page_but_never_over_another_file(tmp_
         assert result.exit_code == 0, result.output
     result = run("replay", log, log, "--html", keep)
     assert result.exit_code == 1 and "make a page each, in a folder" in result.output
+    pipe = tmp_path / "pipe.html"  # opened for a look, a pipe would block forever
+    os.mkfifo(pipe)
+    result = run("replay", log, "--html", pipe)
+    assert result.exit_code == 1 and "is not a page raiders wrote" in result.output
+    assert pipe.is_fifo()
 
 
 @pytest.mark.parametrize("args,message", [
@@ -155,3 +160,10 @@ def test_small_usage_slips_say_what_is_wrong(tmp_path):
     assert result.exit_code == 1 and "no scenarios in" in result.output
     result = run("simulate", "--sweep", "gorgon.wounds=1..1000000000", "--games", 2)
     assert result.exit_code == 2 and "values go up to" in result.output
+    result = run("simulate", "--sweep", "gorgon#" + "9" * 5000 + "=1..2", "--games", 2)
+    assert result.exit_code == 2 and "no card has that many" in result.output
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)  # --force would not help: say that, not "--force replaces it"
+    result = run("play", "--seed", 1, "-q", "--log", pipe)
+    assert result.exit_code == 1 and "not an ordinary file" in result.output
+    assert "--force" not in result.output

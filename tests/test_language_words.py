@@ -212,13 +212,14 @@ expect:
 """)
 
 
-def test_them_in_a_per_player_condition_is_that_player_as_in_its_block(tmp_path):
+def test_them_in_a_per_player_condition_is_still_the_blocks_players(tmp_path):
+    # count(them) == 1 is false for everyone (3 of them), whatever else the condition reads
     scenario(tmp_path, """
 room: headcount
 plays: {A: 1, B: 4, C: 2}
 expect:
-  A: {coins: 5}
-  B: {coins: 5}
+  A: {coins: 0}
+  B: {coins: 0}
 """)
 
 
@@ -302,3 +303,29 @@ def test_a_function_of_a_selector_takes_a_word_or_a_selector_with_its_argument(t
     found = [(d.code, d.message) for d in report.diagnostics]
     assert ("E302", "`count` takes a selector") in found, found
     assert any(c == "E103" for c, _ in found), found  # `holds` takes an item, not a status
+
+
+def test_the_greedy_look_ahead_sees_where_the_game_stands_and_says_yes(monkeypatch):
+    """The look-ahead resolves the room on a copy of the table: `room_number`,
+    `rooms_played` and `floor_number` read as in the game, and a `may` is answered yes, as
+    the greedy bot answers it."""
+    from raiders.interpreter import players as seats
+    from raiders.interpreter.engine import Game
+    from raiders.interpreter.rules import load_rules
+
+    seen = []
+    real = seats.resolve_round
+
+    def spy(table, room, plays, *args, **kwargs):
+        seen.append((table.floor_index, table.rooms_done, table.room_number,
+                     table.choose(table.players[0], "?", "card")))
+        return real(table, room, plays, *args, **kwargs)
+
+    monkeypatch.setattr(seats, "resolve_round", spy)
+    rules = load_rules("deluxe")
+    game = Game(rules, ["A", "B", "C"], [seats.GreedyBot() for _ in range(3)], seed=4)
+    game.run()
+    assert {s[3] for s in seen} == {True}
+    positions = {s[:3] for s in seen}
+    assert (0, 0, 1) in positions and (4, 23, 4) in positions, sorted(positions)
+    assert all(done == floor * 5 + number - 1 for floor, done, number in positions)

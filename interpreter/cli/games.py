@@ -250,15 +250,15 @@ def _check_targets(targets: list, log_dir: Optional[str], force: bool) -> None:
     import os
 
     taken = [t for t in targets if os.path.lexists(t)]  # False for a name too long
-    if taken and not force:
-        more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
-        raise Failure(f"error: {taken[0]} exists already{more}: not overwritten "
-                      "(--force replaces it)")
-    for t in taken:
+    for t in taken:  # first: --force would not help with these
         try:
             refuse_special(t)
         except OSError as err:
             raise Failure(f"error: cannot write {t}: {err.strerror}") from None
+    if taken and not force:
+        more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
+        raise Failure(f"error: {taken[0]} exists already{more}: not overwritten "
+                      "(--force replaces it)")
     for t in targets:  # a log's folder must be there before the game, not after it
         folder = os.path.dirname(os.fspath(t)) or "."
         if not log_dir and not os.path.isdir(folder):

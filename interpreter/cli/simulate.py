@@ -113,7 +113,9 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
         raise click.UsageError("--max-games caps --precision/--until-resolved")
     if max_games is not None and max_games < games:
         raise click.UsageError("--max-games is less than --games")
-    check_seed_range(seed, max_games or (100 * games if precision else games))
+    from raiders.interpreter.simulate import most_games
+
+    check_seed_range(seed, most_games(games, precision, max_games))
     kinds = tuple(_bot_kinds(bots, n_players))
     if log_dir and compare_mod:
         raise click.UsageError("--log-dir logs one run; leave out --compare")
@@ -122,7 +124,7 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
 
         from .games import _check_targets
 
-        last = seed + (max_games or (100 * games if precision else games))
+        last = seed + most_games(games, precision, max_games)
         _check_targets(_logs_in(log_dir, seed, last), log_dir, force)
     # `variant` as given (None: the ruleset's first), so that the setups ask load_rules for
     # the rules loaded above (its cache) instead of loading and compiling them again.

@@ -21,11 +21,17 @@ def _replaceable(target: Path) -> bool:
     """A page may be written over nothing, or over a page `replay --html` wrote before (its
     generator tag near the top); anything else there is someone's file, kept."""
     import os
+    import stat
 
-    if not os.path.lexists(target):
-        return True
     try:
-        with open(target, "rb") as fh:
+        mode = os.lstat(target).st_mode
+    except OSError:  # nothing there (or no way there): the write says what is wrong
+        return True
+    if not stat.S_ISREG(mode):  # a pipe would block the read below; a device, a folder
+        return False
+    try:
+        fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
             return GENERATOR in fh.read(4096)
     except OSError:
         return False
@@ -122,7 +128,9 @@ class TraceNarration:
         from ..why import trace_lines
 
         effects, start = self.effects.of(rec.trace)
-        head = room_lines(self.rules, rec)[:-1]  # all but the line of what happened
+        # all but the line of what happened: the trace lists every effect with its steps,
+        # those between rooms too, so they are not also put before the room
+        head = room_lines(self.rules, attrs.evolve(rec, before=0))[:-1]
         return head + trace_lines(effects, start, self.recorder.take(), effect_words)
 
 
