@@ -144,7 +144,8 @@ class Checker:
                          "a player holds five power cards")
         self.table_subject = self._table_usage(info, card) if any(
             p.type == "table" for p in info.params.values()) else {}
-        self.check_members(card.members, info.params, allow_fields=True, role=info.role)
+        self.check_members(card.members, info.params, allow_fields=True, role=info.role,
+                           card_id=card.id)
         self.table_subject = {}
 
     def check_param_cycles(self, card: ast.CardDecl, info: KindInfo,
@@ -226,7 +227,7 @@ class Checker:
         return usage
 
     def check_members(self, members, params: dict[str, ParamInfo], allow_fields: bool,
-                      role: str = "room") -> None:
+                      role: str = "room", card_id: Optional[str] = None) -> None:
         scope = Scope(params, subject=False, role=role)
         resolves = 0
         said: dict[str, ast.Playable | ast.Unplayable | ast.Escape] = {}  # item -> first rule on it
@@ -250,10 +251,16 @@ class Checker:
                     self.err(m.span, "E105", f"unknown field `{m.name}`",
                              did_you_mean(m.name, [*params, *COMMON_FIELDS, *RULE_WORDS]) or
                              ("fields here: " + ", ".join(sorted([*params, *COMMON_FIELDS]))))
+            elif role == "item" and isinstance(m, ast.Playable) and card_id is not None \
+                    and m.card.item == card_id and m.value is not None:
+                self.check_expr(m.value, scope)  # the item's own value, in any room
             elif role != "room" and type(m) in ROOM_ONLY:
                 self.err(m.span, "E406",
                          f"`{ROOM_ONLY[type(m)]}` on {an(role)} card never takes effect",
-                         "it says how a room is played; a room card (or kind) can carry it")
+                         "it says how a room is played; a room card (or kind) can carry it"
+                         + ("; an item card may say what it counts for itself, in any room "
+                            "that says nothing of it: `playable ITEM as N`, ITEM its own id"
+                            if role == "item" else ""))
             elif isinstance(m, ast.Resolve):
                 resolves += 1
                 if resolves > 1:

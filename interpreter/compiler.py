@@ -131,6 +131,9 @@ class CompiledCharacter(CompiledCard):
 @attrs.define(eq=False)
 class CompiledItem(CompiledCard):
     ability: Optional[str] = None
+    # `playable SELF as EXPR` on the item: what it counts for in a room that says nothing of
+    # it (`with_item_values` puts it into those rooms' `playable`)
+    value: Optional[Expr] = None
 
 
 @attrs.define(eq=False)
@@ -872,7 +875,9 @@ class CardCompiler:
                 item = m.card.item
                 playable[item] = fn
                 unplayable.discard(item)
-                words.append(f"A {item} may be played here; it counts as {w}.")
+                words.append(f"It may be played as the card of any room that says nothing "
+                             f"of it; it counts as {w}." if item == self.card.id else
+                             f"A {item} may be played here; it counts as {w}.")
             elif isinstance(m, ast.Unplayable):
                 unplayable.add(m.card.item)
                 playable.pop(m.card.item, None)
@@ -1091,9 +1096,30 @@ def compile_card(lib: Library, card_id: str, strength_players: int = 3):
                                  coins=cc.constant("coins", 0), wounds=cc.constant("wounds", 0),
                                  items=_as_tuple(cc.constant("items")))
     if role == "item":
-        return CompiledItem(card_id, cc.display, rules, words, text, ability=cc.constant("ability"))
+        own = r["playable"].get(card_id)
+        return CompiledItem(card_id, cc.display, rules, words, text,
+                            ability=cc.constant("ability"),
+                            value=funcs[own] if own is not None else None)
     if role == "floor":
         return CompiledFloor(card_id, cc.display, rules, words, text, layout=cc.constant("layout"))
     if role == "status":
         return CompiledStatus(card_id, cc.display, rules, words, text)
     return CompiledRule(card_id, cc.display, rules, words, text)
+
+
+def with_item_values(rooms: dict[str, CompiledRoom],
+                     items: dict[str, CompiledItem]) -> dict[str, CompiledRoom]:
+    """Every room with the items that say what they count for (`playable SELF as EXPR` on
+    the item card) among its playable cards, where the room says nothing of the item: the
+    room decides first (its `playable`, `escape`, `unplayable`, `playable any`), the item
+    where it does not. Rooms are copied, never changed: another load shares none of this."""
+    valued = {i: c.value for i, c in items.items() if c.value is not None}
+    if not valued:
+        return rooms
+    out = {}
+    for rid, room in rooms.items():
+        extra = {} if room.any_item is not None else {
+            i: fn for i, fn in valued.items()
+            if i not in room.playable and i not in room.escapes and i not in room.unplayable}
+        out[rid] = attrs.evolve(room, playable={**room.playable, **extra}) if extra else room
+    return out

@@ -40,7 +40,8 @@ def describe(rules: Rules, card_id: str) -> list[str]:
                     "rooms; it goes back to the supply at once",
             "second_card": "play it as your card; once the others are revealed, play a second "
                            "card; it goes back to the supply at once",
-            None: "it can be played only where a room allows it",
+            None: "it can be played only where a room allows it" if card.value is None else
+                  "it can be played as a card (see below)",
         }[card.ability]
         supply = rules.supply.get(card_id)
         head = f"{card.name}: an item; {what}." + (f" Supply: {supply}." if supply else "")

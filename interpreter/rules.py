@@ -23,6 +23,7 @@ from .compiler import (
     CompiledRule,
     CompiledStatus,
     compile_card,
+    with_item_values,
 )
 from .room import item_plays
 
@@ -199,7 +200,8 @@ def _compiled(c: _Checked) -> Rules:
     deck = c.deck
     if not var.items:
         deck = {k: n for k, n in deck.items() if not _gives_items(lib, k)}
-    return Rules(rs, var, pick(CompiledRoom), pick(CompiledCharacter), items,
+    rooms = with_item_values(pick(CompiledRoom), items)
+    return Rules(rs, var, rooms, pick(CompiledCharacter), items,
                  pick(CompiledFloor), deck, c.bosses, lib, pick(CompiledStatus),
                  pick(CompiledRule), c.boss_facing, c.supply, c.pool, c.warnings)
 

@@ -15,7 +15,7 @@ from raiders.dsl.diagnostics import Diagnostic, did_you_mean
 from raiders.dsl.library import display_path
 from raiders.dsl.spans import Span
 
-from .compiler import CompiledRoom, compile_card
+from .compiler import CompiledRoom, compile_card, with_item_values
 from .engine import Deal, Game
 from .players import SeatView
 from .room import RulesError, check_play
@@ -133,7 +133,7 @@ def _inline_room(r: Reader, rules: Rules, text: str, lines: list[str]) -> Compil
     if not isinstance(room, CompiledRoom):
         raise InputError([Diagnostic(r.span("room"), "E503",
                                      f"`{cards[-1].id}` is not a room card")])
-    return room
+    return with_item_values({room.id: room}, rules.items)[room.id]  # as the game's rooms
 
 
 def _unknown_item(r: Reader, rules: Rules, item: Any, span) -> None:

@@ -329,3 +329,47 @@ def test_the_greedy_look_ahead_sees_where_the_game_stands_and_says_yes(monkeypat
     positions = {s[:3] for s in seen}
     assert (0, 0, 1) in positions and (4, 23, 4) in positions, sorted(positions)
     assert all(done == floor * 5 + number - 1 for floor, done, number in positions)
+
+
+SIX = """
+item six-shooter { name "Six-Shooter"  playable six-shooter as 6 }
+treasure plain { name "Plain"  chest 1 }
+treasure names-it { name "Names It"  chest 1  playable six-shooter as 1 }
+treasure bars-it { name "Bars It"  chest 1  unplayable six-shooter }
+treasure any-item { name "Any"  chest 1  playable any as 0 }
+"""
+
+
+@pytest.mark.parametrize("room,expect", [
+    ("plain", "A: {coins: 1}"),  # 6 beats 3: the item's own value
+    ("goblin", "A: {wounds: 0}\n  B: {wounds: 2}"),  # a built-in room: 6 + 1 + 2 < 11, B lowest
+    ("names-it", "C: {coins: 1}"),  # the room names it: 1
+    ("any-item", "C: {coins: 1}"),  # the room's `playable any` decides: 0
+    ("bars-it", "error: cannot be played"),
+])
+def test_an_item_that_says_what_it_counts_for_plays_in_rooms_that_say_nothing_of_it(
+        tmp_path, room, expect):
+    (tmp_path / "six.dsl").write_text(SIX)
+    (tmp_path / "mod.yaml").write_text("items: {six-shooter: 1}\n")
+    path = tmp_path / "s.yaml"
+    path.write_text(f"""format: raiders-scenario/1
+name: six-shooter in {room}
+ruleset: deluxe
+cards: [.]
+players: [A, B, C]
+start: {{A: {{items: [six-shooter]}}}}
+room: {room}
+plays: {{A: six-shooter, B: 5, C: 3}}
+expect:
+  {expect}
+""".replace("B: 5, C: 3}", "B: 2, C: 3}" if room != "goblin" else "B: 1, C: 2}"))
+    [outcome] = run_file(str(path))
+    assert outcome.ok, outcome.differences + [d.message for d in outcome.diagnostics]
+
+
+def test_an_item_may_say_what_it_counts_for_only_of_itself(tmp_path):
+    (tmp_path / "x.dsl").write_text('item x { name "X"  playable sword as 2 }\n'
+                                    'item y { name "Y"  playable y }\n')
+    report = validate_paths([str(tmp_path)])
+    found = [(d.code, d.span.line) for d in report.diagnostics]
+    assert found == [("E406", 1), ("E406", 2)], found
