@@ -230,6 +230,18 @@ _ATOM_SOURCE: dict[str, Callable[[str], str]] = {
 _COMPARE = {">=": "is at least", "<=": "is at most", ">": "is more than", "<": "is less than",
             "==": "is", "!=": "is not"}
 _ARITH = {"+": "plus", "-": "minus", "*": "times"}
+# How tightly each operator binds, as the grammar reads it: words of an operand that binds
+# less tightly than its operator get parentheses (`amount minus (their wounds is at least 3)`)
+_BINDS = {"or": 1, "and": 2, **{op: 3 for op in _COMPARE}, "+": 4, "-": 4, "*": 5}
+
+
+def _grouped(operand, words: str, op: str, right: bool) -> str:
+    """An operand's words, in parentheses where reading them flat would change the sum."""
+    if isinstance(operand, ast.BinOp):
+        inner, outer = _BINDS[operand.op], _BINDS[op]
+        if inner < outer or (right and inner == outer and op in ("-", *_COMPARE)):
+            return f"({words})"
+    return words
 
 
 @attrs.define(eq=False)
@@ -458,7 +470,8 @@ class CardCompiler:
         if isinstance(e, ast.BinOp) and e.op in ("and", "or"):
             a, wa = self.cond(e.left, p)
             b, wb = self.cond(e.right, p)
-            return f"({a} {e.op} {b})", f"{wa} {e.op} {wb}"
+            return f"({a} {e.op} {b})", \
+                f"{_grouped(e.left, wa, e.op, False)} {e.op} {_grouped(e.right, wb, e.op, True)}"
         code, words = self.expr(e, p)
         return f"({code} != 0)", words
 
@@ -522,7 +535,8 @@ class CardCompiler:
             return f"(1 if {c} else 0)", w
         a, wa = self.expr(e.left, p)
         b, wb = self.expr(e.right, p)
-        return f"({a} {e.op} {b})", f"{wa} {_ARITH[e.op]} {wb}"
+        return f"({a} {e.op} {b})", (f"{_grouped(e.left, wa, e.op, False)} {_ARITH[e.op]} "
+                                     f"{_grouped(e.right, wb, e.op, True)}")
 
     # ---- selectors: code giving a list of players, seat order, no duplicates
     def selector(self, s: ast.Selector, subj: str) -> tuple[str, str]:

@@ -373,3 +373,21 @@ def test_an_item_may_say_what_it_counts_for_only_of_itself(tmp_path):
     report = validate_paths([str(tmp_path)])
     found = [(d.code, d.span.line) for d in report.diagnostics]
     assert found == [("E406", 1), ("E406", 2)], found
+
+
+def test_show_keeps_the_grouping_an_expression_was_written_with(tmp_path):
+    """Words read flat would change the sum: an operand that binds less tightly than its
+    operator is put in parentheses, as the card wrote it."""
+    from click.testing import CliRunner
+
+    from raiders.interpreter.cli import main
+
+    (tmp_path / "c.dsl").write_text(
+        'treasure t { name "T"  chest 1  after room {\n'
+        '  if total > 3 and (highest_value == 5 or lowest_value == 1) {\n'
+        '    everyone: gain 10 - (2 - 1) coins, lose (your_wounds >= 3) * 2 coins } } }\n')
+    out = CliRunner().invoke(main, ["show", "--cards", str(tmp_path), "t"]).output
+    assert ("if the sum of the values played is more than 3 and (the highest value played is "
+            "5 or the lowest value played is 1)") in out, out
+    assert "gain 10 minus (2 minus 1) coins" in out, out
+    assert "lose (their wounds is at least 3) times 2 coins" in out, out
