@@ -253,6 +253,7 @@ class Checker:
                              ("fields here: " + ", ".join(sorted([*params, *COMMON_FIELDS]))))
             elif role == "item" and isinstance(m, ast.Playable) and card_id is not None \
                     and m.card.item == card_id and m.value is not None:
+                self.check_contradiction(m, said)  # two values of its own: E307
                 self.check_expr(m.value, scope)  # the item's own value, in any room
             elif role != "room" and type(m) in ROOM_ONLY:
                 self.err(m.span, "E406",

@@ -457,7 +457,10 @@ def _slip_hint(text: str, tok: Token, expected: list[str]) -> Optional[str]:
     if word == "if" and last == "else":
         return "there is no `else if`: write `else { if … { … } }`"
     if word == "on" and re.search(r"\bfrom\s+[\w()-]+\s*$", before):
-        return "`on` comes before `from`: `after steal on you from left { … }`"
+        return ("the parts of a handler come in this order: "
+                "`after steal(ITEM) on SELECTOR from SELECTOR { … }`")
+    if word == "may" and before.rstrip().endswith(":"):
+        return "`may` is a statement, not an effect: `you { may \"…\" { … } }`"
     if word in ("except", "but") and last in SELECTORS:
         return (f"a selector takes no `{word}`: leave players out with a condition, "
                 f"`{last} {{ unless your_coins == coins(richest) {{ … }} }}`")

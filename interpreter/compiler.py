@@ -805,9 +805,11 @@ class CardCompiler:
             else:
                 amount, item = "0", _lit(e.arg.name)
                 words = f"take a {e.arg.name} from {wsrc} (if they hold one)"
+            # an item is stolen only from a player holding one (as `take`: no event else)
+            holds = "" if verb == "steal" else f" and {item} in {giver}.items"
             return [f"{givers} = {source}", loop,
                     f"    for {giver} in {givers}:",
-                    f"        if {giver} is not {q}:",
+                    f"        if {giver} is not {q}{holds}:",
                     f"            ctx.emit('steal', {q}, {amount}, {item}, {giver})"], words
         if verb in ("mark", "unmark"):
             status = _lit(e.arg.name)

@@ -769,7 +769,7 @@ def resolve_round(table: Table, room: CompiledRoom, plays: list[Play], round_no:
             card = play.card
             if card.__class__ is int:
                 play.player.hand.remove(card)
-            elif card is not None:
+            elif card is not None and card in play.player.items:  # (not taken in the room)
                 table.return_item(play.player, card)
             continue
         for card in play.cards:
@@ -777,7 +777,7 @@ def resolve_round(table: Table, room: CompiledRoom, plays: list[Play], round_no:
                 continue
             if card.__class__ is int:
                 play.player.hand.remove(card)
-            else:
+            elif card in play.player.items:  # an item taken or stolen in the room is gone
                 table.return_item(play.player, card)
     return ctx
 

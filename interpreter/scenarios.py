@@ -91,6 +91,12 @@ def run_scenario(doc: Any, path: str, lines: list[str], number: int) -> Outcome:
         return _run(doc, path, lines, name, line)
     except InputError as err:
         return Outcome(name, path, line, False, diagnostics=err.diagnostics)
+    except RecursionError:
+        return Outcome(name, path, line, False, ["internal error (a bug in raiders, please "
+                                                 "report it): RecursionError"])
+    except Exception as err:  # noqa: BLE001 - a FAIL line that names the bug, not a traceback
+        return Outcome(name, path, line, False, [f"internal error (a bug in raiders, please "
+                                                 f"report it): {type(err).__name__}: {err}"])
 
 
 def _rules(r: Reader, path: str) -> Rules:
@@ -390,12 +396,14 @@ def _steps(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player]
         sub = Reader(r.path, entry, ROOM_FIELDS, "room entry")
         if sub.diags:
             raise InputError(sub.diags)
-        steps.append(_step(sub, rules, lines, by_name, players))
+        steps.append(_step(sub, rules, lines, by_name, players, first=not steps))
     return steps
 
 
 def _step(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player],
-          players: list[Player]) -> Step:
+          players: list[Player], first: bool = True) -> Step:
+    """One room entry. Only the first can be checked for a card per living player here:
+    who is alive at a later room is known when it is played (`_check_chains`)."""
     path = r.path
     room_spec = r.get("room", "str", required=True)
     if r.diags:
@@ -423,7 +431,7 @@ def _step(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player],
         else:
             cards = [_card(r, plays_node, pname, rules)]
         chosen[str(pname)] = [c for c in cards if c is not None]
-    for p in players:
+    for p in players if first else ():
         if not p.dead and p.name not in chosen and plays_node is not None:
             r.fail(r.span("plays"), f"`plays` has no card for {p.name}",
                    "every living player plays exactly one card (X-3)")
@@ -575,6 +583,11 @@ def _check_chains(game: Game, seats: list[_ScriptedSeat], step: Step) -> Optiona
     its message says what is wrong, and where the play stands in the file, where the engine
     would only stop at the first card."""
     room = step.room
+    for p, seat in zip(game.players, seats, strict=True):
+        if p.dead and seat.feed:
+            return f"{p.name} is out of the game ({p.out}) and plays no more: leave them out"
+        if not p.dead and not seat.feed and p.name not in step.where:
+            return f"`plays` has no card for {p.name} (every living player plays, X-3)"
     if room.cards_each != 1 or room.rounds != 1:
         return None
     for p, seat in zip(game.players, seats, strict=True):

@@ -369,10 +369,11 @@ expect:
 
 def test_an_item_may_say_what_it_counts_for_only_of_itself(tmp_path):
     (tmp_path / "x.dsl").write_text('item x { name "X"  playable sword as 2 }\n'
-                                    'item y { name "Y"  playable y }\n')
+                                    'item y { name "Y"  playable y }\n'
+                                    'item z { name "Z"  playable z as 1  playable z as 9 }\n')
     report = validate_paths([str(tmp_path)])
     found = [(d.code, d.span.line) for d in report.diagnostics]
-    assert found == [("E406", 1), ("E406", 2)], found
+    assert found == [("E406", 1), ("E406", 2), ("E307", 3)], found
 
 
 def test_show_keeps_the_grouping_an_expression_was_written_with(tmp_path):
@@ -391,3 +392,97 @@ def test_show_keeps_the_grouping_an_expression_was_written_with(tmp_path):
             "5 or the lowest value played is 1)") in out, out
     assert "gain 10 minus (2 minus 1) coins" in out, out
     assert "lose (their wounds is at least 3) times 2 coins" in out, out
+
+
+TAKEN = """format: raiders-scenario/1
+name: "{name}"
+ruleset: deluxe
+players: [A, B, C]
+start: {{A: {{items: [key]}}}}
+room: |
+  treasure tk {{ name "TK"  chest 1  resolve {{ {rule} }} }}
+plays: {{A: key, B: 1, C: 2}}
+expect:
+{expect}
+"""
+
+
+@pytest.mark.parametrize("rule,expect", [
+    ("highest: take key", "  A: {items: []}\n  supply: {key: 6}"),
+    ("lowest: steal key from highest", "  A: {items: []}\n  B: {items: [key]}\n"
+                                       "  supply: {key: 5}"),
+])
+def test_an_item_taken_or_stolen_while_played_as_the_room_card_is_gone(tmp_path, rule, expect):
+    """The played card goes back to the supply at the end of the round only if its player
+    still holds it (it had crashed the game: list.remove of an item no longer held)."""
+    path = tmp_path / "s.yaml"
+    path.write_text(TAKEN.format(name=rule, rule=rule, expect=expect))
+    [outcome] = run_file(str(path))
+    assert outcome.ok, outcome.differences + [d.message for d in outcome.diagnostics]
+
+
+def test_a_steal_of_an_item_nobody_holds_is_no_event(tmp_path):
+    (tmp_path / "m.dsl").write_text(
+        'item snitch { name "Snitch"  after steal(key) on you { you: wound 1 }\n'
+        '  after steal from you { you: wound 5 } }\n'
+        'treasure grab { name "Grab"  chest 0  after room { highest: steal key from lowest } }\n')
+    (tmp_path / "mod.yaml").write_text("items: {snitch: 2}\ndeck: {grab: 1}\n")
+    path = tmp_path / "s.yaml"
+    path.write_text("format: raiders-scenario/1\nname: no key\nruleset: deluxe\ncards: [.]\n"
+                    "players: [A, B, C]\nstart: {A: {items: [snitch]}, B: {items: [snitch]}}\n"
+                    "room: grab\nplays: {A: 5, B: 1, C: 2}\n"
+                    "expect:\n  A: {wounds: 0}\n  B: {wounds: 0}\n")
+    [outcome] = run_file(str(path))
+    assert outcome.ok, outcome.differences + [d.message for d in outcome.diagnostics]
+
+
+def test_a_player_spends_the_plainest_peek_item(tmp_path):
+    from raiders.interpreter.rules import load_rules
+
+    (tmp_path / "m.dsl").write_text(
+        'item six-shooter { name "Six"  ability peek  playable six-shooter as 6 }\n')
+    (tmp_path / "mod.yaml").write_text("items: {six-shooter: 1}\n")
+    rules = load_rules("deluxe", None, (str(tmp_path),))
+    assert rules.peek_items == {"six-shooter": 1, "torch": 0}
+
+
+def test_a_scenario_goes_on_after_a_player_dies(tmp_path):
+    """Who is alive at a later room is known when it is played: a dead player is left out
+    of its plays, and one still listed is told so."""
+    path = tmp_path / "s.yaml"
+    body = """format: raiders-scenario/1
+name: B dies in the first room
+ruleset: classic
+players: [A, B, C]
+start: {B: {wounds: 9}}
+rooms:
+  - room: 'monster m { name "M"  strength 99  wounds 1 }'
+    plays: {A: 5, B: 1, C: 4}
+  - room: treasure-1
+    plays: PLAYS
+expect:
+  A: {coins: 1}
+"""
+    path.write_text(body.replace("PLAYS", "{A: 4, C: 3}"))
+    [outcome] = run_file(str(path))
+    assert outcome.ok, outcome.differences + [d.message for d in outcome.diagnostics]
+    path.write_text(body.replace("PLAYS", "{A: 4, B: 2, C: 3}"))
+    [outcome] = run_file(str(path))
+    assert any("B is out of the game (dead) and plays no more" in d
+               for d in outcome.differences), outcome.differences
+
+
+def test_a_bug_in_the_engine_is_a_fail_line_that_names_it(tmp_path, monkeypatch):
+    from raiders.interpreter.engine import Game
+
+    def broken(self, *args):
+        raise ValueError("list.remove(x): x not in list")
+
+    monkeypatch.setattr(Game, "play_room", broken)
+    path = tmp_path / "s.yaml"
+    path.write_text("format: raiders-scenario/1\nname: s\nruleset: deluxe\nplayers: [A, B, C]\n"
+                    "room: goblin\nplays: {A: 1, B: 2, C: 3}\nexpect:\n  A: {coins: 0}\n")
+    [outcome] = run_file(str(path))
+    assert not outcome.ok and outcome.differences == [
+        "internal error (a bug in raiders, please report it): ValueError: list.remove(x): x not "
+        "in list"]

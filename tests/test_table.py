@@ -145,3 +145,13 @@ def test_a_selector_with_except_gets_a_hint_that_works():
                      'heal 1 } }\n', "exc.dsl")
     assert "a selector takes no `except`" in diags[0].hint
     assert "`everyone { unless" in diags[0].hint
+
+
+def test_hints_for_a_handler_in_the_wrong_order_and_may_after_a_colon():
+    from raiders.dsl.parser import parse
+
+    _, diags = parse('item x { name "X"  after steal(torch) from left on you { } }\n', "o.dsl")
+    assert "`after steal(ITEM) on SELECTOR from SELECTOR { … }`" in diags[0].hint
+    _, diags = parse('item x { name "X"  after room { you: may "?" { gain 1 coin } } }\n',
+                     "m.dsl")
+    assert "`may` is a statement, not an effect" in diags[0].hint
