@@ -440,6 +440,7 @@ def count_instructions(games: int, seed: int) -> None:
     # valgrind must run the interpreter itself, not a launcher script in front of it
     python = os.path.realpath(sys.executable)
     env = bytecode_env()
+    env["PYTHONHASHSEED"] = "0"  # str hashes decide dict probing: fixed, so counts repeat
     few = max(1, games // 10)
     sides = {"hand-coded engine (baseline)": [python, str(Path(__file__).resolve()),
                                               "--hand-coded", "--seed", str(seed)],

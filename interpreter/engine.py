@@ -319,14 +319,10 @@ class Game:
         for p in self.players:
             if p.dead or not p.items:
                 continue
-            peek_item = None
-            for item in p.items:  # the plainest the player holds (Rules.peek_items)
-                rank = peek_items.get(item)
-                if rank is not None and (peek_item is None or rank < peek_items[peek_item]):
-                    peek_item = item
-                    if not rank:
-                        break
-            if peek_item is None:
+            for peek_item in peek_items:  # the plainest first (Rules.peek_items); most: 1
+                if peek_item in p.items:
+                    break
+            else:
                 continue
             if self.seats[p.seat].use_peek(SeatView(self, p, r, (), False)):
                 self.use_peek(p, peek_item, floor)

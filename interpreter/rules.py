@@ -80,12 +80,13 @@ class Rules:
 
     # What every game would otherwise work out again: kept here, once per ruleset.
     @functools.cached_property
-    def peek_items(self) -> dict[str, int]:
-        """The items played before a room's cards to look at the hidden rooms (X-2), each
-        with the order a player spends them in: a plain one (0: no value of its own, no
-        rules) before one that is worth more held (1). A log says only who peeked."""
-        return {i: int(c.value is not None or not c.rules.empty)
-                for i, c in sorted(self.items.items()) if c.ability == PEEK}
+    def peek_items(self) -> tuple[str, ...]:
+        """The items played before a room's cards to look at the hidden rooms (X-2), in the
+        order a player holding several spends them: plain ones (no value of their own, no
+        rules) before those worth more held, then by id. A log says only who peeked."""
+        return tuple(sorted((i for i, c in self.items.items() if c.ability == PEEK),
+                            key=lambda i: (self.items[i].value is not None
+                                           or not self.items[i].rules.empty, i)))
 
     @functools.cached_property
     def item_plays(self) -> dict[str, dict[str, bool]]:

@@ -443,7 +443,7 @@ def test_a_player_spends_the_plainest_peek_item(tmp_path):
         'item six-shooter { name "Six"  ability peek  playable six-shooter as 6 }\n')
     (tmp_path / "mod.yaml").write_text("items: {six-shooter: 1}\n")
     rules = load_rules("deluxe", None, (str(tmp_path),))
-    assert rules.peek_items == {"six-shooter": 1, "torch": 0}
+    assert rules.peek_items == ("torch", "six-shooter")
 
 
 def test_a_scenario_goes_on_after_a_player_dies(tmp_path):
