@@ -21,7 +21,7 @@ from .vocabulary import MODIFIABLE
 # The event an effect sets off (vocabulary.EVENTS), by the effect's verb.
 EVENT_OF_VERB = {
     "wound": "wound", "heal": "heal", "gain": "gain", "lose": "lose", "give": "give",
-    "take": "take", "steal": "steal", "steal_item": "steal", "mark": "mark",
+    "take": "take", "take_any": "take", "steal": "steal", "steal_item": "steal", "mark": "mark",
     "eliminate": "eliminate",
 }
 

@@ -279,6 +279,9 @@ class _ToAst:
     def take(self, meta, ch):
         return ast.Effect("take", ast.Name(str(ch[0]), _tok_span(self.path, ch[0])), self._s(meta))
 
+    def take_any(self, meta, ch):
+        return ast.Effect("take_any", None, self._s(meta))
+
     def steal_coins(self, meta, ch):
         amount, unit, source = ch
         return ast.Effect("steal", amount, self._s(meta),

@@ -157,6 +157,7 @@ EFFECTS: dict[str, str] = {
     "lose": "number",
     "give": "item",
     "take": "item",
+    "take_any": "none",
     "steal": "number",
     "steal_item": "item",
     "mark": "status",

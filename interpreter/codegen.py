@@ -202,6 +202,17 @@ def neighbour(ctx, owner, step: int) -> list:
     return [others[-1]]
 
 
+def item_of_choice(ctx, p, card: str) -> str:
+    """The item a player gives up where a card says `take any`: asked kind by kind (sorted)
+    until they say yes, the last kind when they said no to every other; no question when
+    they hold one kind only. The answers are the game's, in a log like any `may`."""
+    kinds = list(dict.fromkeys(p.items))
+    for item in kinds[:-1]:
+        if ctx.ask(p, f"Give back your {item}?", card):
+            return item
+    return kinds[-1]
+
+
 def union(ctx, parts: list[list]) -> list:
     """Several selectors at once (`richest, most_wounded`): seat order, no duplicates."""
     seen = {p.seat for part in parts for p in part}
@@ -216,6 +227,7 @@ RUNTIME: dict[str, Any] = {
     "tied": tied,
     "union": union,
     "neighbour": neighbour,
+    "item_of_choice": item_of_choice,
     "__builtins__": {"len": len, "list": list, "max": max, "min": min, "sorted": sorted,
                      "set": set, "bool": bool, "int": int},
 }

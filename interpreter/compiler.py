@@ -796,6 +796,12 @@ class CardCompiler:
             return [loop, f"    if {item} in {q}.items:",
                     f"        ctx.emit('take', {q}, 0, {item})"], \
                 f"return a {e.arg.name} to the supply (if they hold one)"
+        if verb == "take_any":
+            item = self.src.var("item")
+            return [loop, f"    if {q}.items:",
+                    f"        {item} = item_of_choice(ctx, {q}, {_lit(self.card.id)})",
+                    f"        ctx.emit('take', {q}, 0, {item})"], \
+                "return an item of their choice to the supply (if they hold any)"
         if verb in ("steal", "steal_item"):
             source, wsrc = self.selectors(e.source, group)
             givers, giver = self.src.var("givers"), self.src.var("giver")

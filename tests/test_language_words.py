@@ -486,3 +486,30 @@ def test_a_bug_in_the_engine_is_a_fail_line_that_names_it(tmp_path, monkeypatch)
     assert not outcome.ok and outcome.differences == [
         "internal error (a bug in raiders, please report it): ValueError: list.remove(x): x not "
         "in list"]
+
+
+def test_take_any_takes_the_item_the_player_chooses(tmp_path):
+    """`take any`: asked kind by kind; A says no to the key, so a sword goes; B holds one
+    kind and is not asked."""
+    (tmp_path / "c.dsl").write_text(
+        'treasure altar { name "Altar"  chest 0  after room { highest: take any, heal 2 } }\n')
+    path = tmp_path / "s.yaml"
+    path.write_text("""format: raiders-scenario/1
+name: take any
+ruleset: deluxe
+cards: [.]
+players: [A, B, C]
+start: {A: {items: [key, sword, sword], wounds: 3}, B: {items: [torch]}}
+rooms:
+  - room: altar
+    plays: {A: 5, B: 1, C: 2}
+    choices: {A: [false]}
+  - room: altar
+    plays: {A: 1, B: 5, C: 3}
+expect:
+  A: {items: [key, sword], wounds: 1}
+  B: {items: []}
+  supply: {torch: 6}
+""")
+    [outcome] = run_file(str(path))
+    assert outcome.ok, outcome.differences + [d.message for d in outcome.diagnostics]
