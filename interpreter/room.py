@@ -596,6 +596,8 @@ def _steal(ctx: Context, taker: Player, amount: int, item, giver: Player) -> Non
 
 
 def _mark(ctx: Context, p: Player, amount: int, status, lasting) -> None:
+    if amount <= 0:  # `mark S by 0`: nothing to add (a status is never held at 0)
+        return
     rooms, floor = lasting
     table = ctx.table
     until_room = None
@@ -604,13 +606,11 @@ def _mark(ctx: Context, p: Player, amount: int, status, lasting) -> None:
         until_room = table.rooms_done + max(rooms, 0) + (1 if ctx.room is not None else 0)
     until_floor = table.floor_index if floor else None
     m = p.marks.get(status)
-    if amount <= 0:  # `mark S by 0`: nothing to add (a status is never held at 0)
-        return
     if m is None:
-        p.marks[status] = Mark(max(amount, 0), until_room, until_floor)
+        p.marks[status] = Mark(amount, until_room, until_floor)
         ctx.held_changed(status)
     else:
-        m.count += max(amount, 0)
+        m.count += amount
         if m.until_room is None and m.until_floor is None:
             pass  # it lasts the game already: a shorter mark does not shorten it
         elif until_room is None and until_floor is None:
