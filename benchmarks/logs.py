@@ -118,10 +118,10 @@ def interpreter_games(rules: Rules, n: int, folder: Path) -> float:
 
 def replay_check(folder: Path, *extra: str, env: dict | None = None) -> tuple[float, float]:
     """(wall, CPU of the process and its workers) seconds of `raiders replay --check -q`."""
-    exe = shutil.which("raiders") or str(Path(sys.executable).parent / "raiders")
+    exe = [sys.executable, "-m", "raiders"]  # this interpreter's raiders, not one on PATH
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    done = subprocess.run([exe, "replay", "--check", "-q", *extra, str(folder)],
+    done = subprocess.run([*exe, "replay", "--check", "-q", *extra, str(folder)],
                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     took = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -430,6 +430,19 @@ def instructions(cmd: list[str], env: dict[str, str]) -> int:
     return int(counts[-1].replace(",", ""))
 
 
+def interpreter_for_valgrind() -> str:
+    """The path valgrind runs: this process's own `sys.executable`. A venv's interpreter is a
+    link valgrind follows, and Python finds its venv (pyvenv.cfg) from the path it was started
+    by; the link's target is the base interpreter, which has no raiders. Only a launcher script
+    in front of an interpreter (a `#!` file, as pyenv's shims are) is refused."""
+    python = sys.executable
+    with open(python, "rb") as exe:
+        if exe.read(2) == b"#!":
+            raise SystemExit(f"{python} is a launcher script, not an interpreter: run this "
+                             "benchmark with the interpreter itself (e.g. a venv's bin/python)")
+    return python
+
+
 def count_instructions(games: int, seed: int) -> None:
     """Issue 11's first ratio in instructions per game: the runs with `few` games are
     subtracted from those with `games`, so start-up and card loading drop out."""
@@ -437,8 +450,7 @@ def count_instructions(games: int, seed: int) -> None:
 
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (Debian: apt-get install valgrind)")
-    # valgrind must run the interpreter itself, not a launcher script in front of it
-    python = os.path.realpath(sys.executable)
+    python = interpreter_for_valgrind()
     env = bytecode_env()
     env["PYTHONHASHSEED"] = "0"  # str hashes decide dict probing: fixed, so counts repeat
     few = max(1, games // 10)

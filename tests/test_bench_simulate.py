@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from childproc import run_ok
 
 from raiders.interpreter.rules import load_rules
 
@@ -108,14 +109,12 @@ def test_instruction_counts_print_the_first_goal_as_a_ratio():
     import os
     import re
     import shutil
-    import subprocess
 
     if shutil.which("valgrind") is None:
         if os.environ.get("RAIDERS_REQUIRE_VALGRIND"):
             pytest.fail("valgrind is required here (RAIDERS_REQUIRE_VALGRIND)")
         pytest.skip("valgrind is not installed")
-    out = subprocess.run([sys.executable, str(BENCH), "--instructions", "--games", "6"],
-                         capture_output=True, text=True, check=True).stdout
+    out = run_ok([sys.executable, str(BENCH), "--instructions", "--games", "6"]).stdout
     counts = [float(m) for m in re.findall(r":\s+([\d.]+) million", out)]
     assert len(counts) == 2 and all(0.1 < c < 100 for c in counts), out
     ratio = float(re.search(r"hand-coded\s*: ([\d.]+)x", out).group(1))

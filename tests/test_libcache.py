@@ -13,6 +13,7 @@ from pathlib import Path
 import attrs
 import pytest
 from cachedamage import damage as damage_file
+from childproc import run_ok
 
 from raiders.dsl import libcache, plaindata
 from raiders.interpreter import rules as R
@@ -317,14 +318,14 @@ def test_a_load_from_the_cache_imports_no_parser(cache, tmp_path):
             "print(sorted(m for m in ('lark', 'raiders.dsl.parser', 'raiders.dsl.checker')"
             " if m in sys.modules))\n")
     run = [sys.executable, "-c", code]
-    first = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout
+    first = run_ok(run, env=env).stdout
     assert "lark" in first and len(cache_files(cache.folder)) == 1
-    again = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout
+    again = run_ok(run, env=env).stdout
     assert again.strip() == "[]"
     play = [sys.executable, "-m", "raiders", "play", "--cards", mods, "--players", "4",
             "--bots", "greedy", "--seed", "5", "-q", "--log"]
     for log in ("a.yaml", "b.yaml"):  # the first written, the second read from the cache
-        subprocess.run([*play, str(tmp_path / log)], env=env, check=True, capture_output=True)
+        run_ok([*play, str(tmp_path / log)], env=env)
     assert (tmp_path / "a.yaml").read_bytes() == (tmp_path / "b.yaml").read_bytes()
 
 

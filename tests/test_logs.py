@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from childproc import run_ok
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -43,9 +44,8 @@ def test_log_is_byte_identical_across_hash_seeds(tmp_path):
     for hash_seed in ("0", "1", "12345"):
         target = tmp_path / f"log-{hash_seed}.yaml"
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-        subprocess.run([*CLI, "play", "--seed", "11", "--players", "5", "--bots", "greedy,random",
-                        "--bots", "greedy", "--log", str(target), "-q"],
-                       check=True, env=env, capture_output=True, cwd=ROOT)
+        run_ok([*CLI, "play", "--seed", "11", "--players", "5", "--bots", "greedy,random",
+                "--bots", "greedy", "--log", str(target), "-q"], env=env, cwd=ROOT)
         outputs.append(target.read_bytes())
     assert outputs[0] == outputs[1] == outputs[2]
     assert b"format: raiders-log/1" in outputs[0]

@@ -1,10 +1,10 @@
 """Start-up (issue 11): `raiders --help` imports no command, and the command list it prints
 from interpreter/cli/__init__.py's table agrees with the commands themselves."""
 import inspect
-import subprocess
 import sys
 
 import click
+from childproc import run_ok
 
 from raiders.interpreter import cli
 
@@ -26,8 +26,7 @@ def test_help_lists_every_command_without_importing_them():
             " or m in ('raiders.dsl.ast', 'raiders.interpreter.engine')"
             " or m.startswith('raiders.interpreter.cli.')]\n"
             "print('IMPORTED', sorted(heavy))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    out = run_ok([sys.executable, "-c", code]).stdout
     assert "IMPORTED []" in out
     for name in cli.COMMANDS:
         assert f"\n  {name} " in out
