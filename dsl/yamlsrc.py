@@ -199,6 +199,28 @@ def _too_deep_flow(text: str, path: str) -> Optional[Diagnostic]:
     return None
 
 
+# The formats a YAML file of raiders declares on a top-level `format:` line near its top.
+_FORMAT_LINE = re.compile(r"^format:\s*[\"']?raiders-(ruleset|log|scenario)/", re.M)
+_FORMAT_HEAD = 4000  # characters looked at: the line comes first, after a comment or two
+
+
+def declared_format(text: str) -> Optional[str]:
+    """`ruleset`, `log` or `scenario`: the raiders format a YAML text declares, else None
+    (any other YAML, a CI workflow say, is not raiders')."""
+    m = _FORMAT_LINE.search(text[:_FORMAT_HEAD])
+    return m.group(1) if m else None
+
+
+def file_format(path: str) -> Optional[str]:
+    """declared_format of a file, from its head only (the file may be huge)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_FORMAT_HEAD).decode("utf-8", errors="replace")
+    except (OSError, ValueError):
+        return None
+    return declared_format(head)
+
+
 def load_file(path: str) -> tuple[Optional[str], list[Any], list[Diagnostic]]:
     """(text, documents, diagnostics) of a YAML file, read only if its size is within limits."""
     text, diags = read_text(path)

@@ -14,8 +14,13 @@ ruleset (the first of mod.yaml's `rulesets`, else deluxe). Unsaved text of open 
 used. YAML files (rulesets, mod.yaml, scenarios, logs) get their YAML syntax checked as you
 type and the full check of `validate` when saved.
 
-The analysis is plain Python (`Workspace`), tested without the protocol; `serve()` wires it
-to pygls, which is imported only there (the `lsp` extra: `pip install 'raiders[lsp]'`).
+The server speaks only of raiders' own files (`Workspace.claims`): card files (`*.dsl`),
+`mod.yaml`, `ruleset.yaml`, and YAML files that declare a raiders format on a `format:` line.
+Any other file, a CI workflow say, gets no diagnostics, hover, completion or anything else.
+
+The analysis is plain Python (`Workspace`), tested without the protocol; `build_server()`
+wires it to pygls, which is imported only there (the `lsp` extra: `pip install
+'raiders[lsp]'`); how messages are read, checked and coalesced is `lspwire.py`'s.
 """
 from __future__ import annotations
 
@@ -107,6 +112,19 @@ class Workspace:
     def close(self, path: str) -> None:
         self.texts.pop(os.path.realpath(path), None)
 
+    def claims(self, path: str) -> bool:
+        """Whether a file is raiders' to judge: a card file, `mod.yaml`, `ruleset.yaml`, or
+        YAML that declares a raiders format (its open text's, else the file's on disk)."""
+        from raiders.dsl.yamlsrc import declared_format, file_format
+
+        name = os.path.basename(path)
+        if name.endswith(".dsl") or name in ("mod.yaml", "ruleset.yaml"):
+            return True
+        if not name.endswith(YAML_SUFFIXES):
+            return False
+        text = self.texts.get(os.path.realpath(path))
+        return (declared_format(text) if text is not None else file_format(path)) is not None
+
     def text(self, path: str) -> str:
         key = os.path.realpath(path)
         if key in self.texts:
@@ -151,7 +169,10 @@ class Workspace:
             return Analysis(out, lib, str(resolve_ruleset_path(base_name)), str(folder))
 
     def diagnostics(self, path: str) -> list[Diagnostic]:
-        """What `raiders validate` reports in this file (card file or YAML)."""
+        """What `raiders validate` reports in this file (card file or YAML); nothing for a
+        file that is not raiders'."""
+        if not self.claims(path):
+            return []
         key = os.path.realpath(path)
         if not path.endswith(YAML_SUFFIXES):
             return self.analyse(path).diagnostics.get(key, [])
@@ -177,7 +198,7 @@ class Workspace:
             return None
 
     def hover(self, path: str, line: int, char: int) -> Optional[str]:
-        word = word_at(self.text(path), line, char)
+        word = word_at(self.text(path), line, char) if self.claims(path) else None
         if word is None:
             return None
         lib = self.library(path)
@@ -220,8 +241,8 @@ class Workspace:
             return []
 
     def definition(self, path: str, line: int, char: int) -> Optional[Span]:
-        word = word_at(self.text(path), line, char)
-        lib = self.library(path)
+        word = word_at(self.text(path), line, char) if self.claims(path) else None
+        lib = self.library(path) if word is not None else None
         if word is None or lib is None:
             return None
         if word in lib.kinds:
@@ -232,6 +253,8 @@ class Workspace:
 
     def completions(self, path: str, line: int, char: int) -> list[tuple[str, str, str]]:
         """(label, what it is, detail) for every word that may stand here."""
+        if not self.claims(path):
+            return []
         text = self.text(path)
         lines = text.splitlines()
         before = lines[line][:char] if line < len(lines) else ""
@@ -269,6 +292,8 @@ class Workspace:
 
     def symbols(self, path: str) -> list[tuple[str, str, Span, Span, list[tuple[str, Span]]]]:
         """(name, what, whole span, name span, [(field or parameter, span)]) per declaration."""
+        if not self.claims(path):
+            return []
         module, _ = parse(self.text(path), path)
         if module is None:
             return []
@@ -349,7 +374,7 @@ def vocabulary_doc(word: str) -> Optional[str]:
 def _utf16(line_text: str, col: int) -> int:
     """A 1-based column in characters → an LSP character offset (UTF-16 code units)."""
     prefix = line_text[: max(0, col - 1)]
-    return len(prefix.encode("utf-16-le")) // 2
+    return len(prefix.encode("utf-16-le", "surrogatepass")) // 2  # a lone surrogate is a unit
 
 
 def _from_utf16(line_text: str, units: int) -> int:
@@ -367,14 +392,23 @@ def serve() -> None:  # pragma: no cover - run by the end-to-end test in a subpr
 
 def build_server():
     from lsprotocol import types as T
-    from pygls.lsp.server import LanguageServer
-    from pygls.uris import from_fs_path, to_fs_path
+    from pygls.uris import from_fs_path
 
     from raiders.dsl.fmt import FormatError, format_text
 
-    server = LanguageServer("raiders", _version(),
-                            text_document_sync_kind=T.TextDocumentSyncKind.Full)
+    from .lspwire import RaidersServer
+
+    server = RaidersServer("raiders", _version(),
+                           text_document_sync_kind=T.TextDocumentSyncKind.Full)
     ws = Workspace()
+    spoken: set[str] = set()  # documents the server has published diagnostics for
+
+    def to_fs_path(uri: str) -> Optional[str]:
+        """The file a document's uri names; None for anything else (`untitled:`, a NUL)."""
+        from pygls.uris import to_fs_path as path_of
+
+        path = path_of(uri)
+        return path if path and "\x00" not in path else None
 
     def lines_of(path: str) -> list[str]:
         return ws.text(path).splitlines() or [""]
@@ -386,9 +420,16 @@ def build_server():
 
         return T.Range(start=pos(span.line, span.col), end=pos(span.end_line, span.end_col))
 
-    def publish(uri: str) -> None:
+    def publish(uri: str, version: Optional[int] = None) -> None:
+        """A document's diagnostics (run by the server once no message is waiting)."""
         path = to_fs_path(uri)
         if path is None:
+            return
+        if not ws.claims(path):  # not raiders': nothing to say, or no longer anything
+            if uri in spoken:
+                spoken.discard(uri)
+                server.text_document_publish_diagnostics(
+                    T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
             return
         try:
             diags = ws.diagnostics(path)
@@ -405,8 +446,11 @@ def build_server():
                 severity=T.DiagnosticSeverity.Error if d.severity == "error"
                 else T.DiagnosticSeverity.Warning,
                 data={"hint": d.hint} if d.hint else None))
-        server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri,
-                                                                            diagnostics=out))
+        spoken.add(uri)
+        server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
+            uri=uri, diagnostics=out, version=version))
+
+    server.checker = publish
 
     def path_pos(params) -> tuple[str, int, int]:
         path = to_fs_path(params.text_document.uri) or ""
@@ -415,31 +459,39 @@ def build_server():
         text = lines[line] if line < len(lines) else ""
         return path, line, _from_utf16(text, params.position.character)
 
+    # An edit only records the text: the check waits until no message is waiting, so a
+    # burst of edits is checked once, at its last version (lspwire.RaidersServer).
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls, params: T.DidOpenTextDocumentParams) -> None:
-        path = to_fs_path(params.text_document.uri)
+        doc = params.text_document
+        path = to_fs_path(doc.uri)
         if path:
-            ws.open(path, params.text_document.text)
-            publish(params.text_document.uri)
+            ws.open(path, doc.text)
+            server.check_later(doc.uri, doc.version)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls, params: T.DidChangeTextDocumentParams) -> None:
-        path = to_fs_path(params.text_document.uri)
+        doc = params.text_document
+        path = to_fs_path(doc.uri)
         if path and params.content_changes:
             ws.open(path, getattr(params.content_changes[-1], "text", ""))
-            publish(params.text_document.uri)
+            server.check_later(doc.uri, doc.version)
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls, params: T.DidSaveTextDocumentParams) -> None:
-        publish(params.text_document.uri)
+        server.check_later(params.text_document.uri)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls, params: T.DidCloseTextDocumentParams) -> None:
-        path = to_fs_path(params.text_document.uri)
+        uri = params.text_document.uri
+        path = to_fs_path(uri)
         if path:
             ws.close(path)
-        server.text_document_publish_diagnostics(
-            T.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+        server.forget(uri)
+        if uri in spoken:
+            spoken.discard(uri)
+            server.text_document_publish_diagnostics(
+                T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     @server.feature(T.TEXT_DOCUMENT_HOVER)
     def hover(ls, params: T.HoverParams) -> Optional[T.Hover]:
@@ -491,6 +543,8 @@ def build_server():
                     T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))
     def code_action(ls, params: T.CodeActionParams) -> list[T.CodeAction]:
         path = to_fs_path(params.text_document.uri) or ""
+        if not ws.claims(path):
+            return []
         lines = lines_of(path)
         out = []
         for diag in params.context.diagnostics:
@@ -513,6 +567,8 @@ def build_server():
     @server.feature(T.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls, params: T.DocumentFormattingParams) -> Optional[list[T.TextEdit]]:
         path = to_fs_path(params.text_document.uri) or ""
+        if not path.endswith(".dsl"):  # only card files have raiders' layout
+            return None
         text = ws.text(path)
         try:
             out, _ = format_text(text, path)

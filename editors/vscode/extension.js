@@ -1,5 +1,6 @@
-// The VS Code side of raiders: starts `raiders lsp` (over stdio) for card files and for the
-// YAML files `raiders validate` checks (rulesets, mod.yaml, scenarios, logs).
+// The VS Code side of raiders: starts `raiders lsp` (over stdio) for card files and YAML files.
+// Every YAML file is sent because logs and scenarios may have any name; the server speaks only
+// of mod.yaml, ruleset.yaml and YAML that declares a raiders format (`format: raiders-…`).
 "use strict";
 const vscode = require("vscode");
 const { LanguageClient, TransportKind } = require("vscode-languageclient/node");

@@ -22,15 +22,10 @@ from .common import (
 
 def _yaml_kind(path: str):
     """`log` or `scenario` from a YAML file's `format:` line, else None."""
-    import re
+    from raiders.dsl.yamlsrc import file_format
 
-    try:
-        with open(path, "rb") as fh:  # only the head: the file may be huge
-            head = fh.read(4000).decode("utf-8", errors="replace")
-    except OSError:
-        return None
-    m = re.search(r"^format:\s*[\"']?raiders-(log|scenario)/", head, re.M)
-    return m.group(1) if m else None
+    kind = file_format(path)
+    return kind if kind in ("log", "scenario") else None
 
 
 def _split_yaml_documents(paths: tuple[str, ...]) -> tuple[list[str], list[tuple[str, str]]]:
