@@ -366,6 +366,211 @@ def test_fuzz_cli_slow(tmp_path):
     run()
 
 
+# ---- the language server: random frames -------------------------------------------------------
+
+# One `raiders lsp` per test, sent random frames (sizes honest, short, long, over the limit,
+# negative, not a number, missing; bodies that are messages of every method with params of
+# every shape, other JSON, not JSON, deep, not UTF-8), each case followed by a request that
+# must be answered: no traceback on stderr, no hang, no death.
+LSP_METHODS = ["textDocument/didOpen", "textDocument/didChange", "textDocument/didClose",
+               "textDocument/didSave", "textDocument/hover", "textDocument/completion",
+               "textDocument/definition", "textDocument/documentSymbol",
+               "textDocument/codeAction", "textDocument/formatting", "initialize",
+               "initialized", "$/cancelRequest", "$/setTrace", "no/such/method"]
+LSP_KEYS = ["textDocument", "uri", "text", "version", "languageId", "position", "line",
+            "character", "contentChanges", "range", "start", "end", "context", "diagnostics",
+            "message", "data", "hint", "options", "tabSize", "insertSpaces", "id", "jsonrpc",
+            "method", "params", "capabilities"]
+_LSP_DIR = _SANDBOX / "lsp"
+_LSP_DIR.mkdir()
+shutil.copytree(ROOT / "examples" / "mods" / "gorgon", _LSP_DIR / "gorgon")
+_LSP_CARD = _LSP_DIR / "gorgon" / "gorgon.dsl"
+LSP_URIS = [_LSP_CARD.as_uri(), (_LSP_DIR / "gorgon" / "mod.yaml").as_uri(),
+            (_LSP_DIR / "new.dsl").as_uri(), (_LSP_DIR / "ci.yaml").as_uri(),
+            (_LSP_DIR / "game.yaml").as_uri(), "untitled:Untitled-1", "file:", "",
+            "file:///%00.dsl", "http://example.com/a.dsl", _LSP_DIR.as_uri() + "/%ff.dsl"]
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) | st.floats()
+    | st.sampled_from(HOSTILE + LSP_URIS + WORDS) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.sampled_from(LSP_KEYS) | st.text(max_size=6), inner, max_size=5),
+    max_leaves=25)
+_number = st.integers(-3, 40) | st.sampled_from([2 ** 31, 2 ** 53, -(2 ** 63), 10 ** 30])
+
+
+@st.composite
+def _lsp_text(draw):
+    what = draw(st.sampled_from(["card", "card", "yaml", "hostile"]))
+    if what == "card":  # with an odd character somewhere, now and then
+        text = draw(card_mutant(draw(st.sampled_from(CARD_FILES)).read_text(encoding="utf-8")))
+        at = draw(st.integers(0, len(text)))
+        odd = draw(st.sampled_from(["", "", "\ud800", "\U0001f600", "\x00", "\r", "\t", "é"]))
+        return text[:at] + odd + text[at:]
+    if what == "yaml":
+        return draw(_yaml_inputs(draw(st.sampled_from(KINDS))))
+    return draw(st.sampled_from(HOSTILE + ["", "\x00", "\ud800"])) * draw(st.integers(1, 3))
+
+
+@st.composite
+def _lsp_params(draw, method: str):
+    """Params of the right shape for the method, with hostile values, now and then one part
+    of any shape; or params of any shape at all."""
+    if draw(st.integers(0, 4)) == 0:
+        return draw(_json)
+    doc = {"uri": draw(st.sampled_from([LSP_URIS[0]] * 6 + LSP_URIS) | _json)}
+    if method == "textDocument/didOpen":
+        doc.update(languageId=draw(st.sampled_from(["raiders", "yaml", "python"])),
+                   version=draw(_number), text=draw(_lsp_text()))
+    elif method == "textDocument/didChange":
+        doc.update(version=draw(_number))
+    position = {"line": draw(_number), "character": draw(_number)}
+    out = {"textDocument": doc, "position": position,
+           "contentChanges": [{"text": draw(_lsp_text())}],
+           "range": {"start": position, "end": {"line": draw(_number), "character": 0}},
+           "context": {"diagnostics": draw(st.lists(st.fixed_dictionaries({
+               "range": st.just({"start": position, "end": position}),
+               "message": st.sampled_from(["did you mean `highest`?", "x"]),
+               "data": _json}), max_size=2))},
+           "options": {"tabSize": draw(_number), "insertSpaces": True},
+           "capabilities": {}, "id": draw(_number), "value": "off"}
+    if draw(st.integers(0, 3)) == 0:
+        out[draw(st.sampled_from(sorted(out)))] = draw(_json)  # one part of the wrong shape
+    return out
+
+
+@st.composite
+def _lsp_body(draw) -> bytes:
+    import json
+
+    what = draw(st.sampled_from(["message"] * 6 + ["json", "bytes", "deep", "utf16"]))
+    if what == "json":
+        return json.dumps(draw(_json)).encode()
+    if what == "bytes":
+        return draw(st.binary(max_size=200)) + draw(st.sampled_from(
+            [b"", b"\r\n", b"Content-Length: 3\r\n\r\n{}"]))
+    if what == "deep":
+        return draw(st.sampled_from([b"[", b"{\"a\":"])) * draw(st.integers(100, 200_000))
+    edits = ["textDocument/didOpen", "textDocument/didChange"] * 3  # checks happen: more
+    method = draw(st.sampled_from(edits + LSP_METHODS))
+    msg = {"jsonrpc": draw(st.sampled_from(["2.0"] * 8 + ["1.0", None])), "method": method}
+    if draw(st.integers(0, 3)) == 0:  # an id: a request, or a notification that has one
+        msg["id"] = draw(st.integers(0, 10 ** 6) | st.sampled_from(["x", None, [1], 1.5, True]))
+    if draw(st.integers(0, 7)):
+        msg["params"] = draw(_lsp_params(method))
+    body = json.dumps(msg, allow_nan=True).encode()
+    return body.decode().encode("utf-16") if what == "utf16" else body
+
+
+@st.composite
+def lsp_frames(draw) -> bytes:
+    from lspclient import frame
+
+    out = b""
+    for _ in range(draw(st.integers(1, 4))):
+        body = draw(_lsp_body())
+        how = draw(st.sampled_from(["true"] * 6 + ["short", "long", "over", "negative", "word",
+                                                   "none", "lower", "typed", "no-blank"]))
+        if how == "true":
+            out += frame(body)
+        elif how == "short":
+            out += frame(body, draw(st.integers(0, max(0, len(body) - 1))))
+        elif how == "long":  # wants up to 64 bytes more: the padding after the case gives them
+            out += frame(body, len(body) + draw(st.integers(1, 64)))
+        elif how == "over":
+            out += frame(body, draw(st.sampled_from([99999999999, 16 * 1024 * 1024 + 1,
+                                                     10 ** 40])))
+        elif how == "negative":
+            out += frame(body, -len(body))
+        elif how == "word":
+            out += frame(body, draw(st.sampled_from(["abc", "", "1e3", " 12 3", "\u0663"])))
+        elif how == "none":
+            out += b"Content-Type: application/vscode-jsonrpc\r\n\r\n" + body
+        elif how == "lower":
+            out += b"content-length:%d\r\n\r\n" % len(body) + body
+        elif how == "typed":
+            out += (b"Content-Length: %d\r\nContent-Type: application/vscode-jsonrpc; "
+                    b"charset=utf-8\r\n\r\n" % len(body)) + body
+        else:
+            out += b"Content-Length: %d\r\n" % len(body) + body
+    return out
+
+
+class _LspServer:
+    """The server under test, started again if it died (a death fails the test)."""
+
+    def __init__(self, tmp: Path):
+        self.tmp, self.client, self.cases = tmp, None, 0
+
+    def start(self):
+        from lspclient import Client
+
+        if self.client is None or self.client.proc.poll() is not None:
+            self.client = Client(self.tmp)
+            self.client.initialize(self.tmp)
+        return self.client
+
+    def case(self, data: bytes) -> None:
+        import queue
+
+        from lspclient import message, uri
+
+        client = self.start()
+        self.cases += 1
+        said = len(client.stderr())
+        sentinel = f"sentinel-{self.cases}"
+        ask = message({"id": sentinel, "method": "textDocument/documentSymbol",
+                       "params": {"textDocument": {"uri": uri(_LSP_CARD)}}})
+        limit = _time_limit[0] if _time_limit else 120
+        try:  # the padding completes a frame that wanted more than it had
+            client.raw(data + b" " * 65 + b"\r\n" + ask)
+            reply = client.answer(sentinel, timeout=limit)
+        except (BrokenPipeError, queue.Empty):
+            reply = None
+        new = client.stderr()[said:]
+        _count("lsp")
+        shown = repr(data[:200])
+        died = client.proc.poll() is not None
+        assert not died, f"the server died (exit {client.proc.returncode}): {shown}\n{new}"
+        assert reply is not None, f"hang: no answer in {limit} s after {shown}"
+        assert "Traceback" not in new, f"traceback for {shown}:\n{new[-3000:]}"
+        assert "error" not in reply, reply
+        # an error of the server itself, caught: an internal error answered, a check failed
+        notes, client.notes[:] = list(client.notes), []
+        broken = [n for n in notes if n.get("error", {}).get("code") == -32603
+                  or n.get("method") in ("window/showMessage", "window/logMessage")]
+        assert not broken, f"{broken[0]} after {shown}"
+        assert " failed (" not in new and "could not be handled" not in new, \
+            f"{new} after {shown}"
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+
+
+@pytest.fixture
+def lsp_server(tmp_path):
+    server = _LspServer(tmp_path)
+    yield server
+    server.close()
+
+
+def test_fuzz_lsp(lsp_server):
+    @_settings(3, True)
+    @given(lsp_frames())
+    def run(data):
+        lsp_server.case(data)
+    run()
+
+
+@pytest.mark.slow
+def test_fuzz_lsp_slow(lsp_server):
+    @_settings(SLOW, False)
+    @given(lsp_frames())
+    def run(data):
+        lsp_server.case(data)
+    run()
+
+
 # ---- raiders fuzz -------------------------------------------------------------------------------
 
 @pytest.mark.slow
