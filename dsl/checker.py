@@ -20,9 +20,12 @@ from .vocabulary import (
     MODIFY_ONLY_ATOMS,
     OWNER_SELECTORS,
     PARAM_TYPES,
+    PLACE_EFFECTS,
+    PLACES,
     ROOM_SHAPE,
     SELECTORS,
     SELECTORS_OF,
+    SUBJECT_SELECTORS,
     TABLE_KEYS,
 )
 
@@ -91,8 +94,9 @@ class Checker:
                 self.err(p.span, "E202", f"parameter `{p.name}` is declared twice",
                          f"first declared at line {seen_params[p.name].span.line}")
             seen_params.setdefault(p.name, p)
-            if p.name in ATOMS or p.name in SELECTORS:
-                what = "number" if p.name in ATOMS else "selector"
+            if p.name in ATOMS or p.name in SELECTORS or p.name in PLACES:
+                what = "number" if p.name in ATOMS else "selector" if p.name in SELECTORS \
+                    else "thing"
                 self.err(p.span, "E203", f"parameter `{p.name}` hides the built-in {what} "
                          f"`{p.name}`", "give the parameter another name")
             if p.type is not None and p.type not in PARAM_TYPES:
@@ -133,7 +137,7 @@ class Checker:
                 self.err(f.value.span, "E302",
                          f"`{name}` of a {info.role} must be a plain number",
                          "a setup value cannot depend on the game")
-            elif name in ROOM_SHAPE:
+            elif name in ROOM_SHAPE and ROOM_SHAPE[name][0] == "int":
                 self.err(f.value.span, "E302", f"`{name}` must be a plain number",
                          "how a room is played is known before anyone plays")
         for name in ("cards", "rounds"):
@@ -504,6 +508,9 @@ class Checker:
                          f"say who: `everyone: {stmt.verb} …` or `attack lowest {{ … }}`")
             self.check_effect(stmt, scope)
         elif isinstance(stmt, ast.Apply):
+            if any(sel.arg is None and sel.name in PLACES for sel in stmt.selectors):
+                self.check_place_apply(stmt, scope)
+                return
             self.check_selectors(stmt.selectors, scope)
             for e in stmt.effects:
                 self.check_effect(e, scope)
@@ -530,9 +537,17 @@ class Checker:
             self.check_block(stmt.body, scope)
             if stmt.otherwise is not None:
                 self.check_block(stmt.otherwise, scope)
+        elif isinstance(stmt, ast.AtOnce):
+            self.check_block(stmt.body, scope)
         elif isinstance(stmt, ast.Do):
+            place = PLACES.get(stmt.name.name)
             p = scope.params.get(stmt.name.name)
-            if p is None:
+            if place is not None:
+                if place.sort != "room" or stmt.name.name == "this_room":
+                    self.err(stmt.name.span, "E302", f"`do {stmt.name.name}` runs nothing",
+                             "`do` runs an effects parameter, or another room's procedure: "
+                             "`do previous_room`, `do next_room`")
+            elif p is None:
                 blocks = [n for n, q in scope.params.items() if q.type == "effects"]
                 self.err(stmt.name.span, "E104", f"unknown effects parameter `{stmt.name.name}`",
                          did_you_mean(stmt.name.name, blocks) or
@@ -553,11 +568,56 @@ class Checker:
         elif p.type != "table":
             self.err(ref.span, "E302", f"`{ref.name}` is a {p.type}, not a table")
 
-    def check_effect(self, e: ast.Effect, scope: Scope) -> None:
+    def check_place_apply(self, stmt: ast.Apply, scope: Scope) -> None:
+        """`next_room: mark hunted`: effects on things that are not players (docs/dsl.md,
+        "What cards can name")."""
+        places = [s for s in stmt.selectors if s.arg is None and s.name in PLACES]
+        if len(places) != len(stmt.selectors):
+            self.err(stmt.span, "E302", "players and things cannot share one list",
+                     f"`{places[0].name}` is not a player: give it a statement of its own")
+            return
+        for sel in places:
+            self.check_place(sel.name, sel.span, scope)
+        sorts = {PLACES[s.name].sort for s in places}
+        for e in stmt.effects:
+            takes = frozenset.intersection(*(PLACE_EFFECTS[sort] for sort in sorts))
+            verb = e.verb
+            if verb not in takes:
+                shown = {"steal_item": "steal", "pass_item": "pass", "take_any": "take",
+                         "give_power": "give", "take_power": "take"}.get(verb, verb)
+                self.err(e.span, "E302", f"`{shown}` is for players; "
+                         f"`{places[0].name}` is {an(PLACES[places[0].name].sort)}",
+                         f"`{places[0].name}` takes " + ", ".join(f"`{w}`" for w in sorted(takes)))
+                continue
+            if verb == "become":
+                for sel in places:
+                    if sel.name != "next_room":
+                        self.err(sel.span, "E406", f"`{sel.name}` cannot become another card",
+                                 "only a room not yet played can: `next_room: become CARD`")
+            self.check_effect(e, scope, on_place=True)
+
+    def check_place(self, name: str, span, scope: Scope) -> None:
+        if name == "this_card" and scope.role in ("status", "floor", "rule"):
+            self.err(span, "E406", f"`this_card` has no meaning on {an(scope.role)} card",
+                     "a status is on a thing (a player, a room, the dungeon, a card): name that "
+                     "thing" if scope.role == "status" else
+                     "`this_card` is an item, a character or a room card")
+
+    def check_effect(self, e: ast.Effect, scope: Scope, on_place: bool = False) -> None:
+        if e.verb == "become":
+            assert isinstance(e.arg, ast.Name)
+            if not any(e.arg.name == c and self.lib.role_of(c) == "room" for c in self.lib.cards):
+                rooms = [c for c in self.lib.cards if self.lib.role_of(c) == "room"]
+                self.err(e.arg.span, "E103", f"unknown room card `{e.arg.name}`",
+                         did_you_mean(e.arg.name, rooms) or "`become` takes a room card's id")
+            if not on_place:
+                self.err(e.span, "E302", "`become` is for a room not yet played, not players",
+                         "`next_room: become CARD`")
+            return
         if e.unit is not None and e.unit.text not in ("coins", "coin"):
             self.err(e.unit.span, "E302", f"`{e.verb}` takes an amount of coins",
                      f"`{e.verb} 2 coins`" + (f"; `{e.unit.text}` is not `coins`"))
-        if e.verb in ("give", "take", "steal_item"):
+        if e.verb in ("give", "take", "steal_item", "pass_item"):
             assert isinstance(e.arg, ast.Name)
             if e.arg.name not in self.items:
                 self.unknown_item(e.arg.name, e.arg.span)
@@ -566,8 +626,8 @@ class Checker:
             self.check_status(e.arg.name, e.arg.span)
         elif e.arg is not None:
             self.check_expr(e.arg, scope)
-        for sel in e.source:
-            self.check_selector(sel, scope)
+        for sel in e.source:  # `from`/`to` players are read for each player affected
+            self.check_selector(sel, attrs.evolve(scope, subject=True))
         for extra in (e.count, e.lasting):
             if extra is not None:
                 self.check_expr(extra, scope)
@@ -597,6 +657,17 @@ class Checker:
             return
         if s.name in SELECTORS_OF:
             self.err(s.span, "E302", f"`{s.name}` takes an argument: `{s.name}(…)`")
+            return
+        if s.name in PLACES and s.name not in scope.params:
+            place = PLACES[s.name]
+            self.err(s.span, "E302", f"`{s.name}` is {an(place.sort)}, not players",
+                     f"`{s.name}: mark STATUS` puts a status on it; `marked(STATUS, {s.name})` "
+                     "reads one")
+            return
+        if s.name in SUBJECT_SELECTORS - {"them"} and not scope.subject:
+            self.err(s.span, "E302", f"`{s.name}` has nobody to start from here",
+                     f"`{s.name}` is next to each player a block is about: "
+                     f"`holds(key): pass key to {s.name}`")
             return
         if s.name in OWNER_SELECTORS and scope.role not in HELD_ROLES:
             self.err(s.span, "E406", f"`{s.name}` has no meaning on {an(scope.role)} card",
@@ -645,10 +716,19 @@ class Checker:
                 self.err(e.span, "E106", f"unknown function `{e.func}`",
                          did_you_mean(e.func, FUNCTIONS) or "functions: " + ", ".join(FUNCTIONS))
                 return
-            if len(e.args) != len(fn.params):
+            args = e.args
+            if fn.place and len(args) == len(fn.params) + 1:  # marked(wear, this_card)
+                *args, where = args
+                if not (isinstance(where, ast.Name) and where.name in PLACES):
+                    self.err(where.span, "E302", f"`{e.func}`'s last argument is a thing",
+                             "a room, the dungeon or a card: " + ", ".join(PLACES))
+                else:
+                    self.check_place(where.name, where.span, scope)
+            elif len(args) != len(fn.params):
+                more = " (and a thing, optionally)" if fn.place else ""
                 self.err(e.span, "E303",
-                         f"`{e.func}` takes {len(fn.params)} argument(s), got {len(e.args)}")
-            for arg, kind in zip(e.args, fn.params, strict=False):
+                         f"`{e.func}` takes {len(fn.params)} argument(s){more}, got {len(args)}")
+            for arg, kind in zip(args, fn.params, strict=False):
                 if kind in ("item", "status"):
                     if not isinstance(arg, ast.Name):
                         self.err(arg.span, "E302", f"`{e.func}` takes an {kind} id")

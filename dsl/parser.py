@@ -73,7 +73,7 @@ _KEYWORD_TOKENS = frozenset({
     "KIND", "RESOLVE", "PLAYABLE", "UNPLAYABLE", "ESCAPE", "MODIFY", "INSTEAD", "AFTER",
     "POWER", "ATTACK", "SHARE", "IF", "UNLESS", "TABLE", "FOR", "DO", "WOUND", "HEAL", "GAIN",
     "LOSE", "GIVE", "ELIMINATE", "NOT", "LBRACE", "RBRACE", "EXTEND", "MAY", "TAKE", "STEAL",
-    "MARK", "UNMARK", "ROOMS", "ROOM"})
+    "MARK", "UNMARK", "ROOMS", "ROOM", "PASS", "BECOME", "AT", "ONCE"})
 
 
 def _pos(node) -> Optional[tuple[int, int, int, int]]:
@@ -275,6 +275,29 @@ class _ToAst:
             return ast.Effect(verb, arg, self._s(meta), unit)
 
         return build
+
+    def at_once(self, meta, ch):
+        return ast.AtOnce(ch[0], self._s(meta))
+
+    def give_power(self, meta, ch):
+        return ast.Effect("give_power", ch[0], self._s(meta))
+
+    def take_power(self, meta, ch):
+        return ast.Effect("take_power", ch[0], self._s(meta))
+
+    def become(self, meta, ch):
+        return ast.Effect("become", ast.Name(str(ch[0]), _tok_span(self.path, ch[0])),
+                          self._s(meta))
+
+    def pass_coins(self, meta, ch):
+        amount, unit, to = ch
+        return ast.Effect("pass", amount, self._s(meta),
+                          ast.Word(str(unit), _tok_span(self.path, unit)), source=(to,))
+
+    def pass_item(self, meta, ch):
+        item, to = ch
+        return ast.Effect("pass_item", ast.Name(str(item), _tok_span(self.path, item)),
+                          self._s(meta), source=(to,))
 
     def take(self, meta, ch):
         return ast.Effect("take", ast.Name(str(ch[0]), _tok_span(self.path, ch[0])), self._s(meta))

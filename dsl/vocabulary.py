@@ -67,6 +67,10 @@ SELECTORS: dict[str, Word] = {
                  "next seat in the order of play)", "the player to your left"),
     "right": Word("the living player before the one who holds this card, clockwise (the "
                   "seat before in the order of play)", "the player to your right"),
+    "your_left": Word("the next living player clockwise from the player affected (from each "
+                      "player the block is about)", "their left neighbour"),
+    "your_right": Word("the living player before the player affected, clockwise (of each "
+                       "player the block is about)", "their right neighbour"),
 }
 
 # Selectors with an argument: `holds(ITEM)`, `played(ITEM)`, `marked(STATUS)`.
@@ -78,6 +82,41 @@ SELECTORS_OF: dict[str, tuple[str, str]] = {
 
 # Selectors that only make sense on a card someone holds.
 OWNER_SELECTORS = frozenset({"you", "others", "left", "right"})
+
+# Selectors read from the players a block is about (nobody where no block has players).
+SUBJECT_SELECTORS = frozenset({"them", "your_left", "your_right"})
+
+
+@attrs.frozen
+class Place:
+    """A thing on the table that is not a player (docs/dsl.md, "What cards can name"): what
+    it is, which effects it takes, and its words."""
+
+    sort: str  # room | dungeon | card
+    doc: str
+    phrase: str
+
+
+# Things a card can name besides players. Every one carries statuses (`THING: mark S`,
+# `marked(S, THING)`); rooms also take `become` and `do`.
+PLACES: dict[str, Place] = {
+    "this_room": Place("room", "the room being played (nothing between rooms)", "this room"),
+    "next_room": Place("room", "the next room the game plays (the next floor's first after a "
+                       "floor's last; nothing after the last room)", "the next room"),
+    "previous_room": Place("room", "the room played just before this one on this floor "
+                           "(nothing for a floor's first room)", "the previous room"),
+    "dungeon": Place("dungeon", "the table itself: its statuses are in play for everyone",
+                     "the dungeon"),
+    "this_card": Place("card", "the card this rule is written on (an item card in its "
+                       "holder's hand, a character; on a room, this room)", "this card"),
+}
+
+# What each sort of place takes besides `mark` and `unmark`.
+PLACE_EFFECTS: dict[str, frozenset[str]] = {
+    "room": frozenset({"mark", "unmark", "become"}),
+    "dungeon": frozenset({"mark", "unmark"}),
+    "card": frozenset({"mark", "unmark"}),
+}
 
 # Number atoms usable in expressions.
 ATOMS: dict[str, Word] = {
@@ -110,13 +149,21 @@ ATOMS: dict[str, Word] = {
                         "the room's place on the floor"),
     "rooms_played": Word("how many rooms the game has resolved before this one",
                          "the rooms played so far"),
+    "your_hand": Word("how many power cards the player being affected has in hand",
+                      "the power cards in their hand"),
+    "your_best_card": Word("the highest power card in the hand of the player being affected "
+                           "(0: none)", "their highest power card in hand"),
+    "your_best_played": Word("the highest power card the player being affected has not in "
+                             "hand: played this floor (0: none)",
+                             "their highest power card played this floor"),
 }
 
 # Atoms that only make sense somewhere specific.
 MODIFY_ONLY_ATOMS = frozenset({"amount"})
 
 # Atoms read per player: a condition using one is asked of each player a block is about.
-PER_PLAYER_ATOMS = frozenset({"your_coins", "your_wounds", "your_value", "your_items"})
+PER_PLAYER_ATOMS = frozenset({"your_coins", "your_wounds", "your_value", "your_items",
+                              "your_hand", "your_best_card", "your_best_played"})
 
 
 @attrs.frozen
@@ -124,6 +171,7 @@ class Function:
     params: tuple[str, ...]  # "number", "selector", "item" or "status" per argument
     doc: str
     per_player: bool = False  # reads the player being affected, like `your_coins`
+    place: bool = False  # an optional last argument names a thing: `marked(wear, this_card)`
 
 
 FUNCTIONS: dict[str, Function] = {
@@ -144,8 +192,11 @@ FUNCTIONS: dict[str, Function] = {
                       per_player=True),
     "played": Function(("item",), "1 if the player being affected played ITEM in this room",
                        per_player=True),
-    "marked": Function(("status",), "the count of STATUS on the player being affected (0: none)",
-                       per_player=True),
+    "marked": Function(("status",), "the count of STATUS on the player being affected (0: "
+                       "none); `marked(STATUS, THING)`: on a room, the dungeon or a card",
+                       per_player=True, place=True),
+    "in_hand": Function(("number",), "1 if the player being affected holds power card N in "
+                        "hand, else 0", per_player=True),
     "supply": Function(("item",), "how many ITEM cards the supply holds now"),
 }
 
@@ -163,6 +214,11 @@ EFFECTS: dict[str, str] = {
     "mark": "status",
     "unmark": "status",
     "eliminate": "none",
+    "pass": "number",
+    "pass_item": "item",
+    "give_power": "number",
+    "take_power": "number",
+    "become": "room",
 }
 
 
@@ -198,6 +254,8 @@ EVENTS: dict[str, Event] = {
     "lose": Event("a player loses coins", "that player", numeric=True),
     "steal": Event("a player takes coins or an item from another player", "the taker",
                    numeric=True, card="item", victim=True),
+    "pass": Event("a player passes coins or an item to another player", "the giver",
+                  numeric=True, card="item"),
     "give": Event("a player receives an item from the supply", "that player", card="item"),
     "take": Event("an item goes from a player back to the supply", "that player",
                   card="item"),
@@ -226,6 +284,7 @@ MODIFIABLE: dict[str, str] = {
     "gain": "the coins a player is about to gain",
     "lose": "the coins a player is about to lose",
     "steal": "the coins a player is about to take from another",
+    "pass": "the coins a player is about to pass to another",
     "score": "a player's score at final scoring (their coins to begin with)",
 }
 
@@ -234,6 +293,8 @@ ROOM_SHAPE: dict[str, tuple[str, int, str]] = {
     "cards": ("int", 1, "how many cards each player plays in the room; their values are summed"),
     "rounds": ("int", 1, "how many times in a row the room is fought, one play each time"),
     "missing": ("int", 0, "what a card counts for when a player has none left to play"),
+    "until": ("number", 0, "after each round but the last, the room ends once this holds "
+              "(0: never early)"),
 }
 
 ABILITIES: dict[str, str] = {

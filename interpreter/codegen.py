@@ -202,6 +202,12 @@ def neighbour(ctx, owner, step: int) -> list:
     return [others[-1]]
 
 
+def neighbours(ctx, players: list, step: int) -> list:
+    """`your_left`, `your_right`: the neighbour of each of the players, in seat order."""
+    seats = {q.seat for p in players for q in neighbour(ctx, p, step)}
+    return [p for p in ctx.participants if p.seat in seats]
+
+
 def item_of_choice(ctx, p, card: str) -> str:
     """The item a player gives up where a card says `take any`: asked kind by kind (sorted)
     until they say yes, the last kind when they said no to every other; no question when
@@ -219,7 +225,56 @@ def union(ctx, parts: list[list]) -> list:
     return [p for p in ctx.participants if p.seat in seen]
 
 
+class AtOnce:
+    """`at once { … }`: the block's code reads the table through this stand-in for its
+    Context, and every effect it asks for waits; `done()` then makes them happen, in the
+    order asked. So nothing in the block sees what the block moves."""
+
+    __slots__ = ("ctx", "moves")
+
+    def __init__(self, ctx) -> None:
+        object.__setattr__(self, "ctx", ctx)
+        object.__setattr__(self, "moves", [])
+
+    def __getattr__(self, name: str) -> Any:  # every read: the table as it is
+        return getattr(self.ctx, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:  # `amount`, `owner`: the Context's
+        setattr(self.ctx, name, value)
+
+    def _later(self, name: str):
+        def wait(*args) -> None:
+            self.moves.append((name, args))
+        return wait
+
+    def give(self, item: str, players: list) -> None:
+        """The supply is read now, as everything else in the block (X-6)."""
+        ctx = self.ctx
+        if players and ctx.supply.get(item, 0) >= len(players):
+            for p in players:
+                self.moves.append(("emit", ("give", p, 0, item)))
+        elif players and ctx.trace is not None:
+            ctx.trace.append(("short", ",".join(p.name for p in players), item))
+
+    def done(self) -> None:
+        for name, args in self.moves:
+            getattr(self.ctx, name)(*args)
+
+
+# The Context methods that change the table: inside `at once` they wait for the block's end.
+for _name in ("emit", "unmark", "attack", "mark_place", "unmark_place", "become", "do_room",
+              "give_power", "take_power"):
+    setattr(AtOnce, _name, property(lambda self, _n=_name: self._later(_n)))
+
+
+def at_once(ctx, block: Callable, subject) -> None:
+    later = AtOnce(ctx)
+    block(later, subject)
+    later.done()
+
+
 RUNTIME: dict[str, Any] = {
+    "at_once": at_once,
     "players_of_value": players_of_value,
     "players_valued": players_valued,
     "extreme": extreme,
@@ -227,6 +282,7 @@ RUNTIME: dict[str, Any] = {
     "tied": tied,
     "union": union,
     "neighbour": neighbour,
+    "neighbours": neighbours,
     "item_of_choice": item_of_choice,
     "__builtins__": {"len": len, "list": list, "max": max, "min": min, "sorted": sorted,
                      "set": set, "bool": bool, "int": int},

@@ -25,7 +25,14 @@ import attrs
 from raiders.dsl import ast
 from raiders.dsl.ast import const_value
 from raiders.dsl.library import KindInfo, Library
-from raiders.dsl.vocabulary import ATOMS, FUNCTIONS, PER_PLAYER_ATOMS, ROOM_SHAPE, SELECTORS
+from raiders.dsl.vocabulary import (
+    ATOMS,
+    FUNCTIONS,
+    PER_PLAYER_ATOMS,
+    PLACES,
+    ROOM_SHAPE,
+    SELECTORS,
+)
 
 from .codegen import INDENT, CardSource, indent
 from .state import Card, Player
@@ -101,6 +108,7 @@ class CompiledRoom:
     cards_each: int = 1  # how a room is played (ROOM_SHAPE): cards per player per round
     rounds: int = 1
     missing: int = 0  # what a card counts for when a player has none left
+    until: Optional[Expr] = None  # after a round but the last: the room ends once it holds
     source: str = ""  # the Python the card compiled to (`raiders show --python`)
     own_bus: Any = None  # the bus when only this room's rules are in play (built once)
 
@@ -185,6 +193,8 @@ _SELECTOR_SOURCE: dict[str, Callable[[str], str]] = {
     "first": lambda s: "[q for q in ctx.participants if q.seat == ctx.table.first]",
     "left": lambda s: "neighbour(ctx, ctx.owner, 1)",
     "right": lambda s: "neighbour(ctx, ctx.owner, -1)",
+    "your_left": lambda s: "[]" if s == "None" else f"neighbours(ctx, {s}, 1)",
+    "your_right": lambda s: "[]" if s == "None" else f"neighbours(ctx, {s}, -1)",
 }
 
 # The parameter of a generated modifier or parameter function, `f(ctx, p)`: the player a number
@@ -225,6 +235,10 @@ _ATOM_SOURCE: dict[str, Callable[[str], str]] = {
     "all_same": lambda p: "ctx.all_same",
     "amount": lambda p: "ctx.amount",
     "threat": lambda p: "ctx.threat()",
+    "your_hand": lambda p: _of(p, f"len(ctx.hand_of({p}))"),
+    "your_best_card": lambda p: _of(p, f"max(ctx.hand_of({p}), default=0)"),
+    "your_best_played": lambda p: _of(p, f"max((c for c in (1, 2, 3, 4, 5) if c not in "
+                                         f"ctx.hand_of({p})), default=0)"),
 }
 
 _COMPARE = {">=": "is at least", "<=": "is at most", ">": "is more than", "<": "is less than",
@@ -498,6 +512,10 @@ class CardCompiler:
             else:
                 read = f"q.{e.func}"
             return f"max(({read} for q in {sel}), default=0)", f"the {e.func} of {w}"
+        if spec.place and len(e.args) == len(spec.params) + 1:  # marked(wear, this_card)
+            what, place = e.args[0].name, e.args[1].name
+            return (f"ctx.marked_at({_lit(place)}, {_lit(self.card.id)}, {_lit(what)})",
+                    f"the `{what}` count of {PLACES[place].phrase}")
         if spec.params in (("item",), ("status",)):
             what = e.args[0].name
             if e.func == "holds":
@@ -517,6 +535,9 @@ class CardCompiler:
             return f"ctx.roll({a}, None)", f"a {ws[0]}-sided die (the table's)"
         if e.func == "your_roll":
             return _of(p, f"ctx.roll({a}, {p})"), f"their own {ws[0]}-sided die"
+        if e.func == "in_hand":
+            return (_of(p, f"(1 if {a} in ctx.hand_of({p}) else 0)"),
+                    f"they have power card {ws[0]} in hand")
         b = args[1][0]
         if e.func == "min":
             return f"min({a}, {b})", f"the smaller of {ws[0]} and {ws[1]}"
@@ -615,6 +636,9 @@ class CardCompiler:
         if isinstance(s, ast.Effect):
             lines, w = self.effect(s, subj)
             return ([] if subj == "None" else [f"if {subj}:", *indent(lines)]), w
+        if isinstance(s, ast.Apply) and s.selectors[0].arg is None \
+                and s.selectors[0].name in PLACES:
+            return self.place_apply(s)
         if isinstance(s, ast.Apply):
             sel, ws = self.selectors(s.selectors, subj)
             group = self.src.var("group")
@@ -648,6 +672,15 @@ class CardCompiler:
             lines = [f"for {value} in ctx.distinct_values:",
                      *indent(self._rows(value, {k: [pick, *body] for k, body in rows.items()}))]
             return lines, f"whoever played each value: {wr}"
+        if isinstance(s, ast.AtOnce):
+            body, wb = self.block(s.body, "subject")
+            fn = self.src.define("at_once", "ctx, subject", body,
+                                 doc="read first, then every effect together")
+            return [f"at_once(ctx, {fn}, {subj})"], f"all at once (the table read first): {wb}"
+        if isinstance(s, ast.Do) and s.name.name in PLACES and s.name.name not in self.types:
+            name = s.name.name
+            return [f"ctx.do_room({_lit(name)})"], \
+                f"{PLACES[name].phrase} is resolved here, as its card says"
         if isinstance(s, ast.Do):
             name = s.name.name
             if self.reads_params(name):  # one function, called here (see number_param)
@@ -782,6 +815,36 @@ class CardCompiler:
                 f"    {targets} = [q for q in {targets} if q.seat not in ctx.escaped_seats]",
                 f"ctx.attack({targets}, {fn})"], f"it attacks {ws}: {wb}"
 
+    def place_apply(self, s: ast.Apply) -> tuple[list[str], str]:
+        """`next_room: mark hunted`, `dungeon: unmark alarm`, `next_room: become horde`:
+        effects on things that are not players (docs/dsl.md, "What cards can name")."""
+        lines, words = [], []
+        card = _lit(self.card.id)
+        for sel in s.selectors:
+            place = _lit(sel.name)
+            for e in s.effects:
+                if e.verb == "become":
+                    lines.append(f"ctx.become({place}, {_lit(e.arg.name)})")
+                    words.append(f"{PLACES[sel.name].phrase} becomes `{e.arg.name}`")
+                    continue
+                status = _lit(e.arg.name)
+                count, wc = self.expr(e.count, "None") if e.count is not None else ("1", "1")
+                if e.verb == "unmark":
+                    how_many = count if e.count is not None else "None"
+                    lines.append(f"ctx.unmark_place({place}, {card}, {status}, {how_many})")
+                    words.append(f"{PLACES[sel.name].phrase} loses "
+                                 + (f"{wc} `{e.arg.name}`" if e.count is not None
+                                    else f"the status `{e.arg.name}`"))
+                    continue
+                lasting, wl = self.expr(e.lasting, "None") if e.lasting is not None \
+                    else ("None", "")
+                how_long = (f" for {wl} room(s)" if e.lasting is not None else
+                            " until the end of the floor" if e.lasting_floor else "")
+                lines.append(f"ctx.mark_place({place}, {card}, {status}, {count}, "
+                             f"({lasting}, {e.lasting_floor}))")
+                words.append(f"{PLACES[sel.name].phrase} gets `{e.arg.name}` ×{wc}{how_long}")
+        return lines, "; ".join(words)
+
     def effect(self, e: ast.Effect, group: str) -> tuple[list[str], str]:
         """Lines applying one effect to each player in variable `group` (a non-empty list)."""
         verb = e.verb
@@ -835,6 +898,27 @@ class CardCompiler:
                 f"get `{name}` ×{wc}{how_long}"
         if verb == "eliminate":
             return [loop, f"    ctx.emit('eliminate', {q}, 0)"], "are eliminated"
+        if verb in ("give_power", "take_power"):
+            n, wn = self.expr(e.arg, q)
+            return [loop, f"    ctx.{verb}({q}, {n})"], \
+                (f"take power card {wn} back into their hand" if verb == "give_power"
+                 else f"discard power card {wn} from their hand")
+        if verb in ("pass", "pass_item"):
+            # `to` is read for each giver (`your_left`: the giver's own neighbour)
+            one, to, taker = self.src.var("one"), self.src.var("to"), self.src.var("taker")
+            receivers, wto = self.selectors(e.source, one)
+            if verb == "pass":
+                amount, wa = self.expr(e.arg, q)
+                item, words = "None", f"pass {wa} coin(s) to {wto} (no more than they have)"
+                holds = ""
+            else:
+                amount, item = "0", _lit(e.arg.name)
+                words = f"pass a {e.arg.name} to {wto} (if they hold one)"
+                holds = f" and {item} in {q}.items"
+            return [loop, f"    {one} = [{q}]", f"    {to} = {receivers}",
+                    f"    for {taker} in {to}:",
+                    f"        if {taker} is not {q}{holds}:",
+                    f"            ctx.emit('pass', {q}, {amount}, {item}, {taker})"], words
         amount, wa = self.expr(e.arg, q)
         words = {"wound": f"take {wa} wound(s)", "heal": f"heal {wa} wound(s)",
                  "gain": f"gain {wa} coin(s)", "lose": f"lose {wa} coin(s)"}[verb]
@@ -958,16 +1042,25 @@ class CardCompiler:
             if typ in ("int", "number", "per_players") and self.values[name] is not None \
                     and name not in ROOM_SHAPE:
                 params[name] = self.param_function(name)
+        until = self.values.get("until")
+        until_fn = None
+        if until is not None and const_value(until) != 0:  # the default never ends it early
+            until_fn = self.src.define("until", "ctx, p", [f"return {self.cond(until, 'None')[0]}"])
         resolve = r["resolve"]
         if resolve is None:  # a room with no procedure
             resolve = self.src.define("resolve", "ctx, subject", ["return None"])
         words.insert(0, f"When the room resolves: {r['resolve_words'] or 'nothing happens'}.")
-        shape = {name: self.constant(name, default) for name, (_, default, _) in ROOM_SHAPE.items()}
+        shape = {name: self.constant(name, default)
+                 for name, (typ, default, _) in ROOM_SHAPE.items() if typ == "int"}
         if shape["cards"] != 1 or shape["rounds"] != 1:
             words.insert(0, f"Each player plays {shape['cards']} card(s), values summed"
                          + (f", in {shape['rounds']} rounds (the room is fought once per round)"
                             if shape["rounds"] != 1 else "")
                          + f"; a card a player lacks counts {shape['missing']}.")
+        if until_fn is not None:
+            with self.src.dry():
+                words.insert(0, "After each round but the last, the room ends once "
+                             f"{self.cond(until, 'None')[1]}.")
         for name in self.types:
             if self.values[name] is not None and name not in ROOM_SHAPE and (
                     self.types[name] not in ("table", "effects") or self.reads_params(name)):
@@ -982,7 +1075,7 @@ class CardCompiler:
             params={name: funcs[fn] for name, fn in params.items()},
             words=words, any_item=funcs[r["any_item"]] if r["any_item"] else None,
             cards_each=shape["cards"], rounds=shape["rounds"], missing=shape["missing"],
-            source=text)
+            until=funcs[until_fn] if until_fn is not None else None, source=text)
 
     def constant(self, name: str, default: Any = None) -> Any:
         v = self.values.get(name)
@@ -1048,7 +1141,9 @@ def _per_player(node) -> bool:
     if isinstance(node, ast.Name):
         return node.name in PER_PLAYER_ATOMS
     if isinstance(node, ast.Call) and FUNCTIONS.get(node.func) and FUNCTIONS[node.func].per_player:
-        return True
+        spec = FUNCTIONS[node.func]  # `marked(wear, this_card)` reads a thing, not a player
+        if not (spec.place and len(node.args) == len(spec.params) + 1):
+            return True
     if attrs.has(type(node)):
         return any(_per_player(getattr(node, f.name)) for f in attrs.fields(type(node)))
     if isinstance(node, tuple):

@@ -81,7 +81,7 @@ def _table(game: Game) -> dict[str, dict[str, Any]]:
 def _room_at(game: Game, index: int) -> Optional[str]:
     for floor in game.deal.floors:
         if index < len(floor.rooms):
-            return floor.rooms[index].card
+            return floor.rooms[index].playing
         index -= len(floor.rooms)
     return None
 

@@ -116,7 +116,7 @@ class SeatView:
         if not self._entered:
             return None
         g = self._game
-        return g.rules.rooms[g.deal.floors[g.table.floor_index].rooms[self.room_index].card]
+        return g.rules.rooms[g.deal.floors[g.table.floor_index].rooms[self.room_index].playing]
 
     @property
     def how_played(self) -> str:

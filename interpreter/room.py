@@ -19,7 +19,7 @@ from typing import Callable, Iterable, Mapping, Optional, Sequence, Union
 import attrs
 
 from .compiler import CardRules, CompiledRoom, Handler
-from .state import Card, Mark, Play, Player
+from .state import Card, Mark, Play, Player, RoomSlot
 
 MAX_DEPTH = 32
 MAX_EVENTS = 20_000  # per room: enough for any real card, a clear stop for runaway ones
@@ -91,6 +91,15 @@ class Table:
         self.floor_index = 0
         self.room_number = 0  # the room being played, 1..5 on its floor; 0 between rooms
         self.rooms_done = 0
+        # The things on the table besides players (docs/dsl.md, "What cards can name"): the
+        # dungeon's own statuses, and the rooms in the order the game plays them, with the
+        # room being played (None between rooms), the next one, and where this floor begins.
+        self.marks: Optional[dict[str, Mark]] = None
+        self.slots: Sequence[RoomSlot] = ()
+        self.slot_index: Optional[int] = None
+        self.next_slot = 0
+        self.floor_first = 0
+        self.room_cards: Mapping[str, CompiledRoom] = {}
         self._buses: dict = {}
         # An optional recorder of which card's handler did what (interpreter/why.py, `replay
         # --trace`); None, the default, costs one test where a handler runs.
@@ -114,39 +123,86 @@ class Table:
                 own = room.own_bus = Bus()
                 own.add(room.rules, None)
             return own
-        key = (id(room), id(self.floor_rules), self._held_key() if self.held else None)
+        key = (id(room), id(self.floor_rules), self._held_key() if self.held else None,
+               self._places_key() if self.held and (self.marks or self.slots) else None)
         bus = self._buses.get(key)
         if bus is None:
             if len(self._buses) > 512:
                 self._buses.clear()
             bus = Bus()
+            held = self.held
             if room is not None:
                 bus.add(room.rules, None)
+                slot = self.current_slot()
+                if slot is not None and slot.marks and held:  # the room's own statuses
+                    self._add_statuses(bus, slot.marks, None)
             if self.floor_rules is not None:
                 bus.add(self.floor_rules, None)
             for rules in self.house:
                 bus.add(rules, None)
-            if self.held:
-                held = self.held
+            if self.marks and held:  # the dungeon's statuses: for everyone, as a house rule
+                self._add_statuses(bus, self.marks, None)
+            if held:
                 for p in self.players:
                     if p.dead:
                         continue
-                    for cid in (p.character, *p.items, *sorted(p.marks)):
+                    for cid in (p.character, *p.items):
                         rules = held.get(cid)
                         if rules is not None:
                             bus.add(rules, p)
+                    if p.card_marks:  # statuses on the cards they hold, card by card
+                        for cid in sorted(p.card_marks):
+                            self._add_statuses(bus, p.card_marks[cid], p)
+                    if p.marks:
+                        self._add_statuses(bus, p.marks, p)
             self._buses[key] = bus
         return bus
 
+    def _add_statuses(self, bus: Bus, marks: Mapping[str, Mark], owner: Optional[Player]) -> None:
+        for status in sorted(marks):
+            rules = self.held.get(status)
+            if rules is not None:
+                bus.add(rules, owner)
+
     def _held_key(self) -> tuple:
-        return tuple((p.character, tuple(p.items), tuple(sorted(p.marks)), p.dead)
+        return tuple((p.character, tuple(p.items), tuple(sorted(p.marks)), p.dead,
+                      tuple((c, tuple(sorted(m))) for c, m in sorted(p.card_marks.items()))
+                      if p.card_marks else None)
                      for p in self.players)
 
+    def _places_key(self) -> tuple:
+        slot = self.current_slot()
+        return (tuple(sorted(self.marks)) if self.marks else None,
+                tuple(sorted(slot.marks)) if slot is not None and slot.marks else None)
+
+    # ---- the rooms, as things cards name
+    def current_slot(self) -> Optional[RoomSlot]:
+        i = self.slot_index
+        return self.slots[i] if i is not None and i < len(self.slots) else None
+
+    def slot_at(self, name: str, here: Optional[int]) -> Optional[int]:
+        """The index in `slots` of the room a word names (`this_room`, `next_room`,
+        `previous_room`), seen from the room at index `here` (None: between rooms); None when
+        there is no such room."""
+        if name == "next_room":
+            i = here + 1 if here is not None else self.next_slot
+        elif here is None:
+            return None
+        elif name == "this_room":
+            i = here
+        else:  # previous_room: on this floor only
+            i = here - 1
+            if i < self.floor_first:
+                return None
+        return i if 0 <= i < len(self.slots) else None
+
     # ---- what the rules share
-    def return_item(self, p: Player, item: str) -> None:
-        """An item card goes from a player back to the supply."""
-        p.take_item(item)
+    def return_item(self, p: Player, item: str) -> Optional[dict[str, Mark]]:
+        """An item card goes from a player back to the supply, a fresh card: the statuses on
+        it (returned) are gone."""
+        dropped = p.take_item(item)
         self.supply[item] = self.supply.get(item, 0) + 1
+        return dropped
 
     def roll(self, faces: int) -> int:
         if self.dice is None:
@@ -165,13 +221,25 @@ class Table:
         return answer
 
     def expire_marks(self, floor_over: bool = False) -> None:
-        """Statuses whose time is up go (after each room, and at the end of a floor)."""
+        """Statuses whose time is up go (after each room, and at the end of a floor): on the
+        players, on the cards they hold, on the rooms and on the dungeon."""
         done, floor = self.rooms_done, self.floor_index
         for p in self.players:
             if p.marks:
-                for name in [n for n, m in p.marks.items() if _time_up(m, done, floor,
-                                                                         floor_over)]:
-                    del p.marks[name]
+                _expire(p.marks, done, floor, floor_over)
+            if p.card_marks:
+                for marks in p.card_marks.values():
+                    _expire(marks, done, floor, floor_over)
+        if self.marks:
+            _expire(self.marks, done, floor, floor_over)
+        for slot in self.slots:
+            if slot.marks:
+                _expire(slot.marks, done, floor, floor_over)
+
+
+def _expire(marks: dict[str, Mark], done: int, floor: int, floor_over: bool) -> None:
+    for name in [n for n, m in marks.items() if _time_up(m, done, floor, floor_over)]:
+        del marks[name]
 
 
 def _time_up(m: Mark, done: int, floor: int, floor_over: bool) -> bool:
@@ -194,6 +262,7 @@ class Context:
         "highest_card", "all_same", "escaped_seats", "attack_targets",
         "amount", "applied", "depth", "trace", "threat_value", "owner", "mods", "reps",
         "reacts", "param_mods", "value_mods", "round", "events", "rolls", "why", "heard",
+        "echo_at",
     )
 
     def __init__(self, table: Table, room: Optional[CompiledRoom], plays: Sequence[Play] = (),
@@ -226,6 +295,7 @@ class Context:
         self.escaped_seats: Union[set[int], frozenset[int]] = _NO_SEATS  # a set once needed
         self.total = self.highest_value = self.lowest_value = self.highest_card = 0
         self.all_same = 1
+        self.echo_at: Optional[int] = None  # the room whose procedure `do ROOM` is running
 
     # ---- the plays
     def value_plays(self) -> None:
@@ -459,6 +529,132 @@ class Context:
             self.depth -= 1
             self.applied, self.owner, self.amount = saved, saved_owner, saved_amount
 
+    # ---- things on the table besides players (docs/dsl.md, "What cards can name")
+    def _here(self) -> Optional[int]:
+        return self.echo_at if self.echo_at is not None else self.table.slot_index
+
+    def place_marks(self, place: str, card: str, create: bool) -> Optional[dict[str, Mark]]:
+        """The statuses of a thing a rule of `card` names (None: no such thing now); made
+        when a status is first put on it."""
+        table = self.table
+        if place == "dungeon":
+            if table.marks is None and create:
+                table.marks = {}
+            return table.marks
+        if place == "this_card" and self.owner is not None:
+            owner = self.owner
+            if card != owner.character and card not in owner.items:
+                return None  # the card has left its holder's hand
+            if owner.card_marks is None:
+                if not create:
+                    return None
+                owner.card_marks = {}
+            marks = owner.card_marks.get(card)
+            if marks is None and create:
+                marks = owner.card_marks[card] = {}
+            return marks
+        i = table.slot_at("this_room" if place == "this_card" else place, self._here())
+        if i is None:
+            return None
+        slot = table.slots[i]
+        if slot.marks is None and create:
+            slot.marks = {}
+        return slot.marks
+
+    def marked_at(self, place: str, card: str, status: str) -> int:
+        marks = self.place_marks(place, card, False)
+        m = marks.get(status) if marks else None
+        return m.count if m is not None else 0
+
+    def mark_place(self, place: str, card: str, status: str, count: int,
+                   lasting: tuple) -> None:
+        """`THING: mark STATUS`: as on a player, but no event (nobody is affected)."""
+        if count <= 0:
+            return
+        marks = self.place_marks(place, card, True)
+        if marks is None:
+            return
+        fresh = status not in marks
+        add_mark(self, marks, status, count, lasting)
+        if fresh:
+            self.held_changed(status)
+        if self.trace is not None:
+            self.trace.append(("mark_place", place, status))
+
+    def unmark_place(self, place: str, card: str, status: str, count: Optional[int]) -> None:
+        marks = self.place_marks(place, card, False)
+        m = marks.get(status) if marks else None
+        if m is None:
+            return
+        m.count -= m.count if count is None else max(count, 0)
+        if m.count <= 0:
+            del marks[status]
+            self.held_changed(status)
+        if self.trace is not None:
+            self.trace.append(("unmark_place", place, status))
+
+    def become(self, place: str, card: str) -> None:
+        """`next_room: become CARD`: a room not yet played will be played as another card."""
+        table = self.table
+        i = table.slot_at(place, self._here())
+        if i is None or (table.slot_index is not None and i <= table.slot_index):
+            return  # no such room, or one being played or played already
+        slot = table.slots[i]
+        was = slot.played_as or slot.card
+        slot.played_as = card
+        slot.face_up = True
+        if self.trace is not None:
+            self.trace.append(("become", "", (was, card)))
+
+    def do_room(self, place: str) -> None:
+        """`do previous_room`: that room's procedure, run here with this room's plays; inside
+        it the room words are seen from that room (an echo of an echo reaches further back)."""
+        table = self.table
+        i = table.slot_at(place, self._here())
+        if i is None:
+            return
+        slot = table.slots[i]
+        room = table.room_cards.get(slot.played_as or slot.card)
+        if room is None:
+            return
+        if self.depth >= MAX_DEPTH:
+            raise RulesError(f"rooms run each other's procedures more than {MAX_DEPTH} deep "
+                             f"(`do` from `{self.room.id if self.room else '?'}`)")
+        saved = self.echo_at
+        self.echo_at = i
+        self.depth += 1
+        if self.trace is not None:
+            self.trace.append(("echo", "", room.id))
+        try:
+            room.resolve(self, None)
+        finally:
+            self.depth -= 1
+            self.echo_at = saved
+
+    # ---- hands: the power cards a player has not played this floor
+    def hand_of(self, p: Player) -> list[int]:
+        """The power cards in a player's hand; a card they have on the table in this round
+        is not in it."""
+        hand = p.hand
+        for pl in self.plays:
+            if pl.player is p:
+                down = pl.cards if pl.cards is not None else (pl.card,)
+                return [c for c in hand if c not in down]
+        return hand
+
+    def give_power(self, p: Player, n: int) -> None:
+        if 1 <= n <= 5 and n not in p.hand:
+            p.hand.append(n)
+            p.hand.sort()
+            if self.trace is not None:
+                self.trace.append(("regain", p.name, n))
+
+    def take_power(self, p: Player, n: int) -> None:
+        if n in self.hand_of(p):
+            p.hand.remove(n)
+            if self.trace is not None:
+                self.trace.append(("discard", p.name, n))
+
     def give(self, item: str, players: list[Player]) -> None:
         """X-6: players claiming the same item get one each, or none if the supply is short."""
         if not players:
@@ -522,7 +718,9 @@ def _in_play(h: Handler, owner: Optional[Player]) -> bool:
         return True
     card = h.card
     return not owner.dead and (card == owner.character or card in owner.marks
-                               or card in owner.items)
+                               or card in owner.items
+                               or (owner.card_marks is not None
+                                   and any(card in m for m in owner.card_marks.values())))
 
 
 # ---- what each effect does (the only place tokens, items and statuses change)
@@ -568,36 +766,60 @@ def _give(ctx: Context, p: Player, amount: int, item, extra) -> None:
 
 def _take(ctx: Context, p: Player, amount: int, item, extra) -> None:
     if item in p.items:
-        ctx.table.return_item(p, item)
-        ctx.held_changed(item)
+        dropped = ctx.table.return_item(p, item)
+        ctx.held_changed("" if dropped else item)
         if ctx.trace is not None:
             ctx.trace.append(("take", p.name, item))
 
 
-def _steal(ctx: Context, taker: Player, amount: int, item, giver: Player) -> None:
+def _move(ctx: Context, taker: Player, giver: Player, amount: int, item) -> Optional[str]:
     """Coins or an item move from one player to another: nothing is made or lost (a taker
-    at the coin cap takes only what fits)."""
+    at the coin cap takes only what fits; an item keeps the statuses on its card). What
+    moved, in words, or None when nothing could."""
     if item is not None:
-        if item in giver.items:
-            giver.take_item(item)
-            taker.give_item(item)
-            ctx.held_changed(item)
-            if ctx.trace is not None:
-                ctx.trace.append(("steal", taker.name, f"{item} from {giver.name}"))
-        return
+        if item not in giver.items:
+            return None
+        marks = giver.take_item(item)
+        taker.give_item(item, marks)
+        ctx.held_changed("" if marks else item)
+        return item
     cap = ctx.coin_cap
     moved = min(max(amount, 0), giver.coins,
                 (cap - taker.coins) if cap is not None else giver.coins)
     if moved > 0:
         giver.coins -= moved
         taker.coins += moved
-    if ctx.trace is not None:
-        ctx.trace.append(("steal", taker.name, f"{max(moved, 0)} coin(s) from {giver.name}"))
+    return f"{max(moved, 0)} coin(s)"
+
+
+def _steal(ctx: Context, taker: Player, amount: int, item, giver: Player) -> None:
+    what = _move(ctx, taker, giver, amount, item)
+    if what is not None and ctx.trace is not None:
+        ctx.trace.append(("steal", taker.name, f"{what} from {giver.name}"))
+
+
+def _pass(ctx: Context, giver: Player, amount: int, item, taker: Player) -> None:
+    """`pass … to`: the reverse of a steal, an event about the giver."""
+    what = _move(ctx, taker, giver, amount, item)
+    if what is not None and ctx.trace is not None:
+        ctx.trace.append(("pass", giver.name, f"{what} to {taker.name}"))
 
 
 def _mark(ctx: Context, p: Player, amount: int, status, lasting) -> None:
     if amount <= 0:  # `mark S by 0`: nothing to add (a status is never held at 0)
         return
+    fresh = status not in p.marks
+    add_mark(ctx, p.marks, status, amount, lasting)
+    if fresh:
+        ctx.held_changed(status)
+    if ctx.trace is not None:
+        ctx.trace.append(("mark", p.name, status))
+
+
+def add_mark(ctx: Context, marks: dict[str, Mark], status: str, amount: int,
+             lasting: tuple) -> None:
+    """A status added to a thing's statuses (a player's, a room's, the dungeon's, a card's):
+    its count grows, and it lasts until the later of the two ends."""
     rooms, floor = lasting
     table = ctx.table
     until_room = None
@@ -605,10 +827,9 @@ def _mark(ctx: Context, p: Player, amount: int, status, lasting) -> None:
         # "for N rooms": the N rooms after the current one (or from the next, between rooms).
         until_room = table.rooms_done + max(rooms, 0) + (1 if ctx.room is not None else 0)
     until_floor = table.floor_index if floor else None
-    m = p.marks.get(status)
+    m = marks.get(status)
     if m is None:
-        p.marks[status] = Mark(amount, until_room, until_floor)
-        ctx.held_changed(status)
+        marks[status] = Mark(amount, until_room, until_floor)
     else:
         m.count += amount
         if m.until_room is None and m.until_floor is None:
@@ -620,8 +841,6 @@ def _mark(ctx: Context, p: Player, amount: int, status, lasting) -> None:
                 m.until_room if until_room is None else max(m.until_room, until_room)
             m.until_floor = until_floor if m.until_floor is None else \
                 m.until_floor if until_floor is None else max(m.until_floor, until_floor)
-    if ctx.trace is not None:
-        ctx.trace.append(("mark", p.name, status))
 
 
 def _eliminate(ctx: Context, p: Player, amount: int, item, extra) -> None:
@@ -644,7 +863,7 @@ def _death(ctx: Context, p: Player, amount: int, item, extra) -> None:
 
 
 _APPLY = {"wound": _wound, "heal": _heal, "gain": _gain, "lose": _lose, "give": _give,
-          "take": _take, "steal": _steal, "mark": _mark, "eliminate": _eliminate,
+          "take": _take, "steal": _steal, "pass": _pass, "mark": _mark, "eliminate": _eliminate,
           "death": _death}
 
 

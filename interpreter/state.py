@@ -31,17 +31,36 @@ class Player:
     out: Optional[str] = None  # why this player cannot win: eliminated, dead, unconscious…
     dead: bool = False  # dead players leave the game (classic C-7); eliminated ones play on
     marks: dict[str, Mark] = attrs.Factory(dict)  # statuses, by status card id
+    # statuses on the cards the player holds (`this_card: mark wear`), by card id: the item's
+    # copies share them, and they leave with the first copy that goes (docs/dsl.md)
+    card_marks: Optional[dict[str, dict[str, Mark]]] = None
 
     def mark_count(self, status: str) -> int:
         m = self.marks.get(status) if self.marks else None
         return m.count if m is not None else 0
 
-    def give_item(self, item: str) -> None:
+    def give_item(self, item: str, marks: Optional[dict[str, Mark]] = None) -> None:
+        """One copy of an item into the hand, with the statuses on that card (if it had any:
+        a card passed or stolen keeps them; they join those of the copies already held)."""
         self.items.append(item)
         self.items.sort()
+        if marks:
+            if self.card_marks is None:
+                self.card_marks = {}
+            mine = self.card_marks.setdefault(item, {})
+            for status, m in marks.items():
+                had = mine.get(status)
+                if had is None:
+                    mine[status] = m
+                else:
+                    had.count += m.count
 
-    def take_item(self, item: str) -> None:
+    def take_item(self, item: str) -> Optional[dict[str, Mark]]:
+        """One copy of an item out of the hand; the statuses on it, which leave with it."""
         self.items.remove(item)
+        if self.card_marks:
+            return self.card_marks.pop(item, None)
+        return None
 
 
 
@@ -70,6 +89,15 @@ class Play:
 class RoomSlot:
     card: str
     face_up: bool
+    # statuses on this room (`next_room: mark …`), and the card it is played as when a rule
+    # made it `become` another; both None until a rule says so (the dealt card stays `card`)
+    marks: Optional[dict[str, Mark]] = None
+    played_as: Optional[str] = None
+
+    @property
+    def playing(self) -> str:
+        """The card this room is played as."""
+        return self.played_as or self.card
 
 
 @attrs.define
