@@ -255,6 +255,7 @@ class Workspace:
         out += [(k, "keyword", "") for k in grammar_keywords()]
         out += events
         out += [(s, "selector", d.doc) for s, d in V.SELECTORS.items()]
+        out += [(s, "thing", f"{d.sort}: {d.doc}") for s, d in V.PLACES.items()]
         out += [(s, "function", d) for s, (_, d) in V.SELECTORS_OF.items()]
         out += [(a, "atom", d.doc) for a, d in V.ATOMS.items()]
         out += [(f, "function", fn.doc) for f, fn in V.FUNCTIONS.items()]
@@ -337,6 +338,10 @@ def vocabulary_doc(word: str) -> Optional[str]:
         return f"`{word}({arg})` (selector): {doc}"
     if word in V.EVENTS:
         return f"`{word}` (event): {V.EVENTS[word].doc}; a handler is about {V.EVENTS[word].about}"
+    if word in V.PLACES:
+        place = V.PLACES[word]
+        return (f"`{word}` (a {place.sort}, a thing cards name): {place.doc}; it takes "
+                + ", ".join(f"`{w}`" for w in sorted(V.PLACE_EFFECTS[place.sort])))
     if word in V.ROOM_SHAPE:
         t, default, doc = V.ROOM_SHAPE[word]
         return f"`{word}` ({t} field of every room, default {default}): {doc}"
@@ -453,7 +458,7 @@ def build_server():
              "atom": T.CompletionItemKind.Constant, "function": T.CompletionItemKind.Function,
              "type": T.CompletionItemKind.TypeParameter, "kind": T.CompletionItemKind.Class,
              "item": T.CompletionItemKind.Reference, "card": T.CompletionItemKind.Value,
-             "ability": T.CompletionItemKind.EnumMember}
+             "ability": T.CompletionItemKind.EnumMember, "thing": T.CompletionItemKind.Variable}
 
     @server.feature(T.TEXT_DOCUMENT_COMPLETION,
                     T.CompletionOptions(trigger_characters=[" ", "(", ":"]))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Iterable, Optional, Sequence
 
+from raiders.dsl.vocabulary import PLACES
+
 from .compiler import NEVER
 from .describe import count, plurals
 from .engine import GameResult, RoomRecord
@@ -24,6 +26,11 @@ _EVENT_WORDS = {
     "death": "{who} dies",
     "roll": "a die rolls {n}",
     "choice": "{who} answers {n}",
+    "pass": "{who} passes {n}",
+    "regain": "{who} takes power card {n} back into their hand",
+    "discard": "{who} discards power card {n}",
+    "echo": "{room} resolves as {n}",
+    "until": "{room} ends after round {n}: nobody plays another card there",
 }
 _COUNTED = {"wound": ("takes", "wound"), "heal": ("heals", "wound"), "gain": ("gains", "coin"),
             "lose": ("loses", "coin")}
@@ -57,6 +64,16 @@ def effect_words(event: str, who: str, n: object, rules: Optional[Rules] = None,
     if event == "split":
         return (f"{names(who)} tie for the {count(int(n), 'coin')}: more sharers than coins, "
                 "so nobody gets any")
+    if event in ("mark_place", "unmark_place"):  # a status on a room, the dungeon, a card
+        thing = PLACES[who].phrase if who in PLACES else who
+        return f"{thing} {'now has' if event == 'mark_place' else 'no longer has'} `{n}`"
+    if event == "become" and isinstance(n, tuple):
+        was, now = n
+        if rules is not None:
+            was, now = (rules.rooms[c].name if c in rules.rooms else c for c in (was, now))
+        return f"the room {was} will be played as {now}"
+    if event == "echo" and rules is not None and isinstance(n, str) and n in rules.rooms:
+        n = rules.rooms[n].name
     if rules is not None and isinstance(n, str) and n in rules.items:
         n = rules.items[n].name
     text = _EVENT_WORDS.get(event, "{who} {n}").format(who=names(who), n=n, room=it)
