@@ -493,6 +493,11 @@ def _slip_hint(text: str, tok: Token, expected: list[str]) -> Optional[str]:
     if "`(`" in expected and last in EVENTS and EVENTS[last].card and \
             re.fullmatch(r"[a-z_][\w-]*", word):
         return f"an event names its card in parentheses: `{last}({word})`"
+    if last in ("give", "take") and word.isdigit():  # `give 5`: a power card, not an item
+        return (f"a power card is `{last} power {word}` (back into the hand, or out of it); "
+                f"`{last} ITEM` is an item card")
+    if last == "to" and re.search(r"\bgive\s+[\w-]+\s+to\s*$", before):
+        return "an item goes to another player with `pass ITEM to SELECTOR`"
     if last == "half" and word != "(":
         return "`half` is a function: `half(coins)`, rounded down"
     if word == "/" and expected:

@@ -61,6 +61,17 @@ kind second-wind() {
 
 second-wind quiet-spring { name "Quiet Spring" }
 
+# Hands read: a player with no 5 left in hand is hurt; the room discards their best card.
+trap snare {
+  name "Snare"
+  hits {
+    1 -> everyone {
+      if not in_hand(5) { wound 1 }
+      take power your_best_card
+    }
+  }
+}
+
 # Moves all at once: every key goes one seat left, none travels on.
 kind carousel() {
   resolve { at once { holds(key): pass key to your_left } }
