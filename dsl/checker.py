@@ -84,7 +84,37 @@ class Checker:
             self.diags.extend(self_triggers(info.decl.members, info.decl.name))
         for card in self.lib.cards.values():
             self.diags.extend(self_triggers(card.members, card.id))
+        self.check_holderless_statuses()
         return self.diags
+
+    def check_holderless_statuses(self) -> None:
+        """W604: `next_room: mark S` or `dungeon: mark S` where S's rules read `you`,
+        `others`, `left` or `right`: on a room or the dungeon nobody holds S, so those parts
+        never do anything."""
+        reads_holder: dict[str, ast.Selector] = {}
+        for sid in self.statuses:
+            for n in ast.walk(tuple(self.lib.cards[sid].members)):
+                if isinstance(n, ast.Selector) and n.arg is None and n.name in OWNER_SELECTORS:
+                    reads_holder[sid] = n
+                    break
+        if not reads_holder:
+            return
+        decls = [*self.lib.cards.values(), *(i.decl for i in self.lib.kinds.values())]
+        for n in ast.walk(tuple(d.members for d in decls)):
+            if not isinstance(n, ast.Apply):
+                continue
+            places = [s.name for s in n.selectors if s.arg is None and s.name in PLACES
+                      and PLACES[s.name].sort in ("room", "dungeon")]
+            for e in n.effects:
+                sel = reads_holder.get(e.arg.name) if e.verb == "mark" and \
+                    isinstance(e.arg, ast.Name) else None
+                if places and sel is not None:
+                    self.diags.append(Diagnostic(
+                        e.span, "W604", f"`{e.arg.name}` reads `{sel.name}`, but on "
+                        f"{PLACES[places[0]].phrase} nobody holds it",
+                        f"those parts never act there (line {sel.span.line} of "
+                        f"{sel.span.path}); a status on a thing is for everyone: say who "
+                        "without `you`, e.g. `everyone`, `lowest`", severity="warning"))
 
     def check_kind(self, info: KindInfo) -> None:
         decl = info.decl

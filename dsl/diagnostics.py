@@ -53,6 +53,7 @@ CODES: dict[str, str] = {
     "E508": "mod used with a ruleset it is not written for",
     "W601": "a mod's boss-like card joins the room deck",
     "W602": "a rule sets off its own event (a runaway chain)",
+    "W604": "a status that reads its holder is put on a thing nobody holds",
 }
 
 # A diagnostic quotes at most this much of a source line, and of its own message and hint

@@ -100,6 +100,8 @@ class Table:
         self.next_slot = 0
         self.floor_first = 0
         self.room_cards: Mapping[str, CompiledRoom] = {}
+        self.places_marked = False  # a status was ever put on a room or the dungeon: until
+        # then, the buses and the statuses' time-outs need not look at them (most games)
         self._buses: dict = {}
         # An optional recorder of which card's handler did what (interpreter/why.py, `replay
         # --trace`); None, the default, costs one test where a handler runs.
@@ -124,7 +126,7 @@ class Table:
                 own.add(room.rules, None)
             return own
         key = (id(room), id(self.floor_rules), self._held_key() if self.held else None,
-               self._places_key() if self.held and (self.marks or self.slots) else None)
+               self._places_key() if self.places_marked and self.held else None)
         bus = self._buses.get(key)
         if bus is None:
             if len(self._buses) > 512:
@@ -230,11 +232,12 @@ class Table:
             if p.card_marks:
                 for marks in p.card_marks.values():
                     _expire(marks, done, floor, floor_over)
-        if self.marks:
-            _expire(self.marks, done, floor, floor_over)
-        for slot in self.slots:
-            if slot.marks:
-                _expire(slot.marks, done, floor, floor_over)
+        if self.places_marked:
+            if self.marks:
+                _expire(self.marks, done, floor, floor_over)
+            for slot in self.slots:
+                if slot.marks:
+                    _expire(slot.marks, done, floor, floor_over)
 
 
 def _expire(marks: dict[str, Mark], done: int, floor: int, floor_over: bool) -> None:
@@ -540,6 +543,7 @@ class Context:
         if place == "dungeon":
             if table.marks is None and create:
                 table.marks = {}
+                table.places_marked = True
             return table.marks
         if place == "this_card" and self.owner is not None:
             owner = self.owner
@@ -559,6 +563,7 @@ class Context:
         slot = table.slots[i]
         if slot.marks is None and create:
             slot.marks = {}
+            table.places_marked = True
         return slot.marks
 
     def marked_at(self, place: str, card: str, status: str) -> int:

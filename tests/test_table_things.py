@@ -169,3 +169,13 @@ def test_show_says_every_new_word_in_plain_words(tmp_path):
     assert "they have power card 5 in hand" in said["snare"]
     assert "all at once (the table read first)" in said["spinning-hall"]
     assert "pass a key to their left neighbour" in said["spinning-hall"]
+
+
+def test_a_status_reading_its_holder_put_on_a_room_or_the_dungeon_is_warned(tmp_path):
+    (tmp_path / "x.dsl").write_text(
+        'status sore { name "Sore"  after room { you: wound 1 } }\n'
+        'treasure x { chest 1  after room { next_room: mark sore  lowest: mark sore '
+        ' dungeon: mark sore } }\n')
+    report = validate_paths([str(tmp_path)])
+    warned = [(d.code, d.severity, d.span.line, d.span.col) for d in report.diagnostics]
+    assert warned == [("W604", "warning", 2, 47), ("W604", "warning", 2, 86)], warned
