@@ -1,7 +1,7 @@
 """Bad scenario files get positioned diagnostics, not tracebacks; failing ones show a diff."""
 import pytest
 
-from raiders.interpreter.scenarios import run_file
+from raiders.interpreter.records.scenarios import run_file
 
 BASE = """format: raiders-scenario/1
 ruleset: {ruleset}

@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from raiders.dsl.diagnostics import CODES
-from raiders.dsl.validate import validate_paths
+from raiders.formats.validate import validate_paths
 from raiders.interpreter.cli import main as cli_main
 
 ROOT = Path(__file__).resolve().parent.parent

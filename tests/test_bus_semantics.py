@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from raiders.dsl.validate import validate_paths
-from raiders.interpreter.scenarios import run_file
+from raiders.formats.validate import validate_paths
+from raiders.interpreter.records.scenarios import run_file
 
 MOD = """
 status cursed { name "Cursed" }

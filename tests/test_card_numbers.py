@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from raiders.dsl import ast
-from raiders.dsl.rulesets import load_ruleset
+from raiders.formats.rulesets import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET_FILES = {

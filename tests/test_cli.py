@@ -76,7 +76,7 @@ def test_validate_checks_logs_and_scenarios_by_their_format(tmp_path):
 
 def test_every_selector_has_behaviour_and_words():
     from raiders.dsl.vocabulary import ATOMS, FUNCTIONS, SELECTORS
-    from raiders.interpreter import compiler
+    from raiders.interpreter.runtime import compiler
 
     assert set(SELECTORS) == set(compiler._SELECTOR_SOURCE)
     assert set(ATOMS) == set(compiler._ATOM_SOURCE)
@@ -113,10 +113,10 @@ def test_a_human_seat_answers_a_card_s_question_and_sees_how_a_room_is_played():
     import re
     from pathlib import Path
 
-    from raiders.interpreter.engine import Game
-    from raiders.interpreter.human import HumanSeat
-    from raiders.interpreter.players import RandomBot
-    from raiders.interpreter.rules import load_rules
+    from raiders.interpreter.game.engine import Game
+    from raiders.interpreter.game.human import HumanSeat
+    from raiders.interpreter.game.players import RandomBot
+    from raiders.interpreter.runtime.rules import load_rules
 
     mods = Path(__file__).resolve().parent.parent / "examples" / "mods"
     rules = load_rules("classic", None, (str(mods / "wishing-well"), str(mods / "bosses-2013")))

@@ -90,7 +90,7 @@ def test_simulate_refuses_conflicting_or_impossible_options(args, message):
 def test_never_more_processes_than_pieces_of_work(monkeypatch):
     import concurrent.futures
 
-    from raiders.interpreter import simulate as sim
+    from raiders.interpreter.tools import simulate as sim
 
     sizes = []
     real = concurrent.futures.ProcessPoolExecutor
@@ -125,7 +125,7 @@ CARD = 'monster zz {{ name "Z" strength 1 / 2 / 3 wounds 1 target higest }}'
     ("|\n  " + CARD.replace(" wounds", "\n    wounds"), 6, 21),
 ])
 def test_an_inline_rooms_diagnostic_points_at_its_text(tmp_path, room, line, col):
-    from raiders.interpreter.scenarios import run_file
+    from raiders.interpreter.records.scenarios import run_file
 
     path = tmp_path / "s.yaml"
     path.write_text(INLINE.format(room=room.replace("{{", "{").replace("}}", "}")))

@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from raiders.interpreter.cli import main
-from raiders.interpreter.codegen import CardSource
-from raiders.interpreter.compiler import compile_card
-from raiders.interpreter.rules import load_rules
-from raiders.interpreter.scenarios import run_file
+from raiders.interpreter.records.scenarios import run_file
+from raiders.interpreter.runtime.codegen import CardSource
+from raiders.interpreter.runtime.compiler import compile_card
+from raiders.interpreter.runtime.rules import load_rules
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "mods"
 
@@ -152,7 +152,7 @@ def test_two_cards_of_one_id_keep_their_own_lines_for_tracebacks(tmp_path):
 
 
 def test_a_long_lived_process_keeps_a_few_versions_of_a_card_not_all():
-    from raiders.interpreter import codegen
+    from raiders.interpreter.runtime import codegen
 
     for n in range(codegen.KEEP_VERSIONS * 3):
         src = CardSource("often-edited")

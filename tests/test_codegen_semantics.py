@@ -1,9 +1,10 @@
-"""The source compiler (interpreter/codegen.py, since 7ba94fa) against the closures it replaced:
-the constructs of the card language the built-in cards, the reference logs and the example mods
-exercise little or not at all, each pinned by a scenario on a small mod written here. Each
-scenario passes on the closure compiler too (`git show 37cddde:interpreter/compiler.py`), so
-they pin the behaviour the card language had, not the one the generated code happens to have;
-the last test pins a fix of a bug both had (`amount` after a modified parameter).
+"""The source compiler (interpreter/runtime/codegen.py, since 7ba94fa) against the closures it
+replaced: the constructs of the card language the built-in cards, the reference logs and the
+example mods exercise little or not at all, each pinned by a scenario on a small mod written
+here. Each scenario passes on the closure compiler too
+(`git show 37cddde:interpreter/compiler.py`), so they pin the behaviour the card language had,
+not the one the generated code happens to have; the last test pins a fix of a bug both had
+(`amount` after a modified parameter).
 
 What they pin: the order dice are rolled in (an expression's operands left to right, `div`'s
 divisor first, the count's own number of a per-player list only), what is never worked out
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from raiders.interpreter.scenarios import run_file
+from raiders.interpreter.records.scenarios import run_file
 
 # ---- the mod ------------------------------------------------------------------------------
 
@@ -588,8 +589,8 @@ def test_the_words_of_each_construct(mod):
     """`raiders show`: the plain words of dice, `and`/`or`/`not`, per-player `if`/`unless` with
     `else`, `mark … by … lasting …`, `unmark`, `may`, a parameter's own modifiers and a steal from
     a selector parameter, as the closure compiler wrote them."""
-    from raiders.interpreter.compiler import compile_card
-    from raiders.interpreter.rules import load_rules
+    from raiders.interpreter.runtime.compiler import compile_card
+    from raiders.interpreter.runtime.rules import load_rules
 
     lib = load_rules("deluxe", cards=(str(mod),)).library
     for cid, words in WORDS.items():
@@ -610,8 +611,8 @@ def test_nested_conditions_compile_each_block_once(tmp_path, monkeypatch):
     """The source compiler worked out the words of an `if`'s and a `may`'s blocks by compiling
     them a second time, at every level: 2**depth compiles (18 nested `if`s took 17 s to load).
     Each statement is compiled once now, as the closures were."""
-    from raiders.interpreter import compiler
-    from raiders.interpreter.rules import load_rules
+    from raiders.interpreter.runtime import compiler
+    from raiders.interpreter.runtime.rules import load_rules
 
     depth = 12
     (tmp_path / "deep.dsl").write_text(

@@ -3,9 +3,9 @@ from collections import Counter
 
 import pytest
 
-from raiders.interpreter.engine import Game
-from raiders.interpreter.players import GreedyBot, RandomBot
-from raiders.interpreter.rules import load_rules
+from raiders.interpreter.game.engine import Game
+from raiders.interpreter.game.players import GreedyBot, RandomBot
+from raiders.interpreter.runtime.rules import load_rules
 
 
 def _check_invariants(game: Game) -> None:
@@ -116,8 +116,8 @@ def test_every_combination_1000_games(ruleset, variant, n):
 def test_tactical_scroll_carries_across_floors():
     """D-10: after each room the scroll goes to the highest value (ties: nearest clockwise
     after the holder), and it carries over from one floor to the next."""
-    from raiders.interpreter.engine import next_first_player
-    from raiders.interpreter.state import Play, Player
+    from raiders.interpreter.game.engine import next_first_player
+    from raiders.interpreter.runtime.state import Play, Player
 
     rules = load_rules("deluxe", "tactical")
     names = ["A", "B", "C", "D"]
@@ -140,7 +140,7 @@ def test_tactical_scroll_carries_across_floors():
 def test_a_seat_sees_only_what_its_player_may_see():
     """The player interface: own hand and items; others' tokens, their power cards left
     (the played ones lie face up), how many items but not which; hidden rooms hidden."""
-    from raiders.interpreter.players import PublicPlayer, SeatView
+    from raiders.interpreter.game.players import PublicPlayer, SeatView
 
     rules = load_rules("deluxe")
     game = Game(rules, ["A", "B", "C"], [RandomBot()] * 3, seed=4)

@@ -1,11 +1,11 @@
-"""The fast YAML path (dsl/fastyaml.py, libyaml) reads what the positioned reader reads: the
+"""The fast YAML path (formats/fastyaml.py, libyaml) reads what the positioned reader reads: the
 same values of the same types, the same line and column of every key and item, and the same
 diagnostics (it leaves everything unusual to the positioned reader). Issue 11."""
 from pathlib import Path
 
 import pytest
 
-from raiders.dsl import fastyaml, yamlsrc
+from raiders.formats import fastyaml, yamlsrc
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -155,8 +155,8 @@ def test_yaml_files_of_the_project_read_the_same(which, monkeypatch):
 
 def test_logs_read_and_replay_without_libyaml(tmp_path, monkeypatch):
     """The pure path still works on its own (PyYAML missing or turned off)."""
-    from raiders.interpreter.logs import read_log
-    from raiders.interpreter.replay import replay
+    from raiders.interpreter.records.logs import read_log
+    from raiders.interpreter.records.replay import replay
 
     monkeypatch.setenv("RAIDERS_PURE_YAML", "1")
     assert not fastyaml.available()

@@ -6,7 +6,7 @@ import stat
 import pytest
 from cachedamage import damage as damage_file
 
-from raiders.dsl import grammarcache as G
+from raiders.formats import grammarcache as G
 
 GRAMMAR = 'start: WORD+\n%import common.WORD\n%ignore " "\n'
 

@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from raiders.dsl.diagnostics import CODES, MAX_QUOTE
-from raiders.dsl.rulesets import MAX_COPIES
-from raiders.dsl.safeio import MAX_FILE_BYTES
+from raiders.formats.rulesets import MAX_COPIES
+from raiders.formats.safeio import MAX_FILE_BYTES
 from raiders.interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -317,7 +317,7 @@ def test_an_anchor_alone_is_refused_where_it_stands(tmp_path):
 
 
 def test_no_built_in_or_example_yaml_uses_anchors():
-    from raiders.dsl.yamlsrc import load_documents
+    from raiders.formats.yamlsrc import load_documents
 
     files = [*(ROOT / "cards").rglob("*.yaml"), *(ROOT / "examples").rglob("*.yaml")]
     assert len(files) > 10

@@ -63,7 +63,7 @@ def test_blocks_nested_4000_deep_are_refused_where_they_go_too_deep():
 def test_yaml_nested_5000_deep_is_refused_where_it_goes_too_deep(tmp_path):
     """Before: a mod.yaml nested 5,000 deep took 16-23 s, then a traceback (or E501 at 1:1).
     Now E005 at once, at the node that goes too deep."""
-    from raiders.dsl.yamlsrc import MAX_DEPTH, load_documents
+    from raiders.formats.yamlsrc import MAX_DEPTH, load_documents
 
     _, diags = load_documents("deck: " + "[" * 5000 + "]" * 5000 + "\n", "m.yaml")
     assert [(d.code, d.span.line, d.span.col) for d in diags] == [("E005", 1, 7 + MAX_DEPTH)]
@@ -82,7 +82,7 @@ def test_yaml_nested_5000_deep_is_refused_where_it_goes_too_deep(tmp_path):
 
 def test_a_bad_byte_is_shown_where_it_stands(tmp_path):
     """Before: `cannot read file` at 1:1. Now the line and column of the byte."""
-    from raiders.dsl.safeio import read_text
+    from raiders.formats.safeio import read_text
 
     path = tmp_path / "latin1.dsl"
     path.write_bytes("monster ogre {\n  strength 9 / 12 / 15  wéunds 2 }\n".encode("latin-1"))
@@ -95,7 +95,7 @@ def test_a_bad_byte_is_shown_where_it_stands(tmp_path):
 
 def test_keys_1_and_true_are_not_called_true(tmp_path):
     """Before: `duplicate key `True``. Now the key as written, and which key it repeats."""
-    from raiders.dsl.yamlsrc import load_documents
+    from raiders.formats.yamlsrc import load_documents
 
     _, diags = load_documents("deck:\n  1: 2\n  true: 3\n", "k.yaml")
     assert [(d.code, d.span.line, d.span.col) for d in diags] == [("E501", 3, 3)]
@@ -111,7 +111,7 @@ def test_a_card_file_is_bounded_in_bytes_and_cards(tmp_path):
     over MAX_CARD_FILE_BYTES is refused before it is read, and one of more than
     MAX_CARDS_PER_FILE cards where the first card too many stands."""
     from raiders.dsl.parser import MAX_CARDS_PER_FILE, parse
-    from raiders.dsl.safeio import MAX_CARD_FILE_BYTES
+    from raiders.formats.safeio import MAX_CARD_FILE_BYTES
 
     big = tmp_path / "big" / "cards.dsl"
     big.parent.mkdir()
@@ -132,7 +132,7 @@ def test_a_card_file_is_bounded_in_bytes_and_cards(tmp_path):
 def test_diagnostics_print_in_linear_time(monkeypatch):
     """Before: every diagnostic split its whole file again (20,000 took 12.8 s to print). Now
     each file is split, or read, once."""
-    import raiders.dsl.safeio as safeio
+    import raiders.formats.safeio as safeio
     from raiders.interpreter.cli import common
 
     reads = []
@@ -166,7 +166,7 @@ def test_ruleset_numbers_are_bounded_and_face_up_fits_the_dungeon(tmp_path):
     `coin_cap` was taken at its word. Now E503 where the number stands."""
     import shutil
 
-    from raiders.dsl.rulesets import MAX_SETTING
+    from raiders.formats.rulesets import MAX_SETTING
 
     cards = tmp_path / "cards"
     for part in ("common", "classic"):
@@ -217,7 +217,7 @@ def test_a_log_that_exists_is_not_overwritten_without_force(tmp_path):
 def test_two_writers_of_one_name_the_second_is_refused(tmp_path):
     """Before: two runs in one --log-dir, the last wins silently (300 logs lost). Now the
     name is taken atomically (a link): the second writer is refused, the first kept."""
-    from raiders.dsl.safeio import FileExists, write_new
+    from raiders.formats.safeio import FileExists, write_new
 
     target = tmp_path / "game-1.yaml"
     write_new(target, "first\n")
@@ -232,7 +232,7 @@ def test_two_writers_of_one_name_the_second_is_refused(tmp_path):
 def test_temporary_files_of_killed_writers_are_cleared(tmp_path):
     """Before: SIGKILL left hidden .tmp files that nothing cleared. Now the next run in the
     folder removes those whose writer is gone, and leaves a live writer's alone."""
-    from raiders.dsl.safeio import clean_stale_temps
+    from raiders.formats.safeio import clean_stale_temps
 
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()

@@ -5,7 +5,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from raiders.interpreter.players import index_below
+from raiders.interpreter.game.players import index_below
 
 
 @given(st.integers(min_value=0, max_value=2**64), st.lists(st.integers(1, 300), max_size=50))

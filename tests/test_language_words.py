@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from raiders.dsl.validate import validate_paths
-from raiders.interpreter.scenarios import run_file
+from raiders.formats.validate import validate_paths
+from raiders.interpreter.records.scenarios import run_file
 
 MOD = """
 status venom { name "Venom" }
@@ -309,9 +309,9 @@ def test_the_greedy_look_ahead_sees_where_the_game_stands_and_says_yes(monkeypat
     """The look-ahead resolves the room on a copy of the table: `room_number`,
     `rooms_played` and `floor_number` read as in the game, and a `may` is answered yes, as
     the greedy bot answers it."""
-    from raiders.interpreter import players as seats
-    from raiders.interpreter.engine import Game
-    from raiders.interpreter.rules import load_rules
+    from raiders.interpreter.game import players as seats
+    from raiders.interpreter.game.engine import Game
+    from raiders.interpreter.runtime.rules import load_rules
 
     seen = []
     real = seats.resolve_round
@@ -437,7 +437,7 @@ def test_a_steal_of_an_item_nobody_holds_is_no_event(tmp_path):
 
 
 def test_a_player_spends_the_plainest_peek_item(tmp_path):
-    from raiders.interpreter.rules import load_rules
+    from raiders.interpreter.runtime.rules import load_rules
 
     (tmp_path / "m.dsl").write_text(
         'item six-shooter { name "Six"  ability peek  playable six-shooter as 6 }\n')
@@ -473,7 +473,7 @@ expect:
 
 
 def test_a_bug_in_the_engine_is_a_fail_line_that_names_it(tmp_path, monkeypatch):
-    from raiders.interpreter.engine import Game
+    from raiders.interpreter.game.engine import Game
 
     def broken(self, *args):
         raise ValueError("list.remove(x): x not in list")

@@ -1,4 +1,4 @@
-"""A load whose files checked clean before is answered from the user's cache (dsl/libcache.py,
+"""A load whose files checked clean before is answered from the user's cache (formats/libcache.py,
 issue 11): the same rules as a load from the text, never a stale one, never from a file that
 is not exactly what was written, and without importing the parser or the checker."""
 import hashlib
@@ -15,11 +15,11 @@ import pytest
 from cachedamage import damage as damage_file
 from childproc import run_ok
 
-from raiders.dsl import libcache, plaindata
-from raiders.interpreter import rules as R
-from raiders.interpreter.describe import compiled, describe
-from raiders.interpreter.rules import LoadError, load_rules, load_rules_afresh
-from raiders.interpreter.sweep import NumberEdit
+from raiders.formats import libcache, plaindata
+from raiders.interpreter.runtime import rules as R
+from raiders.interpreter.runtime.describe import compiled, describe
+from raiders.interpreter.runtime.rules import LoadError, load_rules, load_rules_afresh
+from raiders.interpreter.runtime.sweep import NumberEdit
 
 ROOT = Path(__file__).resolve().parent.parent
 MODS = sorted(str(p) for p in (ROOT / "examples" / "mods").iterdir() if p.is_dir())
@@ -172,7 +172,7 @@ def test_a_mod_that_names_its_raiders_is_checked_against_the_running_one(cache, 
     settle(mod)
     load(cache, "deluxe", None, (str(mod),))
     assert not load(cache, "deluxe", None, (str(mod),))[1]
-    monkeypatch.setattr("raiders.dsl.versions.running_version", lambda: "0.0.1")
+    monkeypatch.setattr("raiders.formats.versions.running_version", lambda: "0.0.1")
     with pytest.raises(LoadError) as err:
         load(cache, "deluxe", None, (str(mod),))
     assert [d.code for d in err.value.diagnostics] == ["E509"]
@@ -313,7 +313,7 @@ def test_a_load_from_the_cache_imports_no_parser(cache, tmp_path):
     env = {**os.environ, "RAIDERS_CACHE_DIR": str(cache.folder)}
     env.pop("RAIDERS_NO_CACHE", None)
     mods = str(ROOT / "examples" / "mods" / "gorgon")
-    code = ("import sys\nfrom raiders.interpreter.rules import load_rules\n"
+    code = ("import sys\nfrom raiders.interpreter.runtime.rules import load_rules\n"
             f"load_rules('deluxe', None, ({mods!r},))\n"
             "print(sorted(m for m in ('lark', 'raiders.dsl.parser', 'raiders.dsl.checker')"
             " if m in sys.modules))\n")
@@ -445,7 +445,7 @@ def test_without_the_languages_sources_nothing_is_cached(cache, monkeypatch):
                                     ({"RAIDERS_CACHE_DIR": "relative/cache"}, False),
                                     ({"XDG_CACHE_HOME": "relative"}, False)])
 def test_when_the_caches_are_on(monkeypatch, tmp_path, env, on):
-    from raiders.dsl import cachefile
+    from raiders.formats import cachefile
 
     for name in ("RAIDERS_NO_CACHE", "RAIDERS_CACHE_DIR", "XDG_CACHE_HOME"):
         monkeypatch.delenv(name, raising=False)
@@ -570,7 +570,7 @@ def test_a_deep_card_from_the_cache_has_the_stack_it_needs(tmp_path, command):
 def test_pruning_keeps_the_files_used_last(tmp_path):
     """A cache file read is dated then: pruning drops those unused longest, not those
     written first (the built-in cards, read by every run, outlive a mod's many edits)."""
-    from raiders.dsl import cachefile
+    from raiders.formats import cachefile
 
     folder = tmp_path / "cache"
     for name in ("old", "new"):
@@ -584,9 +584,10 @@ def test_pruning_keeps_the_files_used_last(tmp_path):
 
 
 def test_validate_in_shards_keeps_and_reuses_parses_too(cache, tmp_path):
-    """A mod of 600 files and more is validated in shards (dsl/validate.py): its files are
+    """A mod of 600 files and more is validated in shards (formats/validate.py): its files are
     parsed through the same reader, so their parses are kept and reused as well."""
-    from raiders.dsl import library, validate
+    from raiders.dsl import library
+    from raiders.formats import validate
 
     text = 'treasure chest-a { name "A" chest 3 }\n'
     path = str(tmp_path / "a.dsl")

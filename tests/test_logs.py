@@ -9,12 +9,12 @@ from childproc import run_ok
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from raiders.dsl.atomic import write_atomic
-from raiders.interpreter.engine import Game
-from raiders.interpreter.logs import LogMeta, read_log, render_log
-from raiders.interpreter.players import GreedyBot, RandomBot
-from raiders.interpreter.replay import replay
-from raiders.interpreter.rules import load_rules
+from raiders.formats.atomic import write_atomic
+from raiders.interpreter.game.engine import Game
+from raiders.interpreter.game.players import GreedyBot, RandomBot
+from raiders.interpreter.records.logs import LogMeta, read_log, render_log
+from raiders.interpreter.records.replay import replay
+from raiders.interpreter.runtime.rules import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-c", "from raiders.interpreter.cli import main; main()"]

@@ -13,7 +13,7 @@ import lsprotocol  # noqa: F401  (the extra is installed: fail here, not later, 
 import pygls  # noqa: F401
 import pytest
 
-from raiders.dsl.validate import validate_paths
+from raiders.formats.validate import validate_paths
 
 TIMEOUT = 60
 

@@ -5,7 +5,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from raiders.interpreter.cli import main
-from raiders.interpreter.rules import LoadError, load_rules
+from raiders.interpreter.runtime.rules import LoadError, load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 MODS = ROOT / "examples" / "mods"
@@ -78,8 +78,8 @@ def test_every_example_mod_plays_and_replays(tmp_path):
 
 def test_narration_says_what_the_new_effects_did(tmp_path):
     """Statuses, dice, transfers and answers are narrated (issue 8 §3: shown in narration)."""
-    from raiders.interpreter.narrate import effect_words, standings
-    from raiders.interpreter.state import Mark, Player
+    from raiders.interpreter.records.narrate import effect_words, standings
+    from raiders.interpreter.runtime.state import Mark, Player
 
     assert effect_words("mark", "Ann", "poisoned") == "Ann is now poisoned"
     assert effect_words("unmark", "Ann", "poisoned") == "Ann is no longer poisoned"
@@ -138,7 +138,7 @@ def test_classic_deals_a_2013_boss_as_the_25th_room_and_its_logs_replay(tmp_path
     """Issue 8's acceptance: `play --ruleset classic --cards examples/mods/bosses-2013`."""
     import re
 
-    from raiders.interpreter.rules import load_rules
+    from raiders.interpreter.runtime.rules import load_rules
 
     bosses = set(load_rules("classic", None, (str(MODS / "bosses-2013"),)).bosses)
     assert len(bosses) == 11
@@ -175,8 +175,8 @@ def test_a_ruleset_typo_in_mod_yaml_says_so(tmp_path):
 
 
 def test_a_room_nobody_can_beat_is_narrated_in_words():
-    from raiders.interpreter.compiler import NEVER
-    from raiders.interpreter.narrate import _test_words
+    from raiders.interpreter.records.narrate import _test_words
+    from raiders.interpreter.runtime.compiler import NEVER
 
     text = _test_words((7, ">=", NEVER, False, "beaten"), "the Golem")
     assert text == "7, but no sum reaches the Golem's strength: the Golem cannot be beaten"
@@ -185,7 +185,7 @@ def test_a_room_nobody_can_beat_is_narrated_in_words():
 def test_show_describes_every_card_of_every_mod_in_words():
     """`raiders show` of a status, a house rule, an item or a character with rules: its kind in
     a sentence and its rules in words (a status once crashed `show`)."""
-    from raiders.interpreter.describe import describe
+    from raiders.interpreter.runtime.describe import describe
 
     for ruleset in ("deluxe", "classic"):
         rules = load_rules(ruleset, None, (str(MODS),))

@@ -1,4 +1,4 @@
-"""`simulate --report` (interpreter/report.py): one self-contained HTML page — parsed, its SVG
+"""`simulate --report` (interpreter/tools/report.py): one self-contained HTML page — parsed, its SVG
 plots parsed, nothing fetched from outside, opened in headless Chromium when it is installed.
 matplotlib is the optional extra `raiders[report]`; CI installs it and sets
 RAIDERS_REPORT_REQUIRED=1, so there these tests fail rather than skip."""
@@ -12,8 +12,8 @@ from html.parser import HTMLParser
 import pytest
 from click.testing import CliRunner
 
-from raiders.interpreter import report
 from raiders.interpreter.cli import main
+from raiders.interpreter.tools import report
 
 VOID = {"meta", "br", "img", "hr", "input", "link", "col", "area", "base", "wbr", "source"}
 

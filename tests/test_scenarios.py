@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from raiders.interpreter.scenarios import run_file
+from raiders.interpreter.records.scenarios import run_file
 
 ROOT = Path(__file__).resolve().parent.parent
 # Scenario files of the rules, and those a mod keeps in its own folder.

@@ -1,4 +1,4 @@
-"""The search bot (interpreter/search_bot.py): legal plays, deterministic for a seed whatever
+"""The search bot (interpreter/game/search_bot.py): legal plays, deterministic for a seed whatever
 --jobs, blind to hidden state (the same view gives the same choice whatever is hidden), any
 mod, and (slow tier) stronger than greedy.
 
@@ -9,12 +9,12 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from raiders.interpreter.botspec import make_bot, parse_bot
 from raiders.interpreter.cli import main
-from raiders.interpreter.engine import Game
-from raiders.interpreter.players import GreedyBot
-from raiders.interpreter.rules import load_rules
-from raiders.interpreter.search_bot import SearchBot
+from raiders.interpreter.game.botspec import make_bot, parse_bot
+from raiders.interpreter.game.engine import Game
+from raiders.interpreter.game.players import GreedyBot
+from raiders.interpreter.game.search_bot import SearchBot
+from raiders.interpreter.runtime.rules import load_rules
 
 
 def _last_floor(seed: int, budget: int = 2, cards=()):

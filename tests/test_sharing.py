@@ -5,7 +5,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from raiders.dsl.versions import _fallback, satisfies
+from raiders.formats.versions import _fallback, satisfies
 from raiders.interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""Figures with intervals (interpreter/stats.py, simulate): Wilson, t, exact merging, paired
+"""Figures with intervals (interpreter/tools/stats.py, simulate): Wilson, t, exact merging, paired
 differences, --precision, --compare marks, and usage errors (exit 2)."""
 import json
 import random
@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from raiders.interpreter.cli import main
-from raiders.interpreter.stats import Sums, difference, figure, t975, wilson
+from raiders.interpreter.tools.stats import Sums, difference, figure, t975, wilson
 
 
 def run(*args):
@@ -123,7 +123,7 @@ def test_workers_share_the_parents_memory_and_give_it_back(tmp_path):
     unfreezes after, also when a worker fails; the tallies are those of one process."""
     import gc
 
-    from raiders.interpreter.simulate import Setup, SimulationError, simulate
+    from raiders.interpreter.tools.simulate import Setup, SimulationError, simulate
 
     setup = Setup("deluxe", None, 3, ("random",) * 3, ())
     one, two = simulate((setup,), 24, jobs=1), simulate((setup,), 24, jobs=2)

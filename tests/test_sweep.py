@@ -1,4 +1,4 @@
-"""`simulate --sweep`/`--target` (interpreter/sweep.py): the spec's syntax, which number it
+"""`simulate --sweep`/`--target` (interpreter/runtime/sweep.py): the spec's syntax, which number it
 names, the AST rewrite reaching the compiled card, and clear exit-2 diagnostics."""
 import json
 
@@ -6,8 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from raiders.interpreter.cli import main
-from raiders.interpreter.rules import load_rules
-from raiders.interpreter.sweep import (
+from raiders.interpreter.runtime.rules import load_rules
+from raiders.interpreter.runtime.sweep import (
     SweepError,
     nearest,
     parse_sweep,

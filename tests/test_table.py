@@ -48,8 +48,8 @@ def test_python_dash_m_raiders_is_the_command():
 
 
 def test_narration_reads_as_words():
-    from raiders.interpreter.narrate import effect_words, tie_break_words
-    from raiders.interpreter.state import Player
+    from raiders.interpreter.records.narrate import effect_words, tie_break_words
+    from raiders.interpreter.runtime.state import Player
 
     assert effect_words("wound", "Ann", 1) == "Ann takes 1 wound"
     assert effect_words("gain", "Ann", 3) == "Ann gains 3 coins"

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from raiders.dsl import validate as V
+from raiders.formats import validate as V
 
 CARDS = [
     "kind altar(gift: int = 1) {{ resolve {{ highest: gain gift coins }} }}\n",
@@ -89,11 +89,11 @@ def test_clean_mod_of_600_files_validates(tmp_path):
 
 
 def test_the_heap_is_shared_with_the_workers_only_while_they_live():
-    """dsl/forking.py: frozen (out of the collector's sight) around a fork, and given back
+    """formats/forking.py: frozen (out of the collector's sight) around a fork, and given back
     after, also when the work fails."""
     import gc
 
-    from raiders.dsl.forking import shared_heap
+    from raiders.formats.forking import shared_heap
 
     with shared_heap():
         assert gc.get_freeze_count() > 0

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from raiders.interpreter.cli import main
-from raiders.interpreter.logs import read_log
-from raiders.interpreter.viewer import embed_json, render_html, view_for
+from raiders.interpreter.records.logs import read_log
+from raiders.interpreter.tools.viewer import embed_json, render_html, view_for
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = sorted((ROOT / "examples" / "logs").glob("*.yaml"))
@@ -192,7 +192,7 @@ def test_a_branch_past_the_log_is_a_usage_error():
 
 
 def test_serve_lists_the_logs_and_serves_each_page():
-    from raiders.interpreter.serve import make_server
+    from raiders.interpreter.tools.serve import make_server
 
     server = make_server(str(ROOT / "examples" / "logs"), 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

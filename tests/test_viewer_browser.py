@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from viewer_browser import launch, why_no_browser
 
-from raiders.interpreter.logs import read_log
-from raiders.interpreter.viewer import view_for, write_html
+from raiders.interpreter.records.logs import read_log
+from raiders.interpreter.tools.viewer import view_for, write_html
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ["deluxe-standard-table.yaml", "classic-quick-table.yaml",
