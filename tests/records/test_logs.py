@@ -16,7 +16,7 @@ from raiders.interpreter.records.logs import LogMeta, read_log, render_log
 from raiders.interpreter.records.replay import replay
 from raiders.interpreter.runtime.rules import load_rules
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-c", "from raiders.interpreter.cli import main; main()"]
 COMBOS = [("deluxe", "standard", 3), ("deluxe", "standard", 5), ("deluxe", "tactical", 4),
           ("classic", "standard", 4), ("classic", "quick", 5), ("classic", "duel", 2),

@@ -8,7 +8,7 @@ import pytest
 
 from raiders.interpreter.records.scenarios import run_file
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # Scenario files of the rules, and those a mod keeps in its own folder.
 FILES = sorted((ROOT / "examples" / "scenarios").rglob("*.yaml")) + sorted(
     (ROOT / "examples" / "mods").rglob("scenarios*.yaml"))

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 from raiders.interpreter.cli import main
 from raiders.interpreter.runtime.rules import LoadError, load_rules
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MODS = ROOT / "examples" / "mods"
 
 

@@ -21,7 +21,7 @@ from raiders.interpreter.runtime.describe import compiled, describe
 from raiders.interpreter.runtime.rules import LoadError, load_rules, load_rules_afresh
 from raiders.interpreter.runtime.sweep import NumberEdit
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MODS = sorted(str(p) for p in (ROOT / "examples" / "mods").iterdir() if p.is_dir())
 
 

@@ -14,7 +14,7 @@ from pygments.token import Error, Text, Whitespace
 from raiders.dsl.highlight import RaidersLexer, textmate_grammar
 from raiders.dsl.parser import grammar_text, parse
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 VSCODE = ROOT / "editors" / "vscode"
 TM_FILE = VSCODE / "syntaxes" / "raiders.tmLanguage.json"
 

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from raiders.formats.versions import _fallback, satisfies
 from raiders.interpreter.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GORGON = ROOT / "examples" / "mods" / "gorgon"
 
 
@@ -104,7 +104,7 @@ def test_diff_sees_a_change_of_the_rulesets_a_mod_is_for(tmp_path):
 
     from raiders.interpreter.cli import main
 
-    root = Path(__file__).resolve().parent.parent / "examples" / "mods" / "tutorial-boss"
+    root = Path(__file__).resolve().parents[2] / "examples" / "mods" / "tutorial-boss"
     shutil.copytree(root, tmp_path / "a")
     shutil.copytree(root, tmp_path / "b")
     manifest = tmp_path / "b" / "mod.yaml"

@@ -16,7 +16,7 @@ from viewer_browser import launch, why_no_browser
 from raiders.interpreter.records.logs import read_log
 from raiders.interpreter.tools.viewer import view_for, write_html
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LOGS = ["deluxe-standard-table.yaml", "classic-quick-table.yaml",
         "deluxe-standard-in-progress.yaml"]
 

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from raiders.interpreter.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SLOW = int(os.environ.get("RAIDERS_FUZZ_EXAMPLES", "300"))
 # Seconds for one input in the slow tier, where a hang fails the test. The fast tier sets no
 # time limit: a busy machine must not fail it (a real hang there still stops the run).

@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 from raiders.interpreter.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_check_output_is_the_same_whatever_the_number_of_processes(tmp_path):

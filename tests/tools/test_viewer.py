@@ -17,7 +17,7 @@ from raiders.interpreter.cli import main
 from raiders.interpreter.records.logs import read_log
 from raiders.interpreter.tools.viewer import embed_json, render_html, view_for
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LOGS = sorted((ROOT / "examples" / "logs").glob("*.yaml"))
 MODS = str(ROOT / "examples" / "mods")
 

@@ -118,7 +118,7 @@ def test_a_human_seat_answers_a_card_s_question_and_sees_how_a_room_is_played():
     from raiders.interpreter.game.players import RandomBot
     from raiders.interpreter.runtime.rules import load_rules
 
-    mods = Path(__file__).resolve().parent.parent / "examples" / "mods"
+    mods = Path(__file__).resolve().parents[2] / "examples" / "mods"
     rules = load_rules("classic", None, (str(mods / "wishing-well"), str(mods / "bosses-2013")))
     asked, shown = [], []
 

@@ -17,7 +17,7 @@ from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.spans import Span
 from raiders.interpreter.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OGRE = "monster ogre { strength 9 / 12 / 15  wounds 2 }\n"
 LONG = "a" * 300  # a file name longer than any file system allows (255)
 

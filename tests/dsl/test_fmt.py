@@ -15,7 +15,7 @@ from raiders.dsl.fmt import format_text, parse_tree, shape
 from raiders.dsl.parser import parse
 from raiders.interpreter.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _card_files() -> list[Path]:

@@ -108,7 +108,7 @@ def test_validate_a_folder_finds_its_logs_and_scenario_files(tmp_path):
     import shutil
     from pathlib import Path
 
-    logs = Path(__file__).resolve().parent.parent / "examples" / "logs"
+    logs = Path(__file__).resolve().parents[2] / "examples" / "logs"
     shutil.copy(logs / "deluxe-standard-table.yaml", tmp_path)
     out = run("validate", str(tmp_path))
     assert out.exit_code == 0 and "checked 1 file(s): no problems found" in out.output
@@ -117,7 +117,7 @@ def test_validate_a_folder_finds_its_logs_and_scenario_files(tmp_path):
 def test_a_malformed_scenario_does_not_stop_the_others_of_its_file(tmp_path):
     from pathlib import Path
 
-    folder = Path(__file__).resolve().parent.parent / "examples" / "scenarios" / "deluxe"
+    folder = Path(__file__).resolve().parents[2] / "examples" / "scenarios" / "deluxe"
     text = sorted(folder.glob("*.yaml"))[0].read_text()
     first = text.split("\n---")[0]
     f = tmp_path / "mixed.yaml"

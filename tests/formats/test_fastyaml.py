@@ -7,7 +7,7 @@ import pytest
 
 from raiders.formats import fastyaml, yamlsrc
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 needs_libyaml = pytest.mark.skipif(fastyaml._libyaml() is None,
                                    reason="PyYAML with libyaml is not installed")

@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 from raiders.interpreter.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GOOD = (ROOT / "examples" / "logs" / "deluxe-standard-table.yaml").read_text(encoding="utf-8")
 
 

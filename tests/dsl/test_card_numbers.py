@@ -14,7 +14,7 @@ import pytest
 from raiders.dsl import ast
 from raiders.formats.rulesets import load_ruleset
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULESET_FILES = {
     "deluxe": ROOT / "cards" / "deluxe" / "ruleset.yaml",
     "classic": ROOT / "cards" / "classic" / "ruleset.yaml",

@@ -19,7 +19,7 @@ from raiders.formats.rulesets import MAX_COPIES
 from raiders.formats.safeio import MAX_FILE_BYTES
 from raiders.interpreter.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GOOD_LOG = (ROOT / "examples" / "logs" / "deluxe-standard-table.yaml").read_text(encoding="utf-8")
 SECRET = "s3cr3t-TOKEN-4f9a"
 # the mod's scenarios name it as `cards: [.]` (their own folder)

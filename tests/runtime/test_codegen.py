@@ -15,7 +15,7 @@ from raiders.interpreter.runtime.codegen import CardSource
 from raiders.interpreter.runtime.compiler import compile_card
 from raiders.interpreter.runtime.rules import load_rules
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "mods"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "mods"
 
 
 @pytest.mark.parametrize("ruleset", ["deluxe", "classic"])
