@@ -13,7 +13,7 @@ from typing import Callable, Mapping, Optional, Sequence
 
 import attrs
 
-from raiders.interpreter.runtime.compiler import CompiledRoom
+from raiders.interpreter.runtime.compiled import CompiledRoom
 from raiders.interpreter.runtime.room import (
     Context,
     RulesError,

@@ -13,7 +13,7 @@ from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.spans import Span
 from raiders.interpreter.game.engine import Deal, Game, GameResult, RoomRecord
 from raiders.interpreter.game.players import SeatView
-from raiders.interpreter.runtime.compiler import CompiledRoom
+from raiders.interpreter.runtime.compiled import CompiledRoom
 from raiders.interpreter.runtime.room import RulesError, check_play
 from raiders.interpreter.runtime.state import Card
 

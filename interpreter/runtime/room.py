@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Mapping, Optional, Sequence, Union
 
 import attrs
 
-from .compiler import CardRules, CompiledRoom, Handler
+from .compiled import CardRules, CompiledRoom, Handler
 from .state import Card, Mark, Play, Player
 
 MAX_DEPTH = 32

@@ -14,7 +14,7 @@ from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.library import Library
 from raiders.formats.rulesets import Ruleset, Variant, builtin_ids, resolve_ruleset_path
 
-from .compiler import (
+from .compiled import (
     CardRules,
     CompiledCharacter,
     CompiledFloor,
@@ -22,9 +22,8 @@ from .compiler import (
     CompiledRoom,
     CompiledRule,
     CompiledStatus,
-    compile_card,
-    with_item_values,
 )
+from .compiler import compile_card, with_item_values
 from .room import item_plays
 
 PEEK = "peek"  # the ability of an item played to look at the hidden rooms
