@@ -14,7 +14,8 @@ from raiders.dsl.spans import Span
 from raiders.interpreter.game.engine import Deal, Game, GameResult, RoomRecord
 from raiders.interpreter.game.players import SeatView
 from raiders.interpreter.runtime.compiled import CompiledRoom
-from raiders.interpreter.runtime.room import RulesError, check_play
+from raiders.interpreter.runtime.legality import check_play
+from raiders.interpreter.runtime.room import RulesError
 from raiders.interpreter.runtime.state import Card
 
 from .logs import LogSpec, RoomSpec

@@ -24,7 +24,7 @@ from .compiled import (
     CompiledStatus,
 )
 from .compiler import compile_card, with_item_values
-from .room import item_plays
+from .legality import item_plays
 
 PEEK = "peek"  # the ability of an item played to look at the hidden rooms
 
@@ -90,7 +90,7 @@ class Rules:
     @functools.cached_property
     def item_plays(self) -> dict[str, dict[str, bool]]:
         """Per room id: the items that may be put down as its card, each with whether it
-        is a second-card item (room.item_plays): what each seat may play, once per room."""
+        is a second-card item (legality.item_plays): what each seat may play, once per room."""
         return {rid: item_plays(room, self.abilities) for rid, room in self.rooms.items()}
 
     @functools.cached_property
