@@ -647,6 +647,9 @@ class Checker:
         if e.unit is not None and e.unit.text not in ("coins", "coin"):
             self.err(e.unit.span, "E302", f"`{e.verb}` takes an amount of coins",
                      f"`{e.verb} 2 coins`" + (f"; `{e.unit.text}` is not `coins`"))
+        if e.verb in ("give_power", "take_power") and const_value(e.arg) is not None \
+                and not 1 <= const_value(e.arg) <= 5:
+            self.err(e.arg.span, "E301", f"power cards are 1..5, not {const_value(e.arg)}")
         if e.verb in ("give", "take", "steal_item", "pass_item"):
             assert isinstance(e.arg, ast.Name)
             if e.arg.name not in self.items:

@@ -10,6 +10,8 @@ from typing import Optional
 
 import attrs
 
+from . import ast
+
 # Parameter types a kind may declare, and what a card's field of that type holds.
 PARAM_TYPES: dict[str, str] = {
     "int": "a whole number, or an expression read when the room resolves",
@@ -198,6 +200,8 @@ FUNCTIONS: dict[str, Function] = {
     "in_hand": Function(("number",), "1 if the player being affected holds power card N in "
                         "hand, else 0", per_player=True),
     "supply": Function(("item",), "how many ITEM cards the supply holds now"),
+    "among": Function(("selector",), "1 if the player being affected is among the players "
+                      "the selector picks, else 0 (`unless among(tied)`)", per_player=True),
 }
 
 # Effects (statement verbs) and what their argument is.
@@ -310,3 +314,17 @@ ROLE_KINDS = ("character", "item", "floor", "status", "rule")
 HELD_ROLES = frozenset({"character", "item", "status"})
 
 TABLE_KEYS = range(1, 6)
+
+
+def reads_a_player(node: object) -> bool:
+    """Whether an expression reads the player being affected (`your_coins`, `holds(key)`,
+    `among(tied)`; not `marked(S, THING)`, which reads a thing): asked of each player in a
+    block, and 0 where a number is read for nobody."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and n.name in PER_PLAYER_ATOMS:
+            return True
+        if isinstance(n, ast.Call) and n.func in FUNCTIONS and FUNCTIONS[n.func].per_player:
+            spec = FUNCTIONS[n.func]
+            if not (spec.place and len(n.args) == len(spec.params) + 1):
+                return True
+    return False

@@ -26,10 +26,10 @@ from raiders.dsl.library import KindInfo, Library
 from raiders.dsl.vocabulary import (
     ATOMS,
     FUNCTIONS,
-    PER_PLAYER_ATOMS,
     PLACES,
     ROOM_SHAPE,
     SELECTORS,
+    reads_a_player,
 )
 
 from .codegen import INDENT, CardSource, indent
@@ -407,6 +407,8 @@ class CardCompiler:
             sel, w = self.selector(ast.as_selector(e.args[0]), self.them)
             if e.func == "count":
                 return f"len({sel})", f"the number of {w}"
+            if e.func == "among":
+                return _of(p, f"(1 if {p} in {sel} else 0)"), f"they are among {w}"
             if e.func == "value":
                 read = "ctx.values_by_player.get(q.seat, 0)"
             else:
@@ -647,7 +649,7 @@ class CardCompiler:
         # Each block is compiled once, its words with it: words never depend on the players'
         # variables, and a second pass for them doubled the work at every level of nesting.
         keyword = "unless" if s.negate else "if"
-        if _per_player(s.cond):
+        if reads_a_player(s.cond):
             # A condition about "your" coins is asked of each player the block is about
             # (outside such a block, "your" coins read 0).
             keyword = f"for each of them, {keyword}"
@@ -1034,21 +1036,6 @@ def _plain_words(value) -> str:
 
 
 _EFFECT_MODS = frozenset({"wound", "heal", "gain", "lose", "steal", "score"})
-
-
-def _per_player(node) -> bool:
-    """Whether an expression reads the player being affected (`your_coins`, `holds(key)`)."""
-    if isinstance(node, ast.Name):
-        return node.name in PER_PLAYER_ATOMS
-    if isinstance(node, ast.Call) and FUNCTIONS.get(node.func) and FUNCTIONS[node.func].per_player:
-        spec = FUNCTIONS[node.func]  # `marked(wear, this_card)` reads a thing, not a player
-        if not (spec.place and len(node.args) == len(spec.params) + 1):
-            return True
-    if attrs.has(type(node)):
-        return any(_per_player(getattr(node, f.name)) for f in attrs.fields(type(node)))
-    if isinstance(node, tuple):
-        return any(_per_player(x) for x in node)
-    return False
 
 
 _OUTSIDE: dict[int, tuple[Library, frozenset[str]]] = {}

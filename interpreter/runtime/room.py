@@ -264,7 +264,7 @@ class Context:
         "highest_card", "all_same", "escaped_seats", "attack_targets",
         "amount", "applied", "depth", "trace", "threat_value", "owner", "mods", "reps",
         "reacts", "param_mods", "value_mods", "round", "events", "rolls", "why", "heard",
-        "echo_at",
+        "echo_at", "reissued",
     )
 
     def __init__(self, table: Table, room: Optional[CompiledRoom], plays: Sequence[Play] = (),
@@ -298,6 +298,9 @@ class Context:
         self.total = self.highest_value = self.lowest_value = self.highest_card = 0
         self.all_same = 1
         self.echo_at: Optional[int] = None  # the room whose procedure `do ROOM` is running
+        # While an `instead of EVENT` runs: (EVENT, the modifiers the replaced event had), so
+        # the EVENT it deals in its place (`wound amount`) is not modified by them again.
+        self.reissued: Optional[tuple[str, frozenset]] = None
 
     # ---- the plays
     def value_plays(self) -> None:
@@ -446,9 +449,17 @@ class Context:
                     self._react(reacts, [p], amount if amount > 0 else 0, item, extra)
             return
         mods = self.mods.get(event)
+        used: Optional[list] = None
         if mods:
+            # a modifier reads `amount` and its own card's holder (`you`); the handler that
+            # set this event off reads its own again afterwards
+            running = self.owner, self.amount
+            again = self.reissued
+            skip = again[1] if again is not None and again[0] == event else ()
             for fn, pred, owner in mods:
                 if pred is None or pred(self, p, owner):
+                    if skip and (fn, owner) in skip:
+                        continue  # the replaced event had it already
                     self.owner = owner
                     self.amount = amount
                     amount = fn(self, p)
@@ -456,12 +467,17 @@ class Context:
                         self._runaway(event)
                     if self.why is not None:
                         self.why.modified(self, event, p, self.amount, amount, fn, owner)
+                    if used is None:
+                        used = [*skip]
+                    used.append((fn, owner))
+            self.owner, self.amount = running
         elif amount > MAX_NUMBER:  # `wound 1000000 * 1000000`: no modifier needed
             self._runaway(event)
         if amount < 0:
             amount = 0
         reps = self.reps.get(event)
-        if reps and self._replaced(reps, [p], amount, item, extra):
+        if reps and self._replaced(reps, [p], amount, item, extra,
+                                   (event, frozenset(used)) if used else None):
             return
         _APPLY[event](self, p, amount, item, extra)
         reacts = self.reacts.get(event)
@@ -480,11 +496,12 @@ class Context:
                                           and h.victim(self, extra, owner))))
 
     def _replaced(self, reps: list, subject: list[Player], amount: int, item=None,
-                  extra=None) -> bool:
-        """`instead of`: the first handler that applies runs in the event's place."""
+                  extra=None, reissued: Optional[tuple[str, frozenset]] = None) -> bool:
+        """`instead of`: the first handler that applies runs in the event's place (the same
+        event dealt there is not modified again by what modified this one)."""
         for h, owner in reps:
             if self._applies(h, owner, subject, item, extra):
-                self._run(h, owner, subject, amount)
+                self._run(h, owner, subject, amount, reissued)
                 return True
         return False
 
@@ -514,14 +531,16 @@ class Context:
                          f"room, or amounts beyond {MAX_NUMBER}) set off by {who}")
 
     def _run(self, h: Handler, owner: Optional[Player], subject: list[Player],
-             amount: int) -> None:
+             amount: int, reissued: Optional[tuple[str, frozenset]] = None) -> None:
         if self.depth >= MAX_DEPTH:
             raise RulesError(f"handlers trigger each other more than {MAX_DEPTH} deep "
                              f"(a runaway chain from `{h.card}`)")
         saved, saved_owner, saved_amount = self.applied, self.owner, self.amount
+        saved_reissued = self.reissued
         self.applied = saved + ((h, owner),)
         self.owner = owner
         self.amount = amount
+        self.reissued = reissued
         self.depth += 1
         if self.why is not None:
             self.why.ran(self, h, owner, subject, amount)
@@ -530,6 +549,7 @@ class Context:
         finally:
             self.depth -= 1
             self.applied, self.owner, self.amount = saved, saved_owner, saved_amount
+            self.reissued = saved_reissued
 
     # ---- things on the table besides players (docs/dsl.md, "What cards can name")
     def _here(self) -> Optional[int]:

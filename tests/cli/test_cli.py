@@ -82,7 +82,8 @@ def test_every_selector_has_behaviour_and_words():
     assert set(ATOMS) == set(compiler._ATOM_SOURCE)
     assert all(w.doc and w.phrase for w in (*SELECTORS.values(), *ATOMS.values()))
     assert {"half", "min", "max", "div", "count", "coins", "wounds", "value", "roll",
-            "your_roll", "holds", "played", "marked", "supply", "in_hand"} == set(FUNCTIONS)
+            "your_roll", "holds", "played", "marked", "supply", "in_hand",
+            "among"} == set(FUNCTIONS)
     assert "threat" in ATOMS
 
 

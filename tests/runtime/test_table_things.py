@@ -64,8 +64,10 @@ def test_the_table_mod_checks_clean_and_its_hand_computed_scenarios_pass():
     assert all(o.ok for o in outcomes), [(o.name, o.differences) for o in outcomes if not o.ok]
 
 
-def _scenario(tmp_path: Path, cards: str, body: str):
+def _scenario(tmp_path: Path, cards: str, body: str, manifest: str = ""):
     (tmp_path / "cards.dsl").write_text(cards)
+    if manifest:
+        (tmp_path / "mod.yaml").write_text(manifest)
     path = tmp_path / "s.yaml"
     path.write_text("format: raiders-scenario/1\nname: s\nruleset: deluxe\ncards: [.]\n"
                     "players: [A, B, C]\n" + body.strip() + "\n")
@@ -179,3 +181,70 @@ def test_a_status_reading_its_holder_put_on_a_room_or_the_dungeon_is_warned(tmp_
     report = validate_paths([str(tmp_path)])
     warned = [(d.code, d.severity, d.span.line, d.span.col) for d in report.diagnostics]
     assert warned == [("W604", "warning", 2, 47), ("W604", "warning", 2, 86)], warned
+
+
+# ---- found by a modder writing cards from the docs alone (issue 21's generality check)
+
+REISSUE = """
+item tell-tale { name "Tell-tale"  instead of wound on you { wound amount  you: gain 9 coins } }
+item decoy { name "Decoy"  instead of wound on you { your_left: wound amount } }
+item amulet { name "Amulet"  modify wound on you to amount - 1 }
+kind pin() { resolve { lowest: wound 2 } }
+pin plain-pins { name "Pins" }
+pin idle-pins { name "Idle Pins"  modify wound to amount }
+pin sharp-pins { name "Sharp Pins"  modify wound to amount + 1 }
+"""
+REISSUE_ITEMS = "items: {tell-tale: 1, decoy: 1, amulet: 1}\n"
+
+
+@pytest.mark.parametrize("room,wounds,coins", [
+    ("plain-pins", 2, 9),
+    ("idle-pins", 2, 9),   # a modifier no longer hides the holder from the rest of the handler
+    ("sharp-pins", 3, 9),  # the wound dealt in its own place is not made one more again
+])
+def test_an_instead_of_that_deals_its_own_event_again(tmp_path, room, wounds, coins):
+    # docs/dsl.md "The event bus": the event a replacement deals in its place has had every
+    # modify already; the handler's own `you` is its holder after the event it set off
+    _scenario(tmp_path, REISSUE, f"""
+start: {{A: {{items: [tell-tale]}}}}
+room: {room}
+plays: {{A: 1, B: 2, C: 3}}
+expect:
+  A: {{wounds: {wounds}, coins: {coins}}}
+""", REISSUE_ITEMS)
+
+
+def test_wounds_passed_on_by_a_replacement_keep_their_modifiers_once(tmp_path):
+    # A is lowest at the Sharp Pins: 2 + 1 = 3, dealt to B in A's place: not 4; B's amulet,
+    # which did not touch A's wound, still takes one off
+    _scenario(tmp_path, REISSUE, """
+start: {A: {items: [decoy]}, B: {items: [amulet]}}
+room: sharp-pins
+plays: {A: 1, B: 2, C: 3}
+expect:
+  A: {wounds: 0}
+  B: {wounds: 2}
+""", REISSUE_ITEMS)
+
+
+def test_among_says_whether_the_player_affected_is_among_a_selectors_players(tmp_path):
+    # the riddle: whoever nobody matched is paid; an item for its holder only when attacked
+    cards = """
+kind riddle() { resolve { everyone { unless among(tied) { gain 2 coins } } } }
+riddle riddle-hall { name "Riddle Hall" }
+"""
+    (tmp_path / "cards.dsl").write_text(cards)
+    path = tmp_path / "s.yaml"
+    path.write_text("format: raiders-scenario/1\nname: s\nruleset: deluxe\ncards: [.]\n"
+                    "players: [A, B, C, D]\nroom: riddle-hall\n"
+                    "plays: {A: 2, B: 2, C: 3, D: 5}\n"
+                    "expect: {A: {coins: 0}, B: {coins: 0}, C: {coins: 2}, D: {coins: 2}}\n")
+    [outcome] = run_file(str(path))
+    assert outcome.ok, outcome.differences + [d.message for d in outcome.diagnostics]
+
+
+def test_a_power_card_outside_1_to_5_is_e301(tmp_path):
+    (tmp_path / "x.dsl").write_text(
+        "treasure t { chest 1  after room { everyone: take power 6, give power 0 } }\n")
+    report = validate_paths([str(tmp_path)])
+    assert [(d.code, d.span.col) for d in report.diagnostics] == [("E301", 57), ("E301", 71)]
