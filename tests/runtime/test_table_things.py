@@ -248,3 +248,16 @@ def test_a_power_card_outside_1_to_5_is_e301(tmp_path):
         "treasure t { chest 1  after room { everyone: take power 6, give power 0 } }\n")
     report = validate_paths([str(tmp_path)])
     assert [(d.code, d.span.col) for d in report.diagnostics] == [("E301", 57), ("E301", 71)]
+
+
+def test_the_editor_knows_the_things():
+    from raiders.dsl.highlight import textmate_grammar
+    from raiders.interpreter.tools.lsp import vocabulary_doc
+
+    assert "a room, a thing cards name" in vocabulary_doc("next_room")
+    assert "`become`" in vocabulary_doc("next_room")
+    assert "the table itself" in vocabulary_doc("dungeon")
+    assert "among(" in (vocabulary_doc("among") or "")
+    patterns = " ".join(p["match"] for p in textmate_grammar()["patterns"])
+    for word in ("this_card", "previous_room", "dungeon", "become", "pass", "once"):
+        assert word in patterns, word
