@@ -150,12 +150,9 @@ class Game:
                            [] if trace else None, lambda faces: me()._roll(faces),
                            lambda p, question, card: me()._ask(p, question, card),
                            lambda: me().draw_threat())
-        # The rooms as things cards name (`next_room`, `previous_room`), in the order played.
-        self.table.slots = [slot for fl in self.deal.floors for slot in fl.rooms]
+        # The rooms as things cards name (`next_room`, `previous_room`)
+        self.table.floors = self.deal.floors
         self.table.room_cards = rules.rooms
-        self._floor_base = [0]
-        for fl in self.deal.floors:
-            self._floor_base.append(self._floor_base[-1] + len(fl.rooms))
 
     # The first player and the floor live on the table, where the rules read them.
     @property
@@ -240,7 +237,7 @@ class Game:
     def start_floor(self, f: int, floor: Floor) -> None:
         """D-3/C-2: the floor is laid out; everyone takes their power cards back."""
         self.floor_index = f
-        self.table.floor_first = self.table.next_slot = self._floor_base[f]
+        self.table.room_index = -1  # no room of this floor played yet
         self.peeked = {}
         for p in self.players:
             p.hand = list(POWER_CARDS)
@@ -460,13 +457,13 @@ class Game:
         self._room_index = r
         table = self.table
         table.room_number = r + 1
-        table.slot_index = self._floor_base[f] + r
-        table.next_slot = table.slot_index + 1
+        table.room_index = r
         self._before = len(table.trace) if table.trace else 0  # between-room effects so far
         first = table.first
         first_name = self.players[first].name if first is not None else None
         peeks = self.peeks(floor, r)
-        room = self.rules.rooms[slot.playing]
+        room = self.rules.rooms[slot.card if table.played_as is None
+                                else table.card_at((f, r))]  # `become`
         if room.rules.reactors or table.listening:
             self.phase("reveal", room)  # only when some card in play may hear it
         if room.rounds == 1:  # the common case, without merging rounds
@@ -499,7 +496,6 @@ class Game:
             check_deaths(ctx)
         table.rooms_done += 1
         table.room_number = 0
-        table.slot_index = None
         if self.statuses:
             table.expire_marks()
         before = table.first

@@ -117,7 +117,7 @@ class SeatView:
         if not self._entered:
             return None
         g = self._game
-        return g.rules.rooms[g.deal.floors[g.table.floor_index].rooms[self.room_index].playing]
+        return g.rules.rooms[g.table.card_at((g.table.floor_index, self.room_index))]
 
     @property
     def how_played(self) -> str:

@@ -19,7 +19,7 @@ from typing import Callable, Mapping, Optional, Sequence, Union
 import attrs
 
 from .compiled import CardRules, CompiledRoom, Handler
-from .state import Card, Mark, Play, Player, RoomSlot
+from .state import Card, Floor, Mark, Play, Player
 
 MAX_DEPTH = 32
 MAX_EVENTS = 20_000  # per room: enough for any real card, a clear stop for runaway ones
@@ -91,16 +91,22 @@ class Table:
         self.room_number = 0  # the room being played, 1..5 on its floor; 0 between rooms
         self.rooms_done = 0
         # The things on the table besides players (docs/dsl.md, "What cards can name"): the
-        # dungeon's own statuses, and the rooms in the order the game plays them, with the
-        # room being played (None between rooms), the next one, and where this floor begins.
+        # dungeon's own statuses; the rooms, floor by floor as dealt, with the index on its
+        # floor of the room being played (or last played; -1 before the floor's first), the
+        # statuses put on rooms and the cards rooms `become`, by (floor, room). None until a
+        # rule puts one there: a game without them pays nothing for them.
         self.marks: Optional[dict[str, Mark]] = None
-        self.slots: Sequence[RoomSlot] = ()
-        self.slot_index: Optional[int] = None
-        self.next_slot = 0
-        self.floor_first = 0
+        self.floors: Sequence[Floor] = ()
+        self.room_index = -1
+        self.room_marks: Optional[dict[tuple[int, int], dict[str, Mark]]] = None
+        self.played_as: Optional[dict[tuple[int, int], str]] = None
         self.room_cards: Mapping[str, CompiledRoom] = {}
-        self.places_marked = False  # a status was ever put on a room or the dungeon: until
-        # then, the buses and the statuses' time-outs need not look at them (most games)
+        self.places_marked = False  # a status was ever put on a room or the dungeon
+        # The room whose procedure `do ROOM` is running, seen from there (None: this room's);
+        # while an `instead of EVENT` runs: (EVENT, the modifiers the replaced event had), so
+        # the EVENT it deals in its place (`wound amount`) is not modified by them again.
+        self.echo_at: Optional[tuple[int, int]] = None
+        self.reissued: Optional[tuple[str, frozenset]] = None
         self._buses: dict = {}
         # An optional recorder of which card's handler did what (interpreter/records/why.py, `replay
         # --trace`); None, the default, costs one test where a handler runs.
@@ -134,9 +140,9 @@ class Table:
             held = self.held
             if room is not None:
                 bus.add(room.rules, None)
-                slot = self.current_slot()
-                if slot is not None and slot.marks and held:  # the room's own statuses
-                    self._add_statuses(bus, slot.marks, None)
+                here = self.room_marks.get(self.here()) if self.room_marks else None
+                if here and held:  # the statuses on the room being played
+                    self._add_statuses(bus, here, None)
             if self.floor_rules is not None:
                 bus.add(self.floor_rules, None)
             for rules in self.house:
@@ -172,30 +178,42 @@ class Table:
                      for p in self.players)
 
     def _places_key(self) -> tuple:
-        slot = self.current_slot()
+        here = self.room_marks.get(self.here()) if self.room_marks else None
         return (tuple(sorted(self.marks)) if self.marks else None,
-                tuple(sorted(slot.marks)) if slot is not None and slot.marks else None)
+                tuple(sorted(here)) if here else None)
 
-    # ---- the rooms, as things cards name
-    def current_slot(self) -> Optional[RoomSlot]:
-        i = self.slot_index
-        return self.slots[i] if i is not None and i < len(self.slots) else None
+    # ---- the rooms, as things cards name: (floor, room) positions in the dealt dungeon
+    def here(self) -> Optional[tuple[int, int]]:
+        """The room being played (None between rooms)."""
+        return (self.floor_index, self.room_index) if self.room_number else None
 
-    def slot_at(self, name: str, here: Optional[int]) -> Optional[int]:
-        """The index in `slots` of the room a word names (`this_room`, `next_room`,
-        `previous_room`), seen from the room at index `here` (None: between rooms); None when
-        there is no such room."""
-        if name == "next_room":
-            i = here + 1 if here is not None else self.next_slot
-        elif here is None:
-            return None
-        elif name == "this_room":
-            i = here
-        else:  # previous_room: on this floor only
-            i = here - 1
-            if i < self.floor_first:
+    def room_at(self, name: str, seen_from: Optional[tuple[int, int]]) -> Optional[tuple[int, int]]:
+        """The room a word names (`this_room`, `next_room`, `previous_room`), seen from a room
+        (None: between rooms); None when there is no such room. `next_room` goes on to the
+        next floor's first; `previous_room` stays on this floor."""
+        if seen_from is None:
+            if name != "next_room":
                 return None
-        return i if 0 <= i < len(self.slots) else None
+            f, r = self.floor_index, self.room_index  # the last room played on this floor
+        else:
+            f, r = seen_from
+            if name == "this_room":
+                return seen_from
+            if name == "previous_room":
+                return (f, r - 1) if r >= 1 else None
+        floors = self.floors
+        if f < len(floors) and r + 1 < len(floors[f].rooms):
+            return (f, r + 1)
+        return (f + 1, 0) if f + 1 < len(floors) and floors[f + 1].rooms else None
+
+    def card_at(self, at: tuple[int, int]) -> str:
+        """The card a room is played as: dealt, or the one it was made to `become`."""
+        if self.played_as:
+            card = self.played_as.get(at)
+            if card is not None:
+                return card
+        f, r = at
+        return self.floors[f].rooms[r].card
 
     # ---- what the rules share
     def return_item(self, p: Player, item: str) -> Optional[dict[str, Mark]]:
@@ -234,9 +252,8 @@ class Table:
         if self.places_marked:
             if self.marks:
                 _expire(self.marks, done, floor, floor_over)
-            for slot in self.slots:
-                if slot.marks:
-                    _expire(slot.marks, done, floor, floor_over)
+            for marks in (self.room_marks or {}).values():
+                _expire(marks, done, floor, floor_over)
 
 
 def _expire(marks: dict[str, Mark], done: int, floor: int, floor_over: bool) -> None:
@@ -264,7 +281,6 @@ class Context:
         "highest_card", "all_same", "escaped_seats", "attack_targets",
         "amount", "applied", "depth", "trace", "threat_value", "owner", "mods", "reps",
         "reacts", "param_mods", "value_mods", "round", "events", "rolls", "why", "heard",
-        "echo_at", "reissued",
     )
 
     def __init__(self, table: Table, room: Optional[CompiledRoom], plays: Sequence[Play] = (),
@@ -297,10 +313,6 @@ class Context:
         self.escaped_seats: Union[set[int], frozenset[int]] = _NO_SEATS  # a set once needed
         self.total = self.highest_value = self.lowest_value = self.highest_card = 0
         self.all_same = 1
-        self.echo_at: Optional[int] = None  # the room whose procedure `do ROOM` is running
-        # While an `instead of EVENT` runs: (EVENT, the modifiers the replaced event had), so
-        # the EVENT it deals in its place (`wound amount`) is not modified by them again.
-        self.reissued: Optional[tuple[str, frozenset]] = None
 
     # ---- the plays
     def value_plays(self) -> None:
@@ -454,7 +466,7 @@ class Context:
             # a modifier reads `amount` and its own card's holder (`you`); the handler that
             # set this event off reads its own again afterwards
             running = self.owner, self.amount
-            again = self.reissued
+            again = self.table.reissued
             skip = again[1] if again is not None and again[0] == event else ()
             for fn, pred, owner in mods:
                 if pred is None or pred(self, p, owner):
@@ -536,11 +548,12 @@ class Context:
             raise RulesError(f"handlers trigger each other more than {MAX_DEPTH} deep "
                              f"(a runaway chain from `{h.card}`)")
         saved, saved_owner, saved_amount = self.applied, self.owner, self.amount
-        saved_reissued = self.reissued
+        table = self.table
+        saved_reissued = table.reissued
         self.applied = saved + ((h, owner),)
         self.owner = owner
         self.amount = amount
-        self.reissued = reissued
+        table.reissued = reissued
         self.depth += 1
         if self.why is not None:
             self.why.ran(self, h, owner, subject, amount)
@@ -549,11 +562,12 @@ class Context:
         finally:
             self.depth -= 1
             self.applied, self.owner, self.amount = saved, saved_owner, saved_amount
-            self.reissued = saved_reissued
+            table.reissued = saved_reissued
 
     # ---- things on the table besides players (docs/dsl.md, "What cards can name")
-    def _here(self) -> Optional[int]:
-        return self.echo_at if self.echo_at is not None else self.table.slot_index
+    def _seen_from(self) -> Optional[tuple[int, int]]:
+        table = self.table
+        return table.echo_at if table.echo_at is not None else table.here()
 
     def place_marks(self, place: str, card: str, create: bool) -> Optional[dict[str, Mark]]:
         """The statuses of a thing a rule of `card` names (None: no such thing now); made
@@ -576,14 +590,18 @@ class Context:
             if marks is None and create:
                 marks = owner.card_marks[card] = {}
             return marks
-        i = table.slot_at("this_room" if place == "this_card" else place, self._here())
-        if i is None:
+        at = table.room_at("this_room" if place == "this_card" else place, self._seen_from())
+        if at is None:
             return None
-        slot = table.slots[i]
-        if slot.marks is None and create:
-            slot.marks = {}
+        if table.room_marks is None:
+            if not create:
+                return None
+            table.room_marks = {}
+        marks = table.room_marks.get(at)
+        if marks is None and create:
+            marks = table.room_marks[at] = {}
             table.places_marked = True
-        return slot.marks
+        return marks
 
     def marked_at(self, place: str, card: str, status: str) -> int:
         marks = self.place_marks(place, card, False)
@@ -618,15 +636,16 @@ class Context:
             self.trace.append(("unmark_place", place, status))
 
     def become(self, place: str, card: str) -> None:
-        """`next_room: become CARD`: a room not yet played will be played as another card."""
+        """`next_room: become CARD`: a room not yet played will be played as another card
+        (the dealt dungeon, as a log keeps it, does not change)."""
         table = self.table
-        i = table.slot_at(place, self._here())
-        if i is None or (table.slot_index is not None and i <= table.slot_index):
+        at = table.room_at(place, self._seen_from())
+        if at is None or at <= (table.floor_index, table.room_index):
             return  # no such room, or one being played or played already
-        slot = table.slots[i]
-        was = slot.played_as or slot.card
-        slot.played_as = card
-        slot.face_up = True
+        was = table.card_at(at)
+        if table.played_as is None:
+            table.played_as = {}
+        table.played_as[at] = card
         if self.trace is not None:
             self.trace.append(("become", "", (was, card)))
 
@@ -634,18 +653,17 @@ class Context:
         """`do previous_room`: that room's procedure, run here with this room's plays; inside
         it the room words are seen from that room (an echo of an echo reaches further back)."""
         table = self.table
-        i = table.slot_at(place, self._here())
-        if i is None:
+        at = table.room_at(place, self._seen_from())
+        if at is None:
             return
-        slot = table.slots[i]
-        room = table.room_cards.get(slot.played_as or slot.card)
+        room = table.room_cards.get(table.card_at(at))
         if room is None:
             return
         if self.depth >= MAX_DEPTH:
             raise RulesError(f"rooms run each other's procedures more than {MAX_DEPTH} deep "
                              f"(`do` from `{self.room.id if self.room else '?'}`)")
-        saved = self.echo_at
-        self.echo_at = i
+        saved = table.echo_at
+        table.echo_at = at
         self.depth += 1
         if self.trace is not None:
             self.trace.append(("echo", "", room.id))
@@ -653,7 +671,7 @@ class Context:
             room.resolve(self, None)
         finally:
             self.depth -= 1
-            self.echo_at = saved
+            table.echo_at = saved
 
     # ---- hands: the power cards a player has not played this floor
     def hand_of(self, p: Player) -> list[int]:

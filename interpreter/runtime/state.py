@@ -89,15 +89,6 @@ class Play:
 class RoomSlot:
     card: str
     face_up: bool
-    # statuses on this room (`next_room: mark …`), and the card it is played as when a rule
-    # made it `become` another; both None until a rule says so (the dealt card stays `card`)
-    marks: Optional[dict[str, Mark]] = None
-    played_as: Optional[str] = None
-
-    @property
-    def playing(self) -> str:
-        """The card this room is played as."""
-        return self.played_as or self.card
 
 
 @attrs.define

@@ -79,9 +79,9 @@ def _table(game: Game) -> dict[str, dict[str, Any]]:
 
 
 def _room_at(game: Game, index: int) -> Optional[str]:
-    for floor in game.deal.floors:
+    for f, floor in enumerate(game.deal.floors):
         if index < len(floor.rooms):
-            return floor.rooms[index].playing
+            return game.table.card_at((f, index))
         index -= len(floor.rooms)
     return None
 
