@@ -352,3 +352,18 @@ def writable_folder(folder: PathLike) -> Optional[str]:
     if not os.access(p, os.W_OK | os.X_OK):
         return "it is not writable"
     return None
+
+
+def found_files(paths, patterns) -> tuple[list[str], list[Diagnostic]]:
+    """The files the command-line paths name: a file itself, or a folder's files matching the
+    patterns, less links leading out of the folder (diagnostics, not read)."""
+    files: list[str] = []
+    refused: list[Diagnostic] = []
+    for p in paths:
+        if Path(p).is_dir():
+            found, diags = files_below(p, patterns)
+            files.extend(sorted(str(f) for f in found))
+            refused.extend(diags)
+        else:
+            files.append(p)
+    return files, refused

@@ -133,11 +133,11 @@ def test_diagnostics_print_in_linear_time(monkeypatch):
     """Before: every diagnostic split its whole file again (20,000 took 12.8 s to print). Now
     each file is split, or read, once."""
     import raiders.formats.safeio as safeio
-    from raiders.interpreter.cli import common
+    from raiders.formats import quote
 
     reads = []
     monkeypatch.setattr(safeio, "quotable_lines", lambda p: reads.append(p) or ["x"] * 3000)
-    lines = common.SourceLines({"a.dsl": "y\n" * 3000})
+    lines = quote.SourceLines({"a.dsl": "y\n" * 3000})
     for i in range(3000):
         assert lines("a.dsl")[i] == "y"
         assert lines("b.dsl")[0] == "x"
