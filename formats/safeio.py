@@ -27,9 +27,6 @@ from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.spans import Span
 
 MAX_FILE_BYTES = 5_000_000  # any file larger than this is refused before it is read
-# Card text costs far more per byte than YAML (about 15 s a megabyte to parse and check);
-# the largest card file shipped is 3 KB.
-MAX_CARD_FILE_BYTES = 200_000
 ALLOW_HINT = "to allow more, name the folder on the command line: --allow-path DIR"
 
 PathLike = Union[str, "os.PathLike[str]"]

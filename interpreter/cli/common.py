@@ -1,4 +1,5 @@
-"""What the command modules share: printing diagnostics, loading rules for a command."""
+"""What the command modules share: printing diagnostics, loading rules, seeds, `--bots`, and
+the log files a game command is about to write (checked before any game is played)."""
 from __future__ import annotations
 
 import re

@@ -110,8 +110,8 @@ def test_a_card_file_is_bounded_in_bytes_and_cards(tmp_path):
     """Before: 100,000 cards (5 MB) took validate 80 s, a 50 MB file 447 s. Now a card file
     over MAX_CARD_FILE_BYTES is refused before it is read, and one of more than
     MAX_CARDS_PER_FILE cards where the first card too many stands."""
+    from raiders.dsl.ast import MAX_CARD_FILE_BYTES
     from raiders.dsl.parser import MAX_CARDS_PER_FILE, parse
-    from raiders.formats.safeio import MAX_CARD_FILE_BYTES
 
     big = tmp_path / "big" / "cards.dsl"
     big.parent.mkdir()
