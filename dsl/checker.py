@@ -18,8 +18,10 @@ from .vocabulary import (
     HELD_ROLES,
     MODIFIABLE,
     MODIFY_ONLY_ATOMS,
+    ONE_PLAYER_SELECTORS,
     OWNER_SELECTORS,
     PARAM_TYPES,
+    PLAY_SELECTORS,
     ROOM_SHAPE,
     SELECTORS,
     SELECTORS_OF,
@@ -41,6 +43,18 @@ class Scope:
     in_modify: bool = False
     role: str = "room"  # the role of the card (or kind) the rule is written on
     amount: bool = False  # `amount` has a meaning here (modify, or a numeric event's handler)
+    # Where no card is valued here (`in \`after floor_start\``): `highest`, `played(…)`, …
+    # pick nobody (E407). None: there may be values.
+    no_values: Optional[str] = None
+    # Where no attack is running here: `attacked` picks nobody (E407). None: there may be one.
+    no_attack: Optional[str] = None
+    # The subject when it is one player: a selector of one (`you`, `left`, …), or "one" (the
+    # single player an event or a `may` is about); None: none, several, or not known.
+    one: Optional[str] = None
+    # The moment a held card's handler hears, holder after holder (`room`), for W603.
+    moment: Optional[str] = None
+    guards: frozenset = frozenset()  # statuses the enclosing conditions read (`marked(s)`)
+    tracked: bool = False  # the statement marks one of them: its moves are kept track of
 
 
 # The words that start a rule in a kind or card body (for "did you mean" on a misspelt one).
@@ -49,6 +63,9 @@ RULE_WORDS = ("resolve", "playable", "unplayable", "escape", "modify", "instead"
 # Rules that only a room can carry: they say how the room's cards are played and resolved.
 ROOM_ONLY = {ast.Resolve: "resolve", ast.Playable: "playable", ast.Unplayable: "unplayable",
              ast.Escape: "escape"}
+
+# Where a card's value is worked out: before the room's numbers exist (docs/dsl.md).
+_VALUING = "while the cards are valued (`modify value`, `playable … as`)"
 
 
 class Checker:
@@ -66,6 +83,9 @@ class Checker:
 
     def err(self, span, code: str, message: str, hint: Optional[str] = None) -> None:
         self.diags.append(Diagnostic(span, code, message, hint))
+
+    def warn(self, span, code: str, message: str, hint: Optional[str] = None) -> None:
+        self.diags.append(Diagnostic(span, code, message, hint, severity="warning"))
 
     # ---- top level
     def run(self) -> list[Diagnostic]:
@@ -266,7 +286,8 @@ class Checker:
                 resolves += 1
                 if resolves > 1:
                     self.err(m.span, "E202", "`resolve` is given twice")
-                self.check_block(m.body, scope)
+                self.check_block(m.body, attrs.evolve(
+                    scope, no_attack="at the top of `resolve`, outside an `attack`"))
             elif isinstance(m, (ast.Playable, ast.Unplayable, ast.Escape)):
                 self.check_card_ref(m.card)
                 self.check_contradiction(m, said)
@@ -280,7 +301,7 @@ class Checker:
                              "power cards can always be played; `modify value of power N` "
                              "changes what one counts for")
                 if isinstance(m, ast.Playable) and m.value is not None:
-                    self.check_expr(m.value, scope)
+                    self.check_expr(m.value, attrs.evolve(scope, no_values=_VALUING))
             elif isinstance(m, ast.Modify):
                 self.check_modify(m, params, scope)
             elif isinstance(m, ast.Handler):
@@ -322,6 +343,8 @@ class Checker:
                  ("items: " + ", ".join(sorted(self.items)) if self.items else None))
 
     def check_modify(self, m: ast.Modify, params: dict[str, ParamInfo], scope: Scope) -> None:
+        if m.target == "value":  # worked out while the cards are valued: no values yet
+            scope = attrs.evolve(scope, no_values=_VALUING)
         targets = [*MODIFIABLE, *params]
         if scope.role != "room":
             targets += sorted(self.room_numbers - set(targets))
@@ -373,6 +396,8 @@ class Checker:
                      f"`{h.event}` never happens while {an(scope.role)} card is in play",
                      "a room is in play from `reveal` to `room`, a floor from `floor_start` to "
                      "`floor_end`; a character, item, status or rule card hears every event")
+        if event is not None:
+            scope = self.handler_scope(h, event, scope)
         if h.tag is not None:
             self.check_selector(h.tag, scope, code="E109")
         if h.card is not None and event is not None:
@@ -385,6 +410,21 @@ class Checker:
         # A handler is about the event's players (`after room`: every player in the room).
         self.check_block(h.body, attrs.evolve(
             scope, subject=True, amount=event is not None and event.numeric))
+
+    @staticmethod
+    def handler_scope(h: ast.Handler, event, scope: Scope) -> Scope:
+        """What a handler's tag and body can see: values played and an attack running, by
+        its event; who `them` is when it is one player."""
+        where = f"in `{'instead of' if h.sort == 'replace' else 'after'} {h.event}`"
+        tag = h.tag.name if h.tag is not None and h.tag.arg is None else None
+        one = tag if tag in ONE_PLAYER_SELECTORS else \
+            "one" if event.about in ("that player", "the taker", "the new first player") \
+            else None
+        moment = h.event if (scope.role in ("item", "status") and event.hookable
+                             and not event.replaceable) else None
+        return attrs.evolve(scope, no_values=where if event.values is False else None,
+                            no_attack=where if event.attacking is False else None,
+                            one=one, moment=moment)
 
     def check_event_card(self, h: ast.Handler, event) -> None:
         """`mark(STATUS)`, `give(ITEM)`: the event names a card, of the kind it is about."""
@@ -502,22 +542,30 @@ class Checker:
             if not scope.subject:
                 self.err(stmt.span, "E404", f"`{stmt.verb}` has no players to affect",
                          f"say who: `everyone: {stmt.verb} …` or `attack lowest {{ … }}`")
-            self.check_effect(stmt, scope)
+            self.check_effect(stmt, scope, scope.one if scope.subject else None)
         elif isinstance(stmt, ast.Apply):
-            self.check_selectors(stmt.selectors, scope)
+            self.check_players(stmt.selectors, scope)
+            tracked = attrs.evolve(scope, tracked=any(
+                e.verb == "mark" and e.arg.name in scope.guards for e in stmt.effects))
             for e in stmt.effects:
-                self.check_effect(e, scope)
+                self.check_effect(e, tracked, self.one_of(stmt.selectors, scope))
         elif isinstance(stmt, (ast.Each, ast.Attack)):
-            self.check_selectors(stmt.selectors, scope)
-            self.check_block(stmt.body, attrs.evolve(scope, subject=True))
+            self.check_players(stmt.selectors, scope)
+            inner = attrs.evolve(scope, subject=True, one=self.one_of(stmt.selectors, scope))
+            if isinstance(stmt, ast.Attack):
+                inner = attrs.evolve(inner, no_attack=None)
+            self.check_block(stmt.body, inner)
         elif isinstance(stmt, ast.Share):
             self.check_expr(stmt.amount, scope)
-            self.check_selectors(stmt.selectors, scope)
+            self.check_players(stmt.selectors, scope)
         elif isinstance(stmt, ast.If):
             self.check_expr(stmt.cond, scope)
-            self.check_block(stmt.then, scope)
+            guarded = attrs.evolve(scope, guards=scope.guards | {
+                n.args[0].name for n in ast.walk(stmt.cond) if isinstance(n, ast.Call)
+                and n.func == "marked" and n.args and isinstance(n.args[0], ast.Name)})
+            self.check_block(stmt.then, guarded)
             if stmt.otherwise is not None:
-                self.check_block(stmt.otherwise, scope)
+                self.check_block(stmt.otherwise, guarded)
         elif isinstance(stmt, ast.TableLookup):
             self.check_expr(stmt.key, scope)
             self.check_table_ref(stmt.table, scope)
@@ -527,9 +575,10 @@ class Checker:
             if not scope.subject:
                 self.err(stmt.span, "E404", "`may` has no players to ask",
                          "say who: `highest { may { … } }`")
-            self.check_block(stmt.body, scope)
+            alone = attrs.evolve(scope, one=scope.one or "one")  # each player who answers
+            self.check_block(stmt.body, alone)
             if stmt.otherwise is not None:
-                self.check_block(stmt.otherwise, scope)
+                self.check_block(stmt.otherwise, alone)
         elif isinstance(stmt, ast.Do):
             p = scope.params.get(stmt.name.name)
             if p is None:
@@ -553,7 +602,28 @@ class Checker:
         elif p.type != "table":
             self.err(ref.span, "E302", f"`{ref.name}` is a {p.type}, not a table")
 
-    def check_effect(self, e: ast.Effect, scope: Scope) -> None:
+    @staticmethod
+    def one_of(sels, scope: Scope) -> Optional[str]:
+        """The one player a statement's selectors pick, when they pick one at most: `you`,
+        `left`, …, or `them` when the subject is one player."""
+        if len(sels) != 1 or sels[0].arg is not None:
+            return None
+        name = sels[0].name
+        if name == "them":
+            return scope.one if scope.subject else None
+        return name if name in ONE_PLAYER_SELECTORS else None
+
+    def check_players(self, sels, scope: Scope) -> None:
+        """The selectors of a statement: known words, and not nobody where they stand."""
+        self.check_selectors(sels, scope)
+        for s in sels:
+            if s.name == "them" and s.arg is None and not scope.subject:
+                self.err(s.span, "E407", "`them` picks nobody here: this block is not about "
+                         "any players", "`them` is the players a handler or a block is "
+                         "about; at the top of `resolve` say who (`everyone`, `lowest`, …)")
+
+    def check_effect(self, e: ast.Effect, scope: Scope, taker: Optional[str] = None) -> None:
+        """One effect; `taker`: the one player it is applied to, when known (`you`, …)."""
         if e.unit is not None and e.unit.text not in ("coins", "coin"):
             self.err(e.unit.span, "E302", f"`{e.verb}` takes an amount of coins",
                      f"`{e.verb} 2 coins`" + (f"; `{e.unit.text}` is not `coins`"))
@@ -566,11 +636,38 @@ class Checker:
             self.check_status(e.arg.name, e.arg.span)
         elif e.arg is not None:
             self.check_expr(e.arg, scope)
-        for sel in e.source:
-            self.check_selector(sel, scope)
+        self.check_players(e.source, scope)
+        if e.source:
+            self.check_steal(e, scope, taker)
         for extra in (e.count, e.lasting):
             if extra is not None:
                 self.check_expr(extra, scope)
+
+    def check_steal(self, e: ast.Effect, scope: Scope, taker: Optional[str]) -> None:
+        """A steal from the player who takes never happens (E408); an item passed between
+        neighbours by a card several players hold is passed on (W603)."""
+        source = self.one_of(e.source, scope)
+        what = f"`steal {e.arg.name if e.verb == 'steal_item' else 'coins'} from " \
+               f"{e.source[0].name}`"
+        if taker is not None and source == taker:
+            who = "them" if taker == "one" else f"`{taker}`"
+            self.err(e.span, "E408", f"{what} takes from the player who steals ({who}): "
+                     "it never does anything", "a player never steals from themselves: "
+                     "say whom from (`left`, `richest`, `holds(key)`, …)")
+        elif e.verb == "steal_item" and scope.moment is not None and not scope.tracked \
+                and {taker, source} in ({"you", "left"}, {"you", "right"}):
+            item = e.arg.name
+            # taking from the right is passing to the left: the hint passes, in that direction
+            to = taker if taker != "you" else {"left": "right", "right": "left"}[source]
+            self.warn(e.span, "W603",
+                      f"{what} in `after {scope.moment}` of {an(scope.role)} is passed on: "
+                      "when several players hold this card, their rules run one after the "
+                      f"other in seat order, and the {item} one of them passes is passed on "
+                      "again by the next (all the way round when everyone holds it)",
+                      "to pass it once, mark who received it and skip them, with a status "
+                      f"of your own: `after {scope.moment} on you {{ if holds({item}) > 0 and "
+                      f"not marked(passed) {{ {to}: steal {item} from you, mark passed "
+                      "lasting 0 rooms } }`")
 
     def check_status(self, name: str, span) -> None:
         if name not in self.statuses:
@@ -594,10 +691,13 @@ class Checker:
                 self.unknown_item(s.arg, s.span)
             elif spec[0] == "status":
                 self.check_status(s.arg, s.span)
+            else:
+                self.check_reach(s, scope)
             return
         if s.name in SELECTORS_OF:
             self.err(s.span, "E302", f"`{s.name}` takes an argument: `{s.name}(…)`")
             return
+        self.check_reach(s, scope)
         if s.name in OWNER_SELECTORS and scope.role not in HELD_ROLES:
             self.err(s.span, "E406", f"`{s.name}` has no meaning on {an(scope.role)} card",
                      "`you`, `others`, `left` and `right` are about the player holding a "
@@ -613,6 +713,21 @@ class Checker:
         self.err(s.span, code, f"unknown {what} `{s.name}`",
                  did_you_mean(s.name, [*SELECTORS, *own]) or
                  "selectors: " + ", ".join(SELECTORS))
+
+    def check_reach(self, s: ast.Selector, scope: Scope) -> None:
+        """A selector that picks nobody where it stands: the values played before any card
+        is valued, `attacked` where no attack runs (E407)."""
+        word = f"`{s.name}({s.arg})`" if s.arg is not None else f"`{s.name}`"
+        if s.name in PLAY_SELECTORS and scope.no_values is not None:
+            self.err(s.span, "E407", f"{word} picks nobody {scope.no_values}: no card is "
+                     "valued there", "the cards played are valued from `after play` of a "
+                     "room to its `after room`; outside that, pick players by what they hold "
+                     "(`richest`, `most_wounded`, `holds(…)`, …)")
+        elif s.name == "attacked" and scope.no_attack is not None:
+            self.err(s.span, "E407", f"`attacked` picks nobody {scope.no_attack}: no attack "
+                     "is running there", "`attacked` is who an attack hits: inside "
+                     "`attack … { }`, in `after attack`, and in the handlers of the effects an "
+                     "attack causes (`after wound on attacked`)")
 
     # ---- expressions
     def check_expr(self, e, scope: Scope) -> None:
