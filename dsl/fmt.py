@@ -29,10 +29,11 @@ from typing import Iterator, Optional, Union
 import attrs
 from lark import Lark, Token, Tree
 
-from .atomic import write_atomic
+from raiders.formats.atomic import write_atomic
+from raiders.formats.safeio import read_text
+
 from .diagnostics import Diagnostic
 from .parser import grammar_text, parse
-from .safeio import read_text
 from .spans import Span
 
 WIDTH = 100  # the same line length as the Python code (ruff)

@@ -41,9 +41,9 @@ def grammar_text() -> str:
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
-    from .grammarcache import lalr_parser
+    from raiders.formats.grammarcache import lalr_parser
 
-    return lalr_parser(  # built once, then read from the user's cache (dsl/grammarcache.py)
+    return lalr_parser(  # built once, then read from the user's cache (formats/grammarcache.py)
         grammar_text(),
         lexer="contextual",
         propagate_positions=False,  # spans are computed from tokens (see _ToAst)
@@ -610,7 +610,7 @@ class _TooDeep(Exception):
 def parse(text: str, path: str = "<text>") -> ParseResult:
     """Parse one file's text; on a syntax error return (None, [diagnostic])."""
     ast.allow_deep_trees()
-    from .safeio import MAX_CARD_FILE_BYTES
+    from raiders.formats.safeio import MAX_CARD_FILE_BYTES
 
     if len(text) > MAX_CARD_FILE_BYTES:  # an editor's buffer, text from a scenario: same limit
         return None, [Diagnostic(Span.whole_file(path), "E006",

@@ -2,7 +2,7 @@
 
 One registry, shared by the checker (which reports unknown words with a "did you mean") and the
 compiler (which turns each word into behaviour). Adding a word means adding it here and giving
-it meaning in `raiders.interpreter.compiler`; nothing here names a card.
+it meaning in `raiders.interpreter.runtime.compiler`; nothing here names a card.
 """
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ class SourceLines:
 
     def __call__(self, shown_path: str) -> Optional[list[str]]:
         if shown_path not in self._lines:
-            from raiders.dsl.safeio import quotable_lines
+            from raiders.formats.safeio import quotable_lines
 
             text = self._texts.get(shown_path)
             self._lines[shown_path] = (text.splitlines() if text is not None
@@ -90,7 +90,7 @@ def load_rules_or_exit(ruleset: str, variant: Optional[str], cards: tuple[str, .
     """Rules for a command, or a clean exit with diagnostics (1) or a usage error (2)."""
     import os
 
-    from raiders.interpreter.rules import LoadError, load_rules
+    from raiders.interpreter.runtime.rules import LoadError, load_rules
 
     cards = tuple(dict.fromkeys(os.path.normpath(c) for c in cards))  # the same mod once
     try:
@@ -104,7 +104,7 @@ def load_rules_or_exit(ruleset: str, variant: Optional[str], cards: tuple[str, .
 
 def allow_path_option(f):
     """`--allow-path DIR` (repeatable): where paths named inside logs and scenario files may
-    lead, besides each file's own folder (dsl/safeio.py)."""
+    lead, besides each file's own folder (formats/safeio.py)."""
     return click.option(
         "--allow-path", "allow_paths", multiple=True, metavar="DIR",
         type=click.Path(exists=True),
@@ -117,7 +117,7 @@ def found_files(paths, patterns) -> tuple[list[str], list[Diagnostic]]:
     patterns, less links leading out of the folder (diagnostics, not read)."""
     from pathlib import Path
 
-    from raiders.dsl.safeio import files_below
+    from raiders.formats.safeio import files_below
 
     files: list[str] = []
     refused: list[Diagnostic] = []

@@ -27,7 +27,7 @@ def _relative_to(path_or_id: str, log_file) -> str:
     import os
     from pathlib import Path
 
-    from raiders.dsl.rulesets import builtin_ids
+    from raiders.formats.rulesets import builtin_ids
 
     if path_or_id in builtin_ids() or not Path(path_or_id).exists():
         return path_or_id
@@ -42,7 +42,7 @@ def draw_seed() -> int:
 
 
 def _bot_kinds(bots: str, n_players: int) -> list[str]:
-    from raiders.interpreter.botspec import bot_classes, parse_bot
+    from raiders.interpreter.game.botspec import bot_classes, parse_bot
 
     kinds = [k.strip() for k in bots.split(",")]
     if len(kinds) == 1:
@@ -120,7 +120,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
     if from_room is not None and not from_log:
         raise click.UsageError("--room N is where a logged game goes on: give --from LOG")
     if from_log:
-        from raiders.interpreter.cli.viewer import play_from
+        from .viewer import play_from
 
         # The log says the game: options that would say it again are a usage error, not
         # silently ignored.
@@ -142,19 +142,19 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
         _check_targets([Path(log_file)] if log_file else [], None, force)
         return play_from(from_log, from_room, bots, human_seats, seed, log_file, quiet,
                          allow_paths)
-    from raiders.dsl.safeio import write_new
-    from raiders.interpreter.botspec import make_bot
-    from raiders.interpreter.describe import count
-    from raiders.interpreter.engine import Game
-    from raiders.interpreter.logs import LogMeta, render_log
-    from raiders.interpreter.narrate import (
+    from raiders.formats.safeio import write_new
+    from raiders.interpreter.game.botspec import make_bot
+    from raiders.interpreter.game.engine import Game
+    from raiders.interpreter.records.logs import LogMeta, render_log
+    from raiders.interpreter.records.narrate import (
         floor_header,
         item_names,
         result_lines,
         room_lines,
         standings,
     )
-    from raiders.interpreter.room import RulesError
+    from raiders.interpreter.runtime.describe import count
+    from raiders.interpreter.runtime.room import RulesError
 
     rules = load_rules_or_exit(ruleset, variant, cards)
     var = rules.variant
@@ -184,7 +184,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
         raise click.UsageError(f"--human takes a seat 1..{n_players}")
     if human_seats and games > 1:
         raise click.UsageError("--human is for one game")
-    from raiders.interpreter.human import HumanSeat
+    from raiders.interpreter.game.human import HumanSeat
 
     for g in range(games):
         game_seed = seed + g
@@ -240,7 +240,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
 def _check_targets(targets: list, log_dir: Optional[str], force: bool) -> None:
     """Before any game is played: the log folder can be written, and no log that exists is
     replaced without --force (a killed run's temporary files are cleared away)."""
-    from raiders.dsl.safeio import clean_stale_temps, refuse_special, writable_folder
+    from raiders.formats.safeio import clean_stale_temps, refuse_special, writable_folder
 
     if log_dir:
         why = writable_folder(log_dir)
@@ -292,10 +292,15 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
     A log may name built-in rulesets and paths inside its own folder; --allow-path DIR
     lets it name paths inside DIR too.
     """
-    from raiders.interpreter.logs import read_log
-    from raiders.interpreter.narrate import floor_header, result_lines, room_lines, standings
-    from raiders.interpreter.replay import replay as run_replay
-    from raiders.interpreter.yamlcheck import InputError
+    from raiders.interpreter.records.logs import read_log
+    from raiders.interpreter.records.narrate import (
+        floor_header,
+        result_lines,
+        room_lines,
+        standings,
+    )
+    from raiders.interpreter.records.replay import replay as run_replay
+    from raiders.interpreter.records.yamlcheck import InputError
 
     if jobs is not None and not check:
         raise click.UsageError("--jobs is for --check (a narration is one process)")
@@ -306,14 +311,14 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
     if not files and not refused:
         raise Failure("no logs (*.yaml) in " + ", ".join(logs)) from None
     if html:
-        from raiders.interpreter.cli.viewer import replay_html
+        from .viewer import replay_html
 
         if replay_html(files, refused, html, check, quiet, allow_paths):
             raise Failure()
         return
     ok = bad = 0
     if check:  # nothing narrated: every core checks logs, printed in file order
-        from raiders.interpreter.checklogs import check_files
+        from raiders.interpreter.records.checklogs import check_files
 
         for checked in check_files(files, allow_paths, quiet, jobs):
             if checked.diagnostics:
@@ -329,7 +334,7 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
             rules = spec.rules
             why = None
             if trace and narrate:
-                from raiders.interpreter.cli.viewer import TraceNarration
+                from .viewer import TraceNarration
 
                 why = TraceNarration(rules)
 
@@ -343,7 +348,7 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
                 click.echo(standings(game.players, rules))
 
             if narrate:
-                from raiders.interpreter.describe import count
+                from raiders.interpreter.runtime.describe import count
 
                 click.echo(f"{shown}: {rules.ruleset.name}, {rules.variant.name} play, "
                            f"{count(len(spec.names), 'player')}")

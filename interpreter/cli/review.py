@@ -47,8 +47,8 @@ def diff_cmd(old: str, new: str, ruleset: Optional[str], variant: Optional[str],
     import tempfile
     from pathlib import Path
 
-    from raiders.dsl.mods import mod_rulesets
-    from raiders.interpreter.moddiff import (
+    from raiders.formats.mods import mod_rulesets
+    from raiders.interpreter.tools.moddiff import (
         DiffError,
         card_changes,
         figure_rows,
@@ -78,7 +78,7 @@ def diff_cmd(old: str, new: str, ruleset: Optional[str], variant: Optional[str],
         rows = None
         setup = ""
         if games:
-            from raiders.interpreter.simulate import Setup, SimulationError, simulate
+            from raiders.interpreter.tools.simulate import Setup, SimulationError, simulate
 
             difficulty = 3 if var.scoring == "solo" else None
             setups = tuple(Setup(ruleset, var.name, n_players, kinds, (*cards, s.folder),
