@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from raiders.dsl.validate import validate_paths
-from raiders.interpreter.scenarios import run_file
+from raiders.formats.validate import validate_paths
+from raiders.interpreter.records.scenarios import run_file
 
 
 def diagnostics(tmp_path: Path, text: str) -> list:
