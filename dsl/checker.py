@@ -803,14 +803,8 @@ def check_in_game(lib: Library, rooms: list[str], supply: dict[str, int],
     dealt (deck and bosses); `supply`: item -> copies (empty: the variant plays without)."""
     problems: list[Diagnostic] = []
     for cid in dict.fromkeys(rooms):
-        card = lib.cards.get(cid)
-        info = lib.kinds.get(card.kind) if card is not None else None
-        if info is None:
-            continue
         seen: set[str] = set()
-        sources = [card.members, tuple(info.members()),
-                   tuple(p.default for p in info.params.values())]
-        for node in ast.walk(tuple(sources)):
+        for node in ast.walk(_card_text(lib, cid)):
             if isinstance(node, ast.Name) and node.name == "threat" and not threat_deck \
                     and "threat" not in seen:
                 seen.add("threat")
@@ -827,6 +821,39 @@ def check_in_game(lib: Library, rooms: list[str], supply: dict[str, int],
                                            "but the supply holds none", "add it to the supply "
                                            "(mod.yaml `items: {" + item + ": 2}`)"))
     return problems
+
+
+def _card_text(lib: Library, cid: str) -> tuple:
+    """Everything a card says: its own members, its kind chain's rules and defaults (empty
+    for an unknown card)."""
+    card = lib.cards.get(cid)
+    info = lib.kinds.get(card.kind) if card is not None else None
+    if info is None:
+        return ()
+    return (card.members, tuple(info.members()), tuple(p.default for p in info.params.values()))
+
+
+def items_handed_out(lib: Library, rooms: list[str], characters: list[str]) -> set[str]:
+    """The items some card of a game can put in a player's hands: a `give` in a room dealt
+    (`rooms`), a character of the pool (its starting `items` too), or a card in play whatever
+    is dealt (a floor, a house rule, a status, an item). What no card hands out never
+    appears in that game, whatever the supply holds (W604)."""
+    held = [cid for cid in lib.cards if lib.role_of(cid) not in ("room", "character")]
+    found: set[str] = set()
+    for cid in dict.fromkeys([*rooms, *characters, *held]):
+        info = lib.kinds.get(lib.cards[cid].kind) if cid in lib.cards else None
+        if info is None:
+            continue
+        lists = {n for n, p in info.params.items() if p.type == "items"}
+        for node in ast.walk(_card_text(lib, cid)):
+            if isinstance(node, ast.Effect) and node.verb == "give" \
+                    and isinstance(node.arg, ast.Name):
+                found.add(node.arg.name)
+            elif isinstance(node, ast.Field) and node.name in lists:
+                found.update(n.name for n in ast.walk(node.value) if isinstance(n, ast.Name))
+        found.update(n.name for name in lists if info.params[name].default is not None
+                     for n in ast.walk(info.params[name].default) if isinstance(n, ast.Name))
+    return found
 
 
 def check(lib: Library) -> list[Diagnostic]:

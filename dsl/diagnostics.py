@@ -57,6 +57,7 @@ CODES: dict[str, str] = {
     "W601": "a mod's boss-like card joins the room deck",
     "W602": "a rule sets off its own event (a runaway chain)",
     "W603": "an item passed to a neighbour is passed on by the neighbour's own copy",
+    "W604": "an item the supply holds that no card of the game ever gives",
 }
 
 # A diagnostic quotes at most this much of a source line, and of its own message and hint
