@@ -126,20 +126,25 @@ def _statuses(p) -> str:
 def result_lines(result: GameResult, solo: bool = False,
                  rules: Optional[Rules] = None) -> list[str]:
     lines = ["", "End of the game."]
+    scores = result.scores or {}
     for p in result.players:
         hero = p.character
         if rules is not None and hero in rules.characters:
             hero = rules.characters[hero].name
         lines.append(f"  {p.name} ({hero}): {count(p.coins, 'coin')}, "
-                     f"{count(p.wounds, 'wound')}" + (f" — {p.out}" if p.out else ""))
+                     f"{count(p.wounds, 'wound')}"
+                     + (f", score {scores[p.name]}" if p.name in scores else "")
+                     + (f" — {p.out}" if p.out else ""))
     if solo:
         hero = result.players[0]
         lines.append("The hero died: no score." if hero.dead else
+                     f"The hero survived. Score: {scores[hero.name]} ({count(hero.coins, 'coin')})."
+                     if hero.name in scores else
                      f"The hero survived. Score: {hero.coins} coins (20 is a good score).")
     elif result.winners:
         lines.append(("Winner: " if len(result.winners) == 1 else "Winners: ")
                      + names(",".join(result.winners)))
-        why = tie_break_words(result.players, result.winners)
+        why = tie_break_words(result.players, result.winners, result.scores)
         if why:
             lines.append(why)
     else:
@@ -147,29 +152,39 @@ def result_lines(result: GameResult, solo: bool = False,
     return lines
 
 
-def tie_break_words(players: Sequence, winners: Sequence[str]) -> Optional[str]:
-    """Why these winners (D-9, C-8): the most coins among those still in; a tie on coins is
-    broken by the fewest wounds; still tied, all of them win. None when the coins alone do
-    not explain the winners (a card changed the score)."""
-    still = [p for p in players if not p.out]
+def tie_break_words(players: Sequence, winners: Sequence[str],
+                    scores: Optional[dict[str, int]] = None) -> Optional[str]:
+    """Why these winners (D-9, C-8): the best score among those still in (their coins, or
+    `scores` when a card changed it); a tie is broken by the fewest wounds; still tied, all
+    of them win. None when the scores do not explain the winners."""
+    still = [p for p in players if not p.out and (scores is None or p.name in scores)]
     won = [p for p in still if p.name in winners]
     if not won or not still:
         return None
-    top = max(p.coins for p in still)
-    if any(p.coins != top for p in won):
+
+    def points(p) -> int:
+        return p.coins if scores is None else scores[p.name]
+
+    def worth(n: int) -> str:
+        return count(n, "coin") if scores is None else f"a score of {n}"
+
+    top = max(points(p) for p in still)
+    if any(points(p) != top for p in won):
         return None
-    level = [p for p in still if p.coins == top]
+    level = [p for p in still if points(p) == top]
     out = [p for p in players if p.out]
     fell = (f" ({names(','.join(p.name for p in out))} out)" if out else "")
     if len(level) == 1:
-        return f"Most coins among those still in{fell}: {won[0].name} with {top}."
+        best = "Most coins" if scores is None else "The best score"
+        return f"{best} among those still in{fell}: {won[0].name} with {top}" + (
+            "." if scores is None else f" ({count(won[0].coins, 'coin')}).")
     tied = names(",".join(p.name for p in level))
     if len(won) == len(level):
-        return (f"{tied} have {count(top, 'coin')} and {count(won[0].wounds, 'wound')} each: "
+        return (f"{tied} have {worth(top)} and {count(won[0].wounds, 'wound')} each: "
                 f"still tied after the wounds, {'both' if len(won) == 2 else 'they all'} win.")
     others = [p for p in level if p.name not in winners]
     least = min(p.wounds for p in level)
-    return (f"{tied} have {count(top, 'coin')} each{fell}; the tie goes to the fewest wounds: "
+    return (f"{tied} have {worth(top)} each{fell}; the tie goes to the fewest wounds: "
             f"{names(','.join(p.name for p in won))} with {least} against "
             f"{min(p.wounds for p in others)}.")
 
