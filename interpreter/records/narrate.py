@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional, Sequence
 
+from raiders.dsl.diagnostics import an
 from raiders.interpreter.game.engine import GameResult, RoomRecord
 from raiders.interpreter.runtime.compiler import NEVER
 from raiders.interpreter.runtime.describe import count, plurals
@@ -19,8 +20,6 @@ _EVENT_WORDS = {
     "threat": "the monster card is {n}",
     "take": "{who} gives a {n} back to the supply",
     "steal": "{who} takes {n}",
-    "mark": "{who} is now {n}",
-    "unmark": "{who} is no longer {n}",
     "death": "{who} dies",
     "roll": "a die rolls {n}",
     "choice": "{who} answers {n}",
@@ -54,6 +53,8 @@ def effect_words(event: str, who: str, n: object, rules: Optional[Rules] = None,
             else f"{who} {verb} {n} {noun}s"
     if event == "test" and isinstance(n, tuple):
         return _test_words(n, it)
+    if event in ("mark", "unmark") and isinstance(n, tuple):
+        return _status_words(event, names(who), *n, rules)
     if event == "split":
         return (f"{names(who)} tie for the {count(int(n), 'coin')}: more sharers than coins, "
                 "so nobody gets any")
@@ -61,6 +62,19 @@ def effect_words(event: str, who: str, n: object, rules: Optional[Rules] = None,
         n = rules.items[n].name
     text = _EVENT_WORDS.get(event, "{who} {n}").format(who=names(who), n=n, room=it)
     return plurals(text)
+
+
+def _status_words(event: str, who: str, status: str, held: int,
+                  rules: Optional[Rules]) -> str:
+    """`Ann now has the status Idol (2)`: a status by its name, whatever word it is (an
+    adjective, `Poisoned`, or a noun, `Idol`), with the count when it is more than one."""
+    if rules is not None and status in rules.statuses:
+        status = rules.statuses[status].name
+    if event == "mark":
+        return f"{who} now has the status {status}" + (f" ({held})" if held > 1 else "")
+    if held:
+        return f"{who} now has the status {status} ({held} left)"
+    return f"{who} no longer has the status {status}"
 
 
 def _test_words(test: tuple, it: str) -> str:
@@ -87,7 +101,7 @@ def _card_name(card: Card, rules: Optional[Rules]) -> str:
 
 def room_lines(rules: Rules, rec: RoomRecord) -> list[str]:
     room = rules.rooms[rec.card]
-    lines = [f"  Room {rec.index + 1}: {room.name} ({room.kind})"]
+    lines = [f"  Room {rec.index + 1}: {room.name} ({room.face})"]  # as the table sees it
     effects = rec.trace
     if rec.before:  # a floor's end and start, before the room is entered
         lines.append("    before the room: " + "; ".join(
@@ -102,6 +116,8 @@ def room_lines(rules: Rules, rec: RoomRecord) -> list[str]:
                                            for n, c in rec.plays.items()))
     happened = [effect_words(event, who, n, rules, room.name) for event, who, n in effects]
     lines.append("    " + ("; ".join(happened) if happened else "nothing happens"))
+    if room.face != room.kind:  # played: the disguise is off
+        lines.append(f"    the {room.name} was {an(room.kind)}, not {an(room.face)}")
     return lines
 
 

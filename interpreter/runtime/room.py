@@ -485,12 +485,15 @@ class Context:
         m = p.marks.get(status)
         if m is None:
             return
-        m.count -= m.count if count is None else max(count, 0)
+        taken = m.count if count is None else max(count, 0)
+        if taken == 0:  # `unmark S by 0`: nothing changes, nothing to tell
+            return
+        m.count -= taken
         if m.count <= 0:
             del p.marks[status]
             self.held_changed(status)
-        if self.trace is not None:
-            self.trace.append(("unmark", p.name, status))
+        if self.trace is not None:  # what is left, for the narration's `(1 left)`
+            self.trace.append(("unmark", p.name, (status, max(m.count, 0))))
 
     def attack(self, targets: list[Player], body) -> None:
         """An attack on its targets: `instead of attack` replaces it (and then no `after
@@ -620,8 +623,8 @@ def _mark(ctx: Context, p: Player, amount: int, status, lasting) -> None:
                 m.until_room if until_room is None else max(m.until_room, until_room)
             m.until_floor = until_floor if m.until_floor is None else \
                 m.until_floor if until_floor is None else max(m.until_floor, until_floor)
-    if ctx.trace is not None:
-        ctx.trace.append(("mark", p.name, status))
+    if ctx.trace is not None:  # with the count now held, for the narration's `(2)`
+        ctx.trace.append(("mark", p.name, (status, p.marks[status].count)))
 
 
 def _eliminate(ctx: Context, p: Player, amount: int, item, extra) -> None:
@@ -742,7 +745,7 @@ def _why_illegal(room: CompiledRoom, player: Player, card: Card, hand: Iterable[
         return f"{who} played a {card} but holds none"
     if card in room.unplayable:
         return f"{who}: a {card} cannot be played in {room.name}"
-    return (f"{who}: a {card} cannot be played in {room.name} (a {room.kind}); items are "
+    return (f"{who}: a {card} cannot be played in {room.name} (a {room.face}); items are "
             "room cards only where the room says (`playable`), and a peek item is played "
             "outside card play")
 

@@ -81,8 +81,12 @@ def test_narration_says_what_the_new_effects_did(tmp_path):
     from raiders.interpreter.records.narrate import effect_words, standings
     from raiders.interpreter.runtime.state import Mark, Player
 
-    assert effect_words("mark", "Ann", "poisoned") == "Ann is now poisoned"
-    assert effect_words("unmark", "Ann", "poisoned") == "Ann is no longer poisoned"
+    # a status by its name, adjective or noun, with the count it comes to (issue 21)
+    assert effect_words("mark", "Ann", ("poisoned", 1)) == "Ann now has the status poisoned"
+    assert effect_words("mark", "Ann", ("idol", 2)) == "Ann now has the status idol (2)"
+    assert effect_words("unmark", "Ann", ("idol", 1)) == "Ann now has the status idol (1 left)"
+    assert effect_words("unmark", "Ann", ("poisoned", 0)) == \
+        "Ann no longer has the status poisoned"
     assert effect_words("roll", "", 4) == "a die rolls 4"
     # plurals made right for the number (issue 10: "gains 1 coin(s)" no more)
     assert effect_words("steal", "Bob", "2 coin(s) from Ann") == "Bob takes 2 coins from Ann"
