@@ -14,6 +14,10 @@ from .spans import Span
 # with E005, never a crash.
 RECURSION_LIMIT = 12_000
 
+# Card text (a file, an editor's buffer, a scenario's room) costs far more per byte than YAML
+# (about 15 s a megabyte to parse and check); the largest card file shipped is 3 KB.
+MAX_CARD_FILE_BYTES = 200_000
+
 
 def allow_deep_trees() -> None:
     """Raise Python's recursion limit to what a tree the parser accepts needs. Called wherever

@@ -85,10 +85,10 @@ def parse_file(path: Union[str, Path]) -> tuple[Optional[ast.Module], list[Diagn
     file is a diagnostic too (E004, E006: its size is checked before it is read). Every
     loader reads card files through this name (the language server swaps it for one that
     reads the editor's buffers)."""
-    from raiders.formats.safeio import MAX_CARD_FILE_BYTES, read_text
+    from raiders.formats.safeio import read_text
 
     p = str(path)
-    text, diags = read_text(p, limit=MAX_CARD_FILE_BYTES)
+    text, diags = read_text(p, limit=ast.MAX_CARD_FILE_BYTES)
     if text is None:
         return None, diags, ""
     module, diags = parse_text(p, text)

@@ -610,12 +610,10 @@ class _TooDeep(Exception):
 def parse(text: str, path: str = "<text>") -> ParseResult:
     """Parse one file's text; on a syntax error return (None, [diagnostic])."""
     ast.allow_deep_trees()
-    from raiders.formats.safeio import MAX_CARD_FILE_BYTES
-
-    if len(text) > MAX_CARD_FILE_BYTES:  # an editor's buffer, text from a scenario: same limit
+    if len(text) > ast.MAX_CARD_FILE_BYTES:  # an editor's buffer, text from a scenario: same limit
         return None, [Diagnostic(Span.whole_file(path), "E006",
                                  f"card text is too large ({len(text):,} characters): the "
-                                 f"limit is {MAX_CARD_FILE_BYTES:,}", "split it into files")]
+                                 f"limit is {ast.MAX_CARD_FILE_BYTES:,}", "split it into files")]
     try:
         tree = _lark().parse(text)
         decls = _ToAst(path).transform(tree)

@@ -27,9 +27,6 @@ from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.spans import Span
 
 MAX_FILE_BYTES = 5_000_000  # any file larger than this is refused before it is read
-# Card text costs far more per byte than YAML (about 15 s a megabyte to parse and check);
-# the largest card file shipped is 3 KB.
-MAX_CARD_FILE_BYTES = 200_000
 ALLOW_HINT = "to allow more, name the folder on the command line: --allow-path DIR"
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -352,3 +349,18 @@ def writable_folder(folder: PathLike) -> Optional[str]:
     if not os.access(p, os.W_OK | os.X_OK):
         return "it is not writable"
     return None
+
+
+def found_files(paths, patterns) -> tuple[list[str], list[Diagnostic]]:
+    """The files the command-line paths name: a file itself, or a folder's files matching the
+    patterns, less links leading out of the folder (diagnostics, not read)."""
+    files: list[str] = []
+    refused: list[Diagnostic] = []
+    for p in paths:
+        if Path(p).is_dir():
+            found, diags = files_below(p, patterns)
+            files.extend(sorted(str(f) for f in found))
+            refused.extend(diags)
+        else:
+            files.append(p)
+    return files, refused

@@ -57,7 +57,7 @@ def diff_cmd(old: str, new: str, ruleset: Optional[str], variant: Optional[str],
         materialize,
     )
 
-    from .games import _bot_kinds
+    from .common import bot_kinds
 
     with tempfile.TemporaryDirectory(prefix="raiders-diff-") as scratch:
         try:
@@ -73,7 +73,7 @@ def diff_cmd(old: str, new: str, ruleset: Optional[str], variant: Optional[str],
             n_players = min(max(4, var.min_players), var.max_players)
         if loaded[1].wrong_player_count(n_players):
             raise click.UsageError(loaded[1].wrong_player_count(n_players))
-        kinds = tuple(_bot_kinds(bots, n_players))
+        kinds = tuple(bot_kinds(bots, n_players))
         changes = card_changes(sides[0], sides[1], loaded[0], loaded[1])
         rows = None
         setup = ""

@@ -8,8 +8,17 @@ import click
 
 from raiders.dsl.library import display_path
 
-from .common import MAX_GAMES, SEED, Failure, check_seed_range, load_rules_or_exit, nonempty_path
-from .games import _bot_kinds, _relative_to
+from .common import (
+    MAX_GAMES,
+    SEED,
+    Failure,
+    bot_kinds,
+    check_seed_range,
+    check_targets,
+    load_rules_or_exit,
+    nonempty_path,
+    relative_to_log,
+)
 
 
 @click.command()
@@ -116,20 +125,19 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
     from raiders.interpreter.tools.simulate import most_games
 
     check_seed_range(seed, most_games(games, precision, max_games))
-    kinds = tuple(_bot_kinds(bots, n_players))
+    kinds = tuple(bot_kinds(bots, n_players))
     if log_dir and compare_mod:
         raise click.UsageError("--log-dir logs one run; leave out --compare")
     log_at = os.path.join(log_dir, "x.yaml") if log_dir else "x.yaml"
     if log_dir:
 
-        from .games import _check_targets
-
         last = seed + most_games(games, precision, max_games)
-        _check_targets(_logs_in(log_dir, seed, last), log_dir, force)
+        check_targets(_logs_in(log_dir, seed, last), log_dir, force)
     # `variant` as given (None: the ruleset's first), so that the setups ask load_rules for
     # the rules loaded above (its cache) instead of loading and compiling them again.
     setups = [Setup(ruleset, variant, n_players, kinds, tuple(cards), difficulty, log_dir,
-                    _relative_to(ruleset, log_at), tuple(_relative_to(c, log_at) for c in cards),
+                    relative_to_log(ruleset, log_at),
+                    tuple(relative_to_log(c, log_at) for c in cards),
                     overwrite=force)]
     if compare_mod:
         load_rules_or_exit(ruleset, variant, (*cards, compare_mod))

@@ -37,8 +37,9 @@ def fmt_cmd(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
       raiders fmt --check cards/ examples/
       raiders fmt - < boss.dsl
     """
-    from raiders.dsl.fmt import FormatError, format_file, format_text
+    from raiders.dsl.fmt import FormatError, format_text
     from raiders.dsl.library import CARD_SUFFIX
+    from raiders.formats.fmtfile import format_file
     from raiders.formats.safeio import listed_files
 
     if "-" in paths:

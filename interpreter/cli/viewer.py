@@ -152,7 +152,7 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
     from raiders.interpreter.records.yamlcheck import InputError
     from raiders.interpreter.runtime.room import RulesError
 
-    from .games import _bot_kinds
+    from .common import bot_kinds
 
     try:
         spec = read_log(log, allow_paths)
@@ -165,7 +165,7 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
                                f"{len(spec.rooms)} room(s)")
     if any(h > n for h in human_seats):
         raise click.UsageError(f"--human takes a seat 1..{n}")
-    kinds = _bot_kinds(bots, n)
+    kinds = bot_kinds(bots, n)
     seats = [HumanSeat() if i + 1 in human_seats else BOTS[k]() for i, k in enumerate(kinds)]
     if seed is None:
         seed = spec.meta.seed if spec.meta.seed is not None else 1

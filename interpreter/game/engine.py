@@ -13,17 +13,9 @@ from typing import Callable, Mapping, Optional, Sequence
 
 import attrs
 
-from raiders.interpreter.runtime.compiler import CompiledRoom
-from raiders.interpreter.runtime.room import (
-    Context,
-    RulesError,
-    Table,
-    check_deaths,
-    check_play,
-    is_second_card,
-    legal_cards,
-    resolve_round,
-)
+from raiders.interpreter.runtime.compiled import CompiledRoom
+from raiders.interpreter.runtime.legality import check_play, is_second_card, legal_cards
+from raiders.interpreter.runtime.room import Context, RulesError, Table, check_deaths, resolve_round
 from raiders.interpreter.runtime.rules import Rules
 from raiders.interpreter.runtime.state import POWER_CARDS, Card, Floor, Play, Player, RoomSlot
 

@@ -11,8 +11,9 @@ from typing import Optional, Protocol, Sequence
 
 import attrs
 
-from raiders.interpreter.runtime.compiler import CompiledRoom
-from raiders.interpreter.runtime.room import RulesError, Table, is_second_card, resolve_round
+from raiders.interpreter.runtime.compiled import CompiledRoom
+from raiders.interpreter.runtime.legality import is_second_card
+from raiders.interpreter.runtime.room import RulesError, Table, resolve_round
 from raiders.interpreter.runtime.state import Card, Play, Player
 
 

@@ -7,7 +7,7 @@ from typing import Iterable, Optional, Sequence
 
 from raiders.dsl.diagnostics import an
 from raiders.interpreter.game.engine import GameResult, RoomRecord
-from raiders.interpreter.runtime.compiler import NEVER
+from raiders.interpreter.runtime.compiled import NEVER
 from raiders.interpreter.runtime.describe import count, plurals
 from raiders.interpreter.runtime.rules import Rules
 from raiders.interpreter.runtime.state import Card

@@ -13,8 +13,9 @@ from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.spans import Span
 from raiders.interpreter.game.engine import Deal, Game, GameResult, RoomRecord
 from raiders.interpreter.game.players import SeatView
-from raiders.interpreter.runtime.compiler import CompiledRoom
-from raiders.interpreter.runtime.room import RulesError, check_play
+from raiders.interpreter.runtime.compiled import CompiledRoom
+from raiders.interpreter.runtime.legality import check_play
+from raiders.interpreter.runtime.room import RulesError
 from raiders.interpreter.runtime.state import Card
 
 from .logs import LogSpec, RoomSpec

@@ -17,8 +17,10 @@ from raiders.dsl.spans import Span
 from raiders.formats import yamlsrc
 from raiders.interpreter.game.engine import Deal, Game
 from raiders.interpreter.game.players import SeatView
-from raiders.interpreter.runtime.compiler import CompiledRoom, compile_card, with_item_values
-from raiders.interpreter.runtime.room import RulesError, check_play
+from raiders.interpreter.runtime.compiled import CompiledRoom
+from raiders.interpreter.runtime.compiler import compile_card, with_item_values
+from raiders.interpreter.runtime.legality import check_play
+from raiders.interpreter.runtime.room import RulesError
 from raiders.interpreter.runtime.rules import Rules
 from raiders.interpreter.runtime.state import Card, Floor, Player, RoomSlot
 

@@ -13,7 +13,7 @@ from typing import Any, Optional, Sequence
 
 import attrs
 
-from raiders.interpreter.runtime.compiler import CardRules, Handler
+from raiders.interpreter.runtime.compiled import CardRules, Handler
 from raiders.interpreter.runtime.rules import Rules
 from raiders.interpreter.runtime.state import Player
 

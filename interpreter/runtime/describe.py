@@ -5,7 +5,7 @@ import re
 
 from raiders.dsl.diagnostics import an
 
-from .compiler import CompiledCharacter, CompiledFloor, CompiledItem, CompiledRoom, CompiledStatus
+from .compiled import CompiledCharacter, CompiledFloor, CompiledItem, CompiledRoom, CompiledStatus
 from .rules import Rules
 
 

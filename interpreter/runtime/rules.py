@@ -14,7 +14,7 @@ from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.library import Library
 from raiders.formats.rulesets import Ruleset, Variant, builtin_ids, resolve_ruleset_path
 
-from .compiler import (
+from .compiled import (
     CardRules,
     CompiledCharacter,
     CompiledFloor,
@@ -22,10 +22,9 @@ from .compiler import (
     CompiledRoom,
     CompiledRule,
     CompiledStatus,
-    compile_card,
-    with_item_values,
 )
-from .room import item_plays
+from .compiler import compile_card, with_item_values
+from .legality import item_plays
 
 PEEK = "peek"  # the ability of an item played to look at the hidden rooms
 
@@ -91,7 +90,7 @@ class Rules:
     @functools.cached_property
     def item_plays(self) -> dict[str, dict[str, bool]]:
         """Per room id: the items that may be put down as its card, each with whether it
-        is a second-card item (room.item_plays): what each seat may play, once per room."""
+        is a second-card item (legality.item_plays): what each seat may play, once per room."""
         return {rid: item_plays(room, self.abilities) for rid, room in self.rooms.items()}
 
     @functools.cached_property

@@ -288,14 +288,14 @@ class Workspace:
 def _validate_yaml(path: str) -> list[Diagnostic]:
     """`raiders validate PATH` for a YAML file, from the disk."""
     from raiders.formats.validate import validate_paths
-    from raiders.interpreter.cli.cards import _check_document, _split_yaml_documents
+    from raiders.interpreter.records.documents import check_document, split_documents
 
-    cards, other = _split_yaml_documents((path,))
+    cards, other = split_documents((path,))
     diags: list[Diagnostic] = []
     if cards:
         diags += validate_paths(cards).diagnostics
     for p, kind in other:
-        diags += _check_document(p, kind)
+        diags += check_document(p, kind)
     return diags
 
 

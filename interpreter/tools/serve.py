@@ -32,7 +32,8 @@ def _error_page(title: str, text: str) -> str:
 
 def make_server(folder: str, port: int, allow: tuple[str, ...] = ()) -> ThreadingHTTPServer:
     """A server for the logs below `folder` (not started: call serve_forever)."""
-    from raiders.interpreter.cli.common import found_files, source_lines
+    from raiders.formats.quote import source_lines
+    from raiders.formats.safeio import found_files
     from raiders.interpreter.records.yamlcheck import InputError
 
     from .viewer import render_html, view_for

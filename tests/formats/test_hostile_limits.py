@@ -110,8 +110,8 @@ def test_a_card_file_is_bounded_in_bytes_and_cards(tmp_path):
     """Before: 100,000 cards (5 MB) took validate 80 s, a 50 MB file 447 s. Now a card file
     over MAX_CARD_FILE_BYTES is refused before it is read, and one of more than
     MAX_CARDS_PER_FILE cards where the first card too many stands."""
+    from raiders.dsl.ast import MAX_CARD_FILE_BYTES
     from raiders.dsl.parser import MAX_CARDS_PER_FILE, parse
-    from raiders.formats.safeio import MAX_CARD_FILE_BYTES
 
     big = tmp_path / "big" / "cards.dsl"
     big.parent.mkdir()
@@ -133,11 +133,11 @@ def test_diagnostics_print_in_linear_time(monkeypatch):
     """Before: every diagnostic split its whole file again (20,000 took 12.8 s to print). Now
     each file is split, or read, once."""
     import raiders.formats.safeio as safeio
-    from raiders.interpreter.cli import common
+    from raiders.formats import quote
 
     reads = []
     monkeypatch.setattr(safeio, "quotable_lines", lambda p: reads.append(p) or ["x"] * 3000)
-    lines = common.SourceLines({"a.dsl": "y\n" * 3000})
+    lines = quote.SourceLines({"a.dsl": "y\n" * 3000})
     for i in range(3000):
         assert lines("a.dsl")[i] == "y"
         assert lines("b.dsl")[0] == "x"

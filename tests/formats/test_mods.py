@@ -180,7 +180,7 @@ def test_a_ruleset_typo_in_mod_yaml_says_so(tmp_path):
 
 def test_a_room_nobody_can_beat_is_narrated_in_words():
     from raiders.interpreter.records.narrate import _test_words
-    from raiders.interpreter.runtime.compiler import NEVER
+    from raiders.interpreter.runtime.compiled import NEVER
 
     text = _test_words((7, ">=", NEVER, False, "beaten"), "the Golem")
     assert text == "7, but no sum reaches the Golem's strength: the Golem cannot be beaten"
