@@ -119,6 +119,12 @@ PLACE_EFFECTS: dict[str, frozenset[str]] = {
     "dungeon": frozenset({"mark", "unmark"}),
     "card": frozenset({"mark", "unmark"}),
 }
+# Selectors that read the cards played in the room: nobody before they are valued.
+PLAY_SELECTORS = frozenset({"highest", "second", "lowest", "second_lowest", "tied", "escaped",
+                            "played"})
+
+# Selectors that pick one player at most (a `steal` from the same one takes nothing).
+ONE_PLAYER_SELECTORS = frozenset({"you", "left", "right", "first"})
 
 # Number atoms usable in expressions.
 ATOMS: dict[str, Word] = {
@@ -237,21 +243,28 @@ class Event:
     hookable: bool = True  # False: a quantity read, not an event: only `modify` applies
     card: Optional[str] = None  # "item" / "status": a handler may name it, `mark(poison)`
     victim: bool = False  # a handler may name who it is taken from: `steal from you`
+    # Whether, when it happens, the room's cards are played and valued (`highest` picks
+    # someone) and an attack is running (`attacked` does): True always, False never, None
+    # it depends where (an effect happens in a room, an attack, or between rooms).
+    values: Optional[bool] = None
+    attacking: Optional[bool] = None
 
 
 # Events handlers may hook: `instead of EVENT` (replace) and `after EVENT` (react); the
 # engine emits every one of them on the game's one bus (docs/dsl.md, "Events").
 EVENTS: dict[str, Event] = {
     "game_start": Event("the game begins (characters dealt)", "every player", False,
-                        in_room=False, on_floor=False),
-    "floor_start": Event("a floor is laid out", "every living player", False, in_room=False),
+                        in_room=False, on_floor=False, values=False, attacking=False),
+    "floor_start": Event("a floor is laid out", "every living player", False, in_room=False,
+                         values=False, attacking=False),
     "reveal": Event("a room is entered, before anyone plays a card", "every living player",
-                    False),
+                    False, values=False, attacking=False),
     "room_start": Event("every card of the room is played and valued; the room is about to "
-                        "resolve", "every living player", False),
+                        "resolve", "every living player", False, values=True, attacking=False),
     "play": Event("a player's cards for the room are revealed and valued", "that player",
-                  False),
-    "attack": Event("a monster attacks a set of players", "the attacked players"),
+                  False, values=True, attacking=False),
+    "attack": Event("a monster attacks a set of players", "the attacked players",
+                    attacking=True),
     "wound": Event("a player takes wounds", "that player", numeric=True),
     "heal": Event("a player heals wounds", "that player", numeric=True),
     "gain": Event("a player gains coins", "that player", numeric=True),
@@ -265,18 +278,19 @@ EVENTS: dict[str, Event] = {
                   card="item"),
     "mark": Event("a player receives a status", "that player", card="status"),
     "eliminate": Event("a player is eliminated", "that player"),
-    "room": Event("the room has resolved (its last round)", "every living player", False),
+    "room": Event("the room has resolved (its last round)", "every living player", False,
+                  values=True, attacking=False),
     "death": Event("a player reaches the wounds that kill (rulesets with `death`)",
-                   "that player"),
+                   "that player", values=True, attacking=False),
     "first_player": Event("the first player changes hands after a room", "the new first player",
-                          False, in_room=False),
+                          False, in_room=False, values=False, attacking=False),
     "floor_end": Event("the last room of a floor is done", "every living player", False,
-                       in_room=False),
+                       in_room=False, values=False, attacking=False),
     "scoring": Event("final scoring begins", "every player still in the game", False,
-                     in_room=False, on_floor=False),
+                     in_room=False, on_floor=False, values=False, attacking=False),
     "score": Event("a player's score is read at final scoring (coins, unless modified)",
                    "that player", False, numeric=True, in_room=False, on_floor=False,
-                   hookable=False),
+                   hookable=False, values=False, attacking=False),
 }
 
 # Quantities `modify` can change, besides the kind's own parameters.

@@ -47,6 +47,7 @@ class ModManifest:
     items: dict[str, int] = attrs.Factory(dict)
     characters: list[str] = attrs.Factory(list)
     diagnostics: list[Diagnostic] = attrs.Factory(list)
+    item_spans: dict[str, Span] = attrs.Factory(dict)  # where `items:` names each (W604)
     name: Optional[str] = None
     version: Optional[str] = None
     raiders: Optional[str] = None  # the version specifier of raiders it needs
@@ -236,14 +237,17 @@ def mod_manifest(folder: Path, lib: Library) -> ModManifest:
                                                            if lib.role_of(c) == role])))
         return False
 
-    def counts(value, role: str, into: dict[str, int]) -> None:
+    def counts(value, role: str, into: dict[str, int], spans: Optional[dict] = None) -> None:
         for cid, n in value.items():
+            where = yamlsrc.key_span(path, value, cid)
             if not yamlsrc.is_int(n) or not 0 <= n <= MAX_COPIES:
                 problems.append(Diagnostic(yamlsrc.value_span(path, value, cid), "E503",
                                            f"copies of `{cid}` must be a whole number "
                                            f"0..{MAX_COPIES}"))
-            elif known(cid, yamlsrc.key_span(path, value, cid), role):
+            elif known(cid, where, role):
                 into[str(cid)] = n
+                if spans is not None:
+                    spans[str(cid)] = where
 
     def ids(value, role: str, into: list[str]) -> None:
         for i, cid in enumerate(value):
@@ -255,7 +259,7 @@ def mod_manifest(folder: Path, lib: Library) -> ModManifest:
         if key == "deck" and yamlsrc.is_map(value):
             counts(value, "room", out.deck)
         elif key == "items" and yamlsrc.is_map(value):
-            counts(value, "item", out.items)
+            counts(value, "item", out.items, out.item_spans)
         elif key == "bosses" and yamlsrc.is_seq(value):
             ids(value, "room", out.bosses)
         elif key == "characters" and yamlsrc.is_seq(value):
@@ -280,6 +284,22 @@ def mod_manifest(folder: Path, lib: Library) -> ModManifest:
                                        "`version` and `raiders: \">=0.1\"`"))
     problems.extend(_boss_warnings(folder, lib, out.deck))
     return out
+
+
+def unused_items(mod: ModManifest, lib: Library, rooms: list[str],
+                 characters: list[str]) -> list[Diagnostic]:
+    """W604: an item `items:` adds to the supply that no card of the game ever hands out (no
+    room dealt, no character of the pool, no card in play): it never appears in a game."""
+    from raiders.dsl.checker import items_handed_out  # the checker: only when a mod adds items
+
+    if not any(mod.items.values()):
+        return []
+    given = items_handed_out(lib, rooms, characters)
+    return [Diagnostic(mod.item_spans[item], "W604", f"`{item}` joins the supply, but no card "
+                       "of the game ever gives it: it never appears in a game",
+                       f"give it from a room the mod deals (`give {item}` in a vault's rewards), "
+                       "or as a character's starting `items`", severity="warning")
+            for item, n in mod.items.items() if n and item not in given]
 
 
 def name_clashes(lib: Library, mods: tuple[str, ...], base: str) -> None:

@@ -29,7 +29,7 @@ from raiders.dsl.library import (
 )
 from raiders.dsl.spans import Span
 
-from .mods import MOD_FILE, mod_manifest, mod_rulesets
+from .mods import MOD_FILE, mod_manifest, mod_rulesets, unused_items
 from .rulesets import RULESET_FILE, load_ruleset, resolve_ruleset_path
 from .safeio import files_below, listed_files, read_text
 
@@ -201,6 +201,9 @@ def _validate_mod(report: Report, files: list[Path], base: str, folders: list[Pa
             supply = {**ruleset.items, **mod.items}
             threat = any(v.threat_deck for v in ruleset.variants.values())
             report.add(check_in_game(lib, [*mod.deck, *mod.bosses], supply, threat))
+            report.add(unused_items(mod, lib, [*ruleset.deck, *ruleset.bosses, *mod.deck,
+                                               *mod.bosses],
+                                    [*ruleset.characters, *mod.characters]))
     report.sources.update(sources)
 
 

@@ -77,6 +77,9 @@ class GameResult:
     players: list[Player]
     rooms: list[RoomRecord]
     deal: Deal
+    # Each player's score at the end, by name, when a card changed it (`modify score`); None:
+    # the score is the coins. Only those still in when the winners are picked have one.
+    scores: Optional[dict[str, int]] = None
 
 
 class Game:
@@ -546,10 +549,11 @@ class Game:
     # ---- end of game
     def finish(self) -> GameResult:
         self._scoring = True
-        winners = final_scoring(self.players, self.rules.ruleset, self.scoring, self.table)
+        winners, scores = final_scoring(self.players, self.rules.ruleset, self.scoring,
+                                        self.table)
         self.record_late_input()
         return GameResult(winners, [p.name for p in self.players if p.out],
-                          self.players, self.records, self.deal)
+                          self.players, self.records, self.deal, scores)
 
 
 _NOTHING: tuple = ()
@@ -585,8 +589,9 @@ def next_first_player(first: int, plays: Sequence[Play], n_seats: int) -> int:
 
 
 def final_scoring(players: list[Player], ruleset, scoring: str = "standard",
-                  table: Optional[Table] = None) -> list[str]:
-    """The end of the game; returns the winners' names.
+                  table: Optional[Table] = None) -> tuple[list[str], Optional[dict[str, int]]]:
+    """The end of the game; returns the winners' names, and the scores of those still in
+    when a card changes the score (None: the score is the coins).
 
     standard (D-9, C-8): the most wounded of those still in fall (ties: all of them, but only
     with at least `ties_fall_from` starting players; nobody when all are level); then most
@@ -614,13 +619,14 @@ def final_scoring(players: list[Player], ruleset, scoring: str = "standard",
                 for p in fallen:
                     p.out = "bled out" if ruleset.death is not None else "unconscious"
     elif scoring == "duel" and any(p.dead for p in players):
-        return [p.name for p in contenders]
+        return [p.name for p in contenders], None
     remaining = [p for p in contenders if p.out is None]
     if not remaining:
-        return []
+        return [], None
     ranks = {p.seat: (score(p), -p.wounds) for p in remaining}
     best = max(ranks.values())
-    return [p.name for p in remaining if ranks[p.seat] == best]
+    scores = None if score is _coins else {p.name: ranks[p.seat][0] for p in remaining}
+    return [p.name for p in remaining if ranks[p.seat] == best], scores
 
 
 def _coins(p: Player) -> int:

@@ -63,7 +63,7 @@ class HumanSeat:
         room = view.room
         if room is None:
             return
-        self.say(f"  room: {room.name} ({room.kind}); {view.how_played}"
+        self.say(f"  room: {room.name} ({room.face}); {view.how_played}"
                  + (" — your second card" if second else ""))
         players = sum(1 for p in view.players if not p.dead)
         for line in room_words(view.rules, room.id, players):

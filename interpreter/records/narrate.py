@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional, Sequence
 
+from raiders.dsl.diagnostics import an
 from raiders.dsl.vocabulary import PLACES
 from raiders.interpreter.game.engine import GameResult, RoomRecord
 from raiders.interpreter.runtime.compiled import NEVER
@@ -20,8 +21,6 @@ _EVENT_WORDS = {
     "threat": "the monster card is {n}",
     "take": "{who} gives a {n} back to the supply",
     "steal": "{who} takes {n}",
-    "mark": "{who} is now {n}",
-    "unmark": "{who} is no longer {n}",
     "death": "{who} dies",
     "roll": "a die rolls {n}",
     "choice": "{who} answers {n}",
@@ -60,6 +59,8 @@ def effect_words(event: str, who: str, n: object, rules: Optional[Rules] = None,
             else f"{who} {verb} {n} {noun}s"
     if event == "test" and isinstance(n, tuple):
         return _test_words(n, it)
+    if event in ("mark", "unmark") and isinstance(n, tuple):
+        return _status_words(event, names(who), *n, rules)
     if event == "split":
         return (f"{names(who)} tie for the {count(int(n), 'coin')}: more sharers than coins, "
                 "so nobody gets any")
@@ -77,6 +78,19 @@ def effect_words(event: str, who: str, n: object, rules: Optional[Rules] = None,
         n = rules.items[n].name
     text = _EVENT_WORDS.get(event, "{who} {n}").format(who=names(who), n=n, room=it)
     return plurals(text)
+
+
+def _status_words(event: str, who: str, status: str, held: int,
+                  rules: Optional[Rules]) -> str:
+    """`Ann now has the status Idol (2)`: a status by its name, whatever word it is (an
+    adjective, `Poisoned`, or a noun, `Idol`), with the count when it is more than one."""
+    if rules is not None and status in rules.statuses:
+        status = rules.statuses[status].name
+    if event == "mark":
+        return f"{who} now has the status {status}" + (f" ({held})" if held > 1 else "")
+    if held:
+        return f"{who} now has the status {status} ({held} left)"
+    return f"{who} no longer has the status {status}"
 
 
 def _test_words(test: tuple, it: str) -> str:
@@ -103,7 +117,7 @@ def _card_name(card: Card, rules: Optional[Rules]) -> str:
 
 def room_lines(rules: Rules, rec: RoomRecord) -> list[str]:
     room = rules.rooms[rec.card]
-    lines = [f"  Room {rec.index + 1}: {room.name} ({room.kind})"]
+    lines = [f"  Room {rec.index + 1}: {room.name} ({room.face})"]  # as the table sees it
     effects = rec.trace
     if rec.before:  # a floor's end and start, before the room is entered
         lines.append("    before the room: " + "; ".join(
@@ -118,6 +132,8 @@ def room_lines(rules: Rules, rec: RoomRecord) -> list[str]:
                                            for n, c in rec.plays.items()))
     happened = [effect_words(event, who, n, rules, room.name) for event, who, n in effects]
     lines.append("    " + ("; ".join(happened) if happened else "nothing happens"))
+    if room.face != room.kind:  # played: the disguise is off
+        lines.append(f"    the {room.name} was {an(room.kind)}, not {an(room.face)}")
     return lines
 
 
@@ -142,20 +158,25 @@ def _statuses(p) -> str:
 def result_lines(result: GameResult, solo: bool = False,
                  rules: Optional[Rules] = None) -> list[str]:
     lines = ["", "End of the game."]
+    scores = result.scores or {}
     for p in result.players:
         hero = p.character
         if rules is not None and hero in rules.characters:
             hero = rules.characters[hero].name
         lines.append(f"  {p.name} ({hero}): {count(p.coins, 'coin')}, "
-                     f"{count(p.wounds, 'wound')}" + (f" — {p.out}" if p.out else ""))
+                     f"{count(p.wounds, 'wound')}"
+                     + (f", score {scores[p.name]}" if p.name in scores else "")
+                     + (f" — {p.out}" if p.out else ""))
     if solo:
         hero = result.players[0]
         lines.append("The hero died: no score." if hero.dead else
+                     f"The hero survived. Score: {scores[hero.name]} ({count(hero.coins, 'coin')})."
+                     if hero.name in scores else
                      f"The hero survived. Score: {hero.coins} coins (20 is a good score).")
     elif result.winners:
         lines.append(("Winner: " if len(result.winners) == 1 else "Winners: ")
                      + names(",".join(result.winners)))
-        why = tie_break_words(result.players, result.winners)
+        why = tie_break_words(result.players, result.winners, result.scores)
         if why:
             lines.append(why)
     else:
@@ -163,29 +184,39 @@ def result_lines(result: GameResult, solo: bool = False,
     return lines
 
 
-def tie_break_words(players: Sequence, winners: Sequence[str]) -> Optional[str]:
-    """Why these winners (D-9, C-8): the most coins among those still in; a tie on coins is
-    broken by the fewest wounds; still tied, all of them win. None when the coins alone do
-    not explain the winners (a card changed the score)."""
-    still = [p for p in players if not p.out]
+def tie_break_words(players: Sequence, winners: Sequence[str],
+                    scores: Optional[dict[str, int]] = None) -> Optional[str]:
+    """Why these winners (D-9, C-8): the best score among those still in (their coins, or
+    `scores` when a card changed it); a tie is broken by the fewest wounds; still tied, all
+    of them win. None when the scores do not explain the winners."""
+    still = [p for p in players if not p.out and (scores is None or p.name in scores)]
     won = [p for p in still if p.name in winners]
     if not won or not still:
         return None
-    top = max(p.coins for p in still)
-    if any(p.coins != top for p in won):
+
+    def points(p) -> int:
+        return p.coins if scores is None else scores[p.name]
+
+    def worth(n: int) -> str:
+        return count(n, "coin") if scores is None else f"a score of {n}"
+
+    top = max(points(p) for p in still)
+    if any(points(p) != top for p in won):
         return None
-    level = [p for p in still if p.coins == top]
+    level = [p for p in still if points(p) == top]
     out = [p for p in players if p.out]
     fell = (f" ({names(','.join(p.name for p in out))} out)" if out else "")
     if len(level) == 1:
-        return f"Most coins among those still in{fell}: {won[0].name} with {top}."
+        best = "Most coins" if scores is None else "The best score"
+        return f"{best} among those still in{fell}: {won[0].name} with {top}" + (
+            "." if scores is None else f" ({count(won[0].coins, 'coin')}).")
     tied = names(",".join(p.name for p in level))
     if len(won) == len(level):
-        return (f"{tied} have {count(top, 'coin')} and {count(won[0].wounds, 'wound')} each: "
+        return (f"{tied} have {worth(top)} and {count(won[0].wounds, 'wound')} each: "
                 f"still tied after the wounds, {'both' if len(won) == 2 else 'they all'} win.")
     others = [p for p in level if p.name not in winners]
     least = min(p.wounds for p in level)
-    return (f"{tied} have {count(top, 'coin')} each{fell}; the tie goes to the fewest wounds: "
+    return (f"{tied} have {worth(top)} each{fell}; the tie goes to the fewest wounds: "
             f"{names(','.join(p.name for p in won))} with {least} against "
             f"{min(p.wounds for p in others)}.")
 

@@ -65,6 +65,7 @@ class CompiledRoom:
     name: str
     kind: str
     kinds: tuple[str, ...]  # the kind and its ancestors, most specific first
+    face: str  # the kind the table sees it as until it is played: a disguise's parent
     playable: dict[str, Expr]  # item -> the value it counts for here
     escapes: frozenset[str]
     unplayable: frozenset[str]

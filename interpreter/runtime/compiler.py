@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from itertools import pairwise
 from typing import Any, Callable, Iterator, Optional
 
 import attrs
@@ -57,6 +58,16 @@ MAX_INDENT = 10
 
 class CompileError(Exception):
     """A card that checked clean but cannot be compiled (should not happen: report it)."""
+
+
+def _face(kind: KindInfo) -> str:
+    """The kind a room is dealt as: a derived kind that replaces its parent's procedure
+    (`kind mimic : treasure { resolve { attack … } }`) is that parent in disguise, and the
+    table sees the parent until the room is played; any other kind is what it says."""
+    for parent, child in pairwise(kind.chain):
+        if any(isinstance(m, ast.Resolve) for m in child.members):
+            return parent.name
+    return kind.decl.name
 
 
 def _join(words: list[str]) -> str:
@@ -970,7 +981,7 @@ class CardCompiler:
         funcs, text = self.src.build()
         return CompiledRoom(
             id=self.card.id, name=self.display, kind=self.card.kind,
-            kinds=tuple(k.name for k in reversed(self.kind.chain)),
+            kinds=tuple(k.name for k in reversed(self.kind.chain)), face=_face(self.kind),
             playable={item: funcs[fn] for item, fn in r["playable"].items()},
             escapes=frozenset(r["escapes"]), unplayable=frozenset(r["unplayable"]),
             rules=pending.bind(funcs, self.card.id), resolve=funcs[resolve],

@@ -106,6 +106,6 @@ def _why_illegal(room: CompiledRoom, player: Player, card: Card, hand: Iterable[
         return f"{who} played a {card} but holds none"
     if card in room.unplayable:
         return f"{who}: a {card} cannot be played in {room.name}"
-    return (f"{who}: a {card} cannot be played in {room.name} (a {room.kind}); items are "
+    return (f"{who}: a {card} cannot be played in {room.name} (a {room.face}); items are "
             "room cards only where the room says (`playable`), and a peek item is played "
             "outside card play")

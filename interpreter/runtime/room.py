@@ -723,12 +723,15 @@ class Context:
         m = p.marks.get(status)
         if m is None:
             return
-        m.count -= m.count if count is None else max(count, 0)
+        taken = m.count if count is None else max(count, 0)
+        if taken == 0:  # `unmark S by 0`: nothing changes, nothing to tell
+            return
+        m.count -= taken
         if m.count <= 0:
             del p.marks[status]
             self.held_changed(status)
-        if self.trace is not None:
-            self.trace.append(("unmark", p.name, status))
+        if self.trace is not None:  # what is left, for the narration's `(1 left)`
+            self.trace.append(("unmark", p.name, (status, max(m.count, 0))))
 
     def attack(self, targets: list[Player], body) -> None:
         """An attack on its targets: `instead of attack` replaces it (and then no `after
@@ -854,8 +857,8 @@ def _mark(ctx: Context, p: Player, amount: int, status, lasting) -> None:
     add_mark(ctx, p.marks, status, amount, lasting)
     if fresh:
         ctx.held_changed(status)
-    if ctx.trace is not None:
-        ctx.trace.append(("mark", p.name, status))
+    if ctx.trace is not None:  # with the count now held, for the narration's `(2)`
+        ctx.trace.append(("mark", p.name, (status, p.marks[status].count)))
 
 
 def add_mark(ctx: Context, marks: dict[str, Mark], status: str, amount: int,

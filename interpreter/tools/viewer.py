@@ -98,7 +98,7 @@ def build_view(spec: LogSpec, title: str) -> dict[str, Any]:
         room = rules.rooms[rec.card]
         step = {
             "floor": rec.floor, "room": rec.index, "card": rec.card,
-            "name": room.name, "kind": room.kind,
+            "name": room.name, "kind": room.face,
             "firstPlayer": rec.first_player, "torches": list(rec.peeks),
             "plays": [{"player": n, "cards": [str(c) for c in cs], "words": card_words(cs)}
                       for n, cs in rec.plays.items()],

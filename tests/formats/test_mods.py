@@ -81,8 +81,12 @@ def test_narration_says_what_the_new_effects_did(tmp_path):
     from raiders.interpreter.records.narrate import effect_words, standings
     from raiders.interpreter.runtime.state import Mark, Player
 
-    assert effect_words("mark", "Ann", "poisoned") == "Ann is now poisoned"
-    assert effect_words("unmark", "Ann", "poisoned") == "Ann is no longer poisoned"
+    # a status by its name, adjective or noun, with the count it comes to (issue 21)
+    assert effect_words("mark", "Ann", ("poisoned", 1)) == "Ann now has the status poisoned"
+    assert effect_words("mark", "Ann", ("idol", 2)) == "Ann now has the status idol (2)"
+    assert effect_words("unmark", "Ann", ("idol", 1)) == "Ann now has the status idol (1 left)"
+    assert effect_words("unmark", "Ann", ("poisoned", 0)) == \
+        "Ann no longer has the status poisoned"
     assert effect_words("roll", "", 4) == "a die rolls 4"
     # plurals made right for the number (issue 10: "gains 1 coin(s)" no more)
     assert effect_words("steal", "Bob", "2 coin(s) from Ann") == "Bob takes 2 coins from Ann"
@@ -239,3 +243,38 @@ def test_fmt_diff_marks_a_last_line_without_newline_and_stdin_reads_like_a_file(
     assert bom.exit_code == 0 and bom.output == 'monster q { name "Q" }\n', bom.output
     bad = CliRunner().invoke(main, ["fmt", "-"], input=b"\xff")
     assert bad.exit_code == 1 and "not utf-8 text (byte 0xff at offset 0)" in bad.output
+
+
+ITEM = 'item charm { name "Charm"  modify wound on you to amount - 1 }\n'
+
+
+def test_an_item_the_supply_holds_but_no_card_gives_warns(tmp_path):
+    """Issue 21: an item of mod.yaml's `items:` that no room dealt, no character of the pool
+    and no card in play ever gives never appears in a game (W604, the reverse of E410)."""
+    (tmp_path / "c.dsl").write_text(
+        ITEM + 'vault charm-shop { name "Charm Shop"  rewards { 1 -> give charm } }\n')
+    (tmp_path / "mod.yaml").write_text("items: {charm: 2}\n")  # the shop is not dealt
+    result = run("validate", tmp_path)
+    assert result.exit_code == 0, result.output  # a warning: validate does not fail
+    assert "mod.yaml:1:9: warning[W604]: `charm` joins the supply, but no card of the game " \
+           "ever gives it" in result.output, result.output
+    (tmp_path / "mod.yaml").write_text("items: {charm: 2}\ndeck: {charm-shop: 1}\n")
+    assert "W604" not in run("validate", tmp_path).output
+
+
+def test_an_item_given_by_a_character_or_a_card_in_play_does_not_warn(tmp_path):
+    given = {
+        "a character's starting items": ('character charmer { name "Charmer"  items charm }\n',
+                                         "characters: [charmer]\n"),
+        "a status's rule": ('status lucky { name "Lucky"  after room { you: give charm } }\n',
+                            ""),
+        "a house rule": ('rule charms { name "Charms"  after floor_start { everyone: '
+                         'give charm } }\n', ""),
+    }
+    for why, (card, manifest) in given.items():
+        (tmp_path / "c.dsl").write_text(ITEM + card)
+        (tmp_path / "mod.yaml").write_text("items: {charm: 2}\n" + manifest)
+        result = run("validate", tmp_path)
+        assert result.exit_code == 0 and "W604" not in result.output, (why, result.output)
+    (tmp_path / "mod.yaml").write_text("items: {charm: 0}\n")  # no copy: nothing to warn of
+    assert "W604" not in run("validate", tmp_path).output

@@ -82,6 +82,52 @@ expect:
     assert o.ok, o.differences + [d.message for d in o.diagnostics]
 
 
+WATCHER = """
+status watcher {
+  name "Watcher"
+  after game_start { you: gain 1 coin }
+  after reveal { you: gain 2 coins }
+  after first_player { you: gain 4 coins }
+}
+"""
+
+
+@pytest.mark.parametrize("first,coins", [("first_player: A", 6), ("", 2)])
+def test_a_scenario_emits_reveal_and_first_player_as_a_game_does_but_no_game_start(
+        tmp_path, first, coins):
+    """What docs/dsl.md ("Events") and docs/scenarios.md both say: a scenario starts mid-game
+    (no `game_start`), `reveal` happens, and `first_player` too when the scenario names one.
+    By hand (classic standard, C-4): A plays 3, B and C 5; the chest of 4 goes to B and C (X-4);
+    the first player passes from A to B, the tied player nearest clockwise after A. A, the
+    watcher, gains 2 at the reveal and 4 when the first player changes: 6; without a first
+    player, 2."""
+    (tmp_path / "mod.dsl").write_text(WATCHER)
+    path = tmp_path / "s.yaml"
+    path.write_text(f"""
+format: raiders-scenario/1
+name: watched
+ruleset: classic
+cards: [.]
+players: [A, B, C]
+start: {{A: {{marks: {{watcher: 1}}}}}}
+{first}
+room: treasure-4
+plays: {{A: 3, B: 5, C: 5}}
+expect:
+  A: {{coins: {coins}}}
+  B: {{coins: 2}}
+""")
+    [o] = run_file(str(path))
+    assert o.ok, o.differences + [d.message for d in o.diagnostics]
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    said = " ".join((docs / "dsl.md").read_text().split())
+    claim = said[said.index("A [scenario](scenarios.md)"):][:250]
+    assert "no `game_start`" in claim and "`reveal` happens as in a game" in claim, claim
+    said = " ".join((docs / "scenarios.md").read_text().split())
+    claim = said[said.index("a scenario starts mid-game"):][:250]
+    assert "no `game_start`" in claim and "`reveal` and the rest happen as in a game" in claim
+
+
 @pytest.mark.parametrize("extra,message", [
     ("rolls: [3]", "1 roll(s) given but not used"),
     ("choices: {A: [true]}", "answers given but never asked for"),

@@ -4,10 +4,13 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 from click.testing import CliRunner
 
 from raiders.interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args, input=None, env=None):
@@ -66,6 +69,41 @@ def test_narration_reads_as_words():
     bob.wounds, ann.coins, bob.coins = 2, 1, 1
     assert tie_break_words([ann, bob, cid], ["Ann", "Bob"]) == (
         "Ann and Bob have 1 coin and 2 wounds each: still tied after the wounds, both win.")
+
+
+def test_ties_are_explained_in_scores_when_a_card_changes_the_score():
+    """Issue 21: with a scoring rule the winner is the best score (D-9: then the fewest
+    wounds), and the narration says so in scores, not coins."""
+    from raiders.interpreter.records.narrate import tie_break_words
+    from raiders.interpreter.runtime.state import Player
+
+    ann, bob = Player(0, "Ann"), Player(1, "Bob")
+    ann.coins, ann.wounds, bob.coins, bob.wounds = 7, 0, 7, 2  # coins minus wounds: 7 and 5
+    assert tie_break_words([ann, bob], ["Ann"], {"Ann": 7, "Bob": 5}) == (
+        "The best score among those still in: Ann with 7 (7 coins).")
+    bob.coins = 9  # 9 - 2: a tie on 7, which the fewest wounds break
+    assert tie_break_words([ann, bob], ["Ann"], {"Ann": 7, "Bob": 7}) == (
+        "Ann and Bob have a score of 7 each; the tie goes to the fewest wounds: Ann with 0 "
+        "against 2.")
+
+
+def test_a_game_with_a_scoring_rule_narrates_each_score():
+    """The wounded-pride rule: the score is coins minus wounds (each worked out here from the
+    narrated coins and wounds), for every player still in; the winner has the best."""
+    out = run("play", "--seed", "1", "--cards", str(ROOT / "examples/mods/wounded-pride")).stdout
+    end = out[out.index("End of the game."):]
+    rows = re.findall(r"  (P\d) \(\w+\): (\d+) coins?, (\d+) wounds?"
+                      r"(?:, score (-?\d+))?( — .*)?", end)
+    assert len(rows) == 4, end
+    scores = {}
+    for name, coins, wounds, score, out_of_it in rows:
+        assert (score == "") == bool(out_of_it), end  # a score for those still in, only
+        if score:
+            assert int(score) == int(coins) - int(wounds)
+            scores[name] = int(score)
+    best = max(scores.values())
+    winner = [n for n, v in scores.items() if v == best]
+    assert f"Winner: {winner[0]}" in end and f"with {best} (" in end, end
 
 
 def test_a_played_game_narrates_names_sums_and_winners():

@@ -180,7 +180,7 @@ def test_a_status_reading_its_holder_put_on_a_room_or_the_dungeon_is_warned(tmp_
         ' dungeon: mark sore } }\n')
     report = validate_paths([str(tmp_path)])
     warned = [(d.code, d.severity, d.span.line, d.span.col) for d in report.diagnostics]
-    assert warned == [("W604", "warning", 2, 47), ("W604", "warning", 2, 86)], warned
+    assert warned == [("W605", "warning", 2, 47), ("W605", "warning", 2, 86)], warned
 
 
 # ---- found by a modder writing cards from the docs alone (issue 21's generality check)

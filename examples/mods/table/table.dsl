@@ -54,6 +54,9 @@ item buckler {
   }
 }
 
+# Where a buckler comes from: the smithy's 5.
+vault smithy { name "Smithy"  rewards { 5 -> give buckler } }
+
 # Hands: the lowest take back their best power card played this floor.
 kind second-wind() {
   resolve { lowest: give power your_best_played }
