@@ -625,14 +625,7 @@ class Context:
 
     def unmark_place(self, place: str, card: str, status: str, count: Optional[int]) -> None:
         marks = self.place_marks(place, card, False)
-        m = marks.get(status) if marks else None
-        if m is None:
-            return
-        m.count -= m.count if count is None else max(count, 0)
-        if m.count <= 0:
-            del marks[status]
-            self.held_changed(status)
-        if self.trace is not None:
+        if marks and self._unmark(marks, status, count) is not None and self.trace is not None:
             self.trace.append(("unmark_place", place, status))
 
     def become(self, place: str, card: str) -> None:
@@ -720,18 +713,24 @@ class Context:
             self._use_bus(self.table.bus(self.room))
 
     def unmark(self, p: Player, status: str, count: Optional[int]) -> None:
-        m = p.marks.get(status)
+        left = self._unmark(p.marks, status, count)
+        if left is not None and self.trace is not None:  # for the narration's `(1 left)`
+            self.trace.append(("unmark", p.name, (status, left)))
+
+    def _unmark(self, marks: dict[str, Mark], status: str, count: Optional[int]) -> Optional[int]:
+        """A thing's status loses `count` (all of it: None); at 0 it goes, and its rules leave
+        play. How many are left, or None when nothing changed (`unmark S by 0`, or none)."""
+        m = marks.get(status)
         if m is None:
-            return
+            return None
         taken = m.count if count is None else max(count, 0)
-        if taken == 0:  # `unmark S by 0`: nothing changes, nothing to tell
-            return
+        if taken == 0:
+            return None
         m.count -= taken
         if m.count <= 0:
-            del p.marks[status]
+            del marks[status]
             self.held_changed(status)
-        if self.trace is not None:  # what is left, for the narration's `(1 left)`
-            self.trace.append(("unmark", p.name, (status, max(m.count, 0))))
+        return max(m.count, 0)
 
     def attack(self, targets: list[Player], body) -> None:
         """An attack on its targets: `instead of attack` replaces it (and then no `after
