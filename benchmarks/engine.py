@@ -17,11 +17,11 @@ import time
 from typing import Any, Callable
 
 from raiders.dsl import ast
-from raiders.interpreter.engine import Game, GameResult
-from raiders.interpreter.players import RandomBot
-from raiders.interpreter.room import Context, Table, resolve_round
-from raiders.interpreter.rules import Rules, load_rules
-from raiders.interpreter.state import Play, Player
+from raiders.interpreter.game.engine import Game, GameResult
+from raiders.interpreter.game.players import RandomBot
+from raiders.interpreter.runtime.room import Context, Table, resolve_round
+from raiders.interpreter.runtime.rules import Rules, load_rules
+from raiders.interpreter.runtime.state import Play, Player
 
 NAMES = ["A", "B", "C", "D"]
 

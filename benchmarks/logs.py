@@ -32,11 +32,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine import extract, hand_resolve  # noqa: E402  (the hand-written room resolution)
 
-from raiders.interpreter.engine import Game  # noqa: E402
-from raiders.interpreter.logs import LogMeta, render_log, write_atomic  # noqa: E402
-from raiders.interpreter.players import RandomBot  # noqa: E402
-from raiders.interpreter.rules import Rules, load_rules  # noqa: E402
-from raiders.interpreter.state import Player  # noqa: E402
+from raiders.interpreter.game.engine import Game  # noqa: E402
+from raiders.interpreter.game.players import RandomBot  # noqa: E402
+from raiders.interpreter.records.logs import LogMeta, render_log, write_atomic  # noqa: E402
+from raiders.interpreter.runtime.rules import Rules, load_rules  # noqa: E402
+from raiders.interpreter.runtime.state import Player  # noqa: E402
 
 NAMES = ["P1", "P2", "P3", "P4"]
 
@@ -144,7 +144,7 @@ def per_log_ms(fn, texts: list[str]) -> float:
 
 
 def readers(texts: list[str]) -> list[tuple[str, float]]:
-    from raiders.dsl import fastyaml, yamlsrc
+    from raiders.formats import fastyaml, yamlsrc
 
     rows = []
     os.environ["RAIDERS_PURE_YAML"] = "1"

@@ -292,7 +292,7 @@ class Totals:
 
     def lines(self) -> list[str]:
         """Every figure with its 95% interval (raiders' own formulas), one line each."""
-        from raiders.interpreter.stats import Sums, figure
+        from raiders.interpreter.tools.stats import Sums, figure
 
         g, n = self.games, self.players
         out = [f"{g} games, {n} players, {self.rooms} rooms; 95% intervals in brackets"]
@@ -315,7 +315,7 @@ class Totals:
 
 def hand_coded(games: int, seed: int = 1, players: int = 4) -> Totals:
     """The baseline's whole run: the cards read once, then seeds seed..seed+games-1."""
-    from raiders.interpreter.rules import load_rules
+    from raiders.interpreter.runtime.rules import load_rules
 
     cards = Cards(load_rules("deluxe"))
     totals = Totals(players)
@@ -378,7 +378,7 @@ def room_ratio(games: int, repeat: int) -> tuple[float, float, int, int]:
     """benchmarks/engine.py's comparison: the same recorded rooms resolved by the interpreter
     and by the hand-written functions, best of `repeat` each. Returns (interpreter rooms/s,
     hand-written rooms/s, games whose final states agree, games)."""
-    from raiders.interpreter.rules import load_rules
+    from raiders.interpreter.runtime.rules import load_rules
 
     bench = _room_bench()
     rules = load_rules("deluxe")
@@ -404,7 +404,7 @@ def room_ratio(games: int, repeat: int) -> tuple[float, float, int, int]:
 def games_ratio(games: int, repeat: int) -> tuple[float, float]:
     """Seconds for the games alone (start-up and card loading done, in this process) with
     --jobs 1 and --jobs 2: what the second core gives the simulation itself."""
-    from raiders.interpreter.simulate import Setup, simulate
+    from raiders.interpreter.tools.simulate import Setup, simulate
 
     setup = Setup("deluxe", None, 4, ("random",) * 4, ())
     setup.rules()

@@ -6,7 +6,7 @@ Python interpreter starting and importing click (what any click command costs). 
 seconds, CPU seconds (user + system, steadier on a busy machine), the ratio to the baseline,
 and whether `--help` imported the card language's parser (it must not). The grammar's tables
 and the checked cards of a game come from the user's cache after the first run
-(dsl/grammarcache.py, dsl/libcache.py); `--cold` empties a private cache folder before every
+(formats/grammarcache.py, formats/libcache.py); `--cold` empties a private cache folder before every
 run, to show the cost without them.
 
     python benchmarks/startup.py [--runs 7] [--cold]
@@ -51,7 +51,7 @@ def imports_of_help(env: dict[str, str]) -> list[str]:
     code = ("import sys\nfrom raiders.interpreter.cli import main\n"
             "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
             "print(' '.join(m for m in ('lark', 'raiders.dsl.ast', 'raiders.dsl.parser', "
-            "'raiders.interpreter.engine', 'yaml', 'ruamel.yaml') if m in sys.modules))")
+            "'raiders.interpreter.game.engine', 'yaml', 'ruamel.yaml') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout.strip().splitlines()
     return out[-1].split() if out and not out[-1].startswith(" ") else []

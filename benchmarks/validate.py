@@ -44,7 +44,7 @@ def python_rendering(text: str) -> str:
 
 
 def bench_raiders(folder: Path) -> tuple[float, int]:
-    from raiders.dsl.validate import validate_paths
+    from raiders.formats.validate import validate_paths
 
     t = time.perf_counter()
     report = validate_paths([str(folder)])

@@ -14,6 +14,10 @@ from .spans import Span
 # with E005, never a crash.
 RECURSION_LIMIT = 12_000
 
+# Card text (a file, an editor's buffer, a scenario's room) costs far more per byte than YAML
+# (about 15 s a megabyte to parse and check); the largest card file shipped is 3 KB.
+MAX_CARD_FILE_BYTES = 200_000
+
 
 def allow_deep_trees() -> None:
     """Raise Python's recursion limit to what a tree the parser accepts needs. Called wherever
@@ -113,11 +117,13 @@ class Word:
 
 @attrs.frozen
 class Effect:
-    verb: str  # wound heal gain lose give take steal steal_item mark unmark eliminate
-    arg: Optional[Expr]  # amount; a Name for give, take, steal_item (the item), mark (status)
+    verb: str  # a key of dsl/vocabulary.py EFFECTS
+    # amount (a power card for give_power/take_power); a Name for give, take, steal_item,
+    # pass_item (the item), mark (the status), become (the room card)
+    arg: Optional[Expr]
     span: Span
     unit: Optional[Word] = None  # `coins` after gain/lose/steal
-    source: tuple["Selector", ...] = ()  # steal … from SOURCE
+    source: tuple["Selector", ...] = ()  # steal … from SOURCE; pass … to SOURCE
     count: Optional[Expr] = None  # mark NAME by COUNT
     lasting: Optional[Expr] = None  # mark … lasting N rooms
     lasting_floor: bool = False  # mark … lasting floor
@@ -208,13 +214,22 @@ class May:
 
 
 @attrs.frozen
+class AtOnce:
+    """`at once { … }` — every selector, condition and amount in the block is read first;
+    then its effects happen, in the order written."""
+
+    body: "Block"
+    span: Span
+
+
+@attrs.frozen
 class Block:
     stmts: tuple["Stmt", ...]
     span: Span
 
 
-Stmt = Union[Apply, Each, Attack, Share, If, TableLookup, ForEachValue, Row, Do, May, Effect,
-             Block]
+Stmt = Union[Apply, Each, Attack, Share, If, TableLookup, ForEachValue, Row, Do, May, AtOnce,
+             Effect, Block]
 
 # ---- members of kinds and cards -----------------------------------------------------
 

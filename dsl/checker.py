@@ -18,11 +18,16 @@ from .vocabulary import (
     HELD_ROLES,
     MODIFIABLE,
     MODIFY_ONLY_ATOMS,
+    ONE_PLAYER_SELECTORS,
     OWNER_SELECTORS,
     PARAM_TYPES,
+    PLACE_EFFECTS,
+    PLACES,
+    PLAY_SELECTORS,
     ROOM_SHAPE,
     SELECTORS,
     SELECTORS_OF,
+    SUBJECT_SELECTORS,
     TABLE_KEYS,
 )
 
@@ -41,6 +46,18 @@ class Scope:
     in_modify: bool = False
     role: str = "room"  # the role of the card (or kind) the rule is written on
     amount: bool = False  # `amount` has a meaning here (modify, or a numeric event's handler)
+    # Where no card is valued here (`in \`after floor_start\``): `highest`, `played(…)`, …
+    # pick nobody (E407). None: there may be values.
+    no_values: Optional[str] = None
+    # Where no attack is running here: `attacked` picks nobody (E407). None: there may be one.
+    no_attack: Optional[str] = None
+    # The subject when it is one player: a selector of one (`you`, `left`, …), or "one" (the
+    # single player an event or a `may` is about); None: none, several, or not known.
+    one: Optional[str] = None
+    # The moment a held card's handler hears, holder after holder (`room`), for W603.
+    moment: Optional[str] = None
+    guards: frozenset = frozenset()  # statuses the enclosing conditions read (`marked(s)`)
+    tracked: bool = False  # the statement marks one of them: its moves are kept track of
 
 
 # The words that start a rule in a kind or card body (for "did you mean" on a misspelt one).
@@ -49,6 +66,9 @@ RULE_WORDS = ("resolve", "playable", "unplayable", "escape", "modify", "instead"
 # Rules that only a room can carry: they say how the room's cards are played and resolved.
 ROOM_ONLY = {ast.Resolve: "resolve", ast.Playable: "playable", ast.Unplayable: "unplayable",
              ast.Escape: "escape"}
+
+# Where a card's value is worked out: before the room's numbers exist (docs/dsl.md).
+_VALUING = "while the cards are valued (`modify value`, `playable … as`)"
 
 
 class Checker:
@@ -67,6 +87,9 @@ class Checker:
     def err(self, span, code: str, message: str, hint: Optional[str] = None) -> None:
         self.diags.append(Diagnostic(span, code, message, hint))
 
+    def warn(self, span, code: str, message: str, hint: Optional[str] = None) -> None:
+        self.diags.append(Diagnostic(span, code, message, hint, severity="warning"))
+
     # ---- top level
     def run(self) -> list[Diagnostic]:
         for info in self.lib.kinds.values():
@@ -81,7 +104,37 @@ class Checker:
             self.diags.extend(self_triggers(info.decl.members, info.decl.name))
         for card in self.lib.cards.values():
             self.diags.extend(self_triggers(card.members, card.id))
+        self.check_holderless_statuses()
         return self.diags
+
+    def check_holderless_statuses(self) -> None:
+        """W605: `next_room: mark S` or `dungeon: mark S` where S's rules read `you`,
+        `others`, `left` or `right`: on a room or the dungeon nobody holds S, so those parts
+        never do anything."""
+        reads_holder: dict[str, ast.Selector] = {}
+        for sid in self.statuses:
+            for n in ast.walk(tuple(self.lib.cards[sid].members)):
+                if isinstance(n, ast.Selector) and n.arg is None and n.name in OWNER_SELECTORS:
+                    reads_holder[sid] = n
+                    break
+        if not reads_holder:
+            return
+        decls = [*self.lib.cards.values(), *(i.decl for i in self.lib.kinds.values())]
+        for n in ast.walk(tuple(d.members for d in decls)):
+            if not isinstance(n, ast.Apply):
+                continue
+            places = [s.name for s in n.selectors if s.arg is None and s.name in PLACES
+                      and PLACES[s.name].sort in ("room", "dungeon")]
+            for e in n.effects:
+                sel = reads_holder.get(e.arg.name) if e.verb == "mark" and \
+                    isinstance(e.arg, ast.Name) else None
+                if places and sel is not None:
+                    self.diags.append(Diagnostic(
+                        e.span, "W605", f"`{e.arg.name}` reads `{sel.name}`, but on "
+                        f"{PLACES[places[0]].phrase} nobody holds it",
+                        f"those parts never act there (line {sel.span.line} of "
+                        f"{sel.span.path}); a status on a thing is for everyone: say who "
+                        "without `you`, e.g. `everyone`, `lowest`", severity="warning"))
 
     def check_kind(self, info: KindInfo) -> None:
         decl = info.decl
@@ -91,8 +144,9 @@ class Checker:
                 self.err(p.span, "E202", f"parameter `{p.name}` is declared twice",
                          f"first declared at line {seen_params[p.name].span.line}")
             seen_params.setdefault(p.name, p)
-            if p.name in ATOMS or p.name in SELECTORS:
-                what = "number" if p.name in ATOMS else "selector"
+            if p.name in ATOMS or p.name in SELECTORS or p.name in PLACES:
+                what = "number" if p.name in ATOMS else "selector" if p.name in SELECTORS \
+                    else "thing"
                 self.err(p.span, "E203", f"parameter `{p.name}` hides the built-in {what} "
                          f"`{p.name}`", "give the parameter another name")
             if p.type is not None and p.type not in PARAM_TYPES:
@@ -133,7 +187,7 @@ class Checker:
                 self.err(f.value.span, "E302",
                          f"`{name}` of a {info.role} must be a plain number",
                          "a setup value cannot depend on the game")
-            elif name in ROOM_SHAPE:
+            elif name in ROOM_SHAPE and ROOM_SHAPE[name][0] == "int":
                 self.err(f.value.span, "E302", f"`{name}` must be a plain number",
                          "how a room is played is known before anyone plays")
         for name in ("cards", "rounds"):
@@ -266,7 +320,8 @@ class Checker:
                 resolves += 1
                 if resolves > 1:
                     self.err(m.span, "E202", "`resolve` is given twice")
-                self.check_block(m.body, scope)
+                self.check_block(m.body, attrs.evolve(
+                    scope, no_attack="at the top of `resolve`, outside an `attack`"))
             elif isinstance(m, (ast.Playable, ast.Unplayable, ast.Escape)):
                 self.check_card_ref(m.card)
                 self.check_contradiction(m, said)
@@ -280,7 +335,7 @@ class Checker:
                              "power cards can always be played; `modify value of power N` "
                              "changes what one counts for")
                 if isinstance(m, ast.Playable) and m.value is not None:
-                    self.check_expr(m.value, scope)
+                    self.check_expr(m.value, attrs.evolve(scope, no_values=_VALUING))
             elif isinstance(m, ast.Modify):
                 self.check_modify(m, params, scope)
             elif isinstance(m, ast.Handler):
@@ -322,6 +377,8 @@ class Checker:
                  ("items: " + ", ".join(sorted(self.items)) if self.items else None))
 
     def check_modify(self, m: ast.Modify, params: dict[str, ParamInfo], scope: Scope) -> None:
+        if m.target == "value":  # worked out while the cards are valued: no values yet
+            scope = attrs.evolve(scope, no_values=_VALUING)
         targets = [*MODIFIABLE, *params]
         if scope.role != "room":
             targets += sorted(self.room_numbers - set(targets))
@@ -373,6 +430,8 @@ class Checker:
                      f"`{h.event}` never happens while {an(scope.role)} card is in play",
                      "a room is in play from `reveal` to `room`, a floor from `floor_start` to "
                      "`floor_end`; a character, item, status or rule card hears every event")
+        if event is not None:
+            scope = self.handler_scope(h, event, scope)
         if h.tag is not None:
             self.check_selector(h.tag, scope, code="E109")
         if h.card is not None and event is not None:
@@ -385,6 +444,21 @@ class Checker:
         # A handler is about the event's players (`after room`: every player in the room).
         self.check_block(h.body, attrs.evolve(
             scope, subject=True, amount=event is not None and event.numeric))
+
+    @staticmethod
+    def handler_scope(h: ast.Handler, event, scope: Scope) -> Scope:
+        """What a handler's tag and body can see: values played and an attack running, by
+        its event; who `them` is when it is one player."""
+        where = f"in `{'instead of' if h.sort == 'replace' else 'after'} {h.event}`"
+        tag = h.tag.name if h.tag is not None and h.tag.arg is None else None
+        one = tag if tag in ONE_PLAYER_SELECTORS else \
+            "one" if event.about in ("that player", "the taker", "the new first player") \
+            else None
+        moment = h.event if (scope.role in ("item", "status") and event.hookable
+                             and not event.replaceable) else None
+        return attrs.evolve(scope, no_values=where if event.values is False else None,
+                            no_attack=where if event.attacking is False else None,
+                            one=one, moment=moment)
 
     def check_event_card(self, h: ast.Handler, event) -> None:
         """`mark(STATUS)`, `give(ITEM)`: the event names a card, of the kind it is about."""
@@ -502,22 +576,33 @@ class Checker:
             if not scope.subject:
                 self.err(stmt.span, "E404", f"`{stmt.verb}` has no players to affect",
                          f"say who: `everyone: {stmt.verb} …` or `attack lowest {{ … }}`")
-            self.check_effect(stmt, scope)
+            self.check_effect(stmt, scope, scope.one if scope.subject else None)
         elif isinstance(stmt, ast.Apply):
-            self.check_selectors(stmt.selectors, scope)
+            if any(sel.arg is None and sel.name in PLACES for sel in stmt.selectors):
+                self.check_place_apply(stmt, scope)
+                return
+            self.check_players(stmt.selectors, scope)
+            tracked = attrs.evolve(scope, tracked=any(
+                e.verb == "mark" and e.arg.name in scope.guards for e in stmt.effects))
             for e in stmt.effects:
-                self.check_effect(e, scope)
+                self.check_effect(e, tracked, self.one_of(stmt.selectors, scope))
         elif isinstance(stmt, (ast.Each, ast.Attack)):
-            self.check_selectors(stmt.selectors, scope)
-            self.check_block(stmt.body, attrs.evolve(scope, subject=True))
+            self.check_players(stmt.selectors, scope)
+            inner = attrs.evolve(scope, subject=True, one=self.one_of(stmt.selectors, scope))
+            if isinstance(stmt, ast.Attack):
+                inner = attrs.evolve(inner, no_attack=None)
+            self.check_block(stmt.body, inner)
         elif isinstance(stmt, ast.Share):
             self.check_expr(stmt.amount, scope)
-            self.check_selectors(stmt.selectors, scope)
+            self.check_players(stmt.selectors, scope)
         elif isinstance(stmt, ast.If):
             self.check_expr(stmt.cond, scope)
-            self.check_block(stmt.then, scope)
+            guarded = attrs.evolve(scope, guards=scope.guards | {
+                n.args[0].name for n in ast.walk(stmt.cond) if isinstance(n, ast.Call)
+                and n.func == "marked" and n.args and isinstance(n.args[0], ast.Name)})
+            self.check_block(stmt.then, guarded)
             if stmt.otherwise is not None:
-                self.check_block(stmt.otherwise, scope)
+                self.check_block(stmt.otherwise, guarded)
         elif isinstance(stmt, ast.TableLookup):
             self.check_expr(stmt.key, scope)
             self.check_table_ref(stmt.table, scope)
@@ -527,12 +612,21 @@ class Checker:
             if not scope.subject:
                 self.err(stmt.span, "E404", "`may` has no players to ask",
                          "say who: `highest { may { … } }`")
-            self.check_block(stmt.body, scope)
+            alone = attrs.evolve(scope, one=scope.one or "one")  # each player who answers
+            self.check_block(stmt.body, alone)
             if stmt.otherwise is not None:
-                self.check_block(stmt.otherwise, scope)
+                self.check_block(stmt.otherwise, alone)
+        elif isinstance(stmt, ast.AtOnce):
+            self.check_block(stmt.body, scope)
         elif isinstance(stmt, ast.Do):
+            place = PLACES.get(stmt.name.name)
             p = scope.params.get(stmt.name.name)
-            if p is None:
+            if place is not None:
+                if place.sort != "room" or stmt.name.name == "this_room":
+                    self.err(stmt.name.span, "E302", f"`do {stmt.name.name}` runs nothing",
+                             "`do` runs an effects parameter, or another room's procedure: "
+                             "`do previous_room`, `do next_room`")
+            elif p is None:
                 blocks = [n for n, q in scope.params.items() if q.type == "effects"]
                 self.err(stmt.name.span, "E104", f"unknown effects parameter `{stmt.name.name}`",
                          did_you_mean(stmt.name.name, blocks) or
@@ -553,11 +647,82 @@ class Checker:
         elif p.type != "table":
             self.err(ref.span, "E302", f"`{ref.name}` is a {p.type}, not a table")
 
-    def check_effect(self, e: ast.Effect, scope: Scope) -> None:
+    def check_place_apply(self, stmt: ast.Apply, scope: Scope) -> None:
+        """`next_room: mark hunted`: effects on things that are not players (docs/dsl.md,
+        "What cards can name")."""
+        places = [s for s in stmt.selectors if s.arg is None and s.name in PLACES]
+        if len(places) != len(stmt.selectors):
+            self.err(stmt.span, "E302", "players and things cannot share one list",
+                     f"`{places[0].name}` is not a player: give it a statement of its own")
+            return
+        for sel in places:
+            self.check_place(sel.name, sel.span, scope)
+        sorts = {PLACES[s.name].sort for s in places}
+        for e in stmt.effects:
+            takes = frozenset.intersection(*(PLACE_EFFECTS[sort] for sort in sorts))
+            verb = e.verb
+            if verb not in takes:
+                shown = {"steal_item": "steal", "pass_item": "pass", "take_any": "take",
+                         "give_power": "give", "take_power": "take"}.get(verb, verb)
+                self.err(e.span, "E302", f"`{shown}` is for players; "
+                         f"`{places[0].name}` is {an(PLACES[places[0].name].sort)}",
+                         f"`{places[0].name}` takes " + ", ".join(f"`{w}`" for w in sorted(takes)))
+                continue
+            if verb == "become":
+                for sel in places:
+                    if sel.name != "next_room":
+                        self.err(sel.span, "E406", f"`{sel.name}` cannot become another card",
+                                 "only a room not yet played can: `next_room: become CARD`")
+            self.check_effect(e, scope, on_place=True)
+
+    def check_place(self, name: str, span, scope: Scope) -> None:
+        if name == "this_card" and scope.role in ("status", "floor", "rule"):
+            self.err(span, "E406", f"`this_card` has no meaning on {an(scope.role)} card",
+                     "a status is on a thing (a player, a room, the dungeon, a card): name that "
+                     "thing" if scope.role == "status" else
+                     "`this_card` is an item, a character or a room card")
+
+    @staticmethod
+    def one_of(sels, scope: Scope) -> Optional[str]:
+        """The one player a statement's selectors pick, when they pick one at most: `you`,
+        `left`, …, or `them` when the subject is one player."""
+        if len(sels) != 1 or sels[0].arg is not None:
+            return None
+        name = sels[0].name
+        if name == "them":
+            return scope.one if scope.subject else None
+        return name if name in ONE_PLAYER_SELECTORS else None
+
+    def check_players(self, sels, scope: Scope) -> None:
+        """The selectors of a statement: known words, and not nobody where they stand."""
+        self.check_selectors(sels, scope)
+        for s in sels:
+            if s.name == "them" and s.arg is None and not scope.subject:
+                self.err(s.span, "E407", "`them` picks nobody here: this block is not about "
+                         "any players", "`them` is the players a handler or a block is "
+                         "about; at the top of `resolve` say who (`everyone`, `lowest`, …)")
+
+    def check_effect(self, e: ast.Effect, scope: Scope, taker: Optional[str] = None,
+                     on_place: bool = False) -> None:
+        """One effect; `taker`: the one player it is applied to, when known (`you`, …);
+        `on_place`: it is applied to a thing, not players (`next_room: …`)."""
+        if e.verb == "become":
+            assert isinstance(e.arg, ast.Name)
+            if not any(e.arg.name == c and self.lib.role_of(c) == "room" for c in self.lib.cards):
+                rooms = [c for c in self.lib.cards if self.lib.role_of(c) == "room"]
+                self.err(e.arg.span, "E103", f"unknown room card `{e.arg.name}`",
+                         did_you_mean(e.arg.name, rooms) or "`become` takes a room card's id")
+            if not on_place:
+                self.err(e.span, "E302", "`become` is for a room not yet played, not players",
+                         "`next_room: become CARD`")
+            return
         if e.unit is not None and e.unit.text not in ("coins", "coin"):
             self.err(e.unit.span, "E302", f"`{e.verb}` takes an amount of coins",
                      f"`{e.verb} 2 coins`" + (f"; `{e.unit.text}` is not `coins`"))
-        if e.verb in ("give", "take", "steal_item"):
+        if e.verb in ("give_power", "take_power") and const_value(e.arg) is not None \
+                and not 1 <= const_value(e.arg) <= 5:
+            self.err(e.arg.span, "E301", f"power cards are 1..5, not {const_value(e.arg)}")
+        if e.verb in ("give", "take", "steal_item", "pass_item"):
             assert isinstance(e.arg, ast.Name)
             if e.arg.name not in self.items:
                 self.unknown_item(e.arg.name, e.arg.span)
@@ -566,11 +731,42 @@ class Checker:
             self.check_status(e.arg.name, e.arg.span)
         elif e.arg is not None:
             self.check_expr(e.arg, scope)
-        for sel in e.source:
-            self.check_selector(sel, scope)
+        # `to` is read for each player who passes (`pass key to your_left`)
+        self.check_players(e.source, attrs.evolve(scope, subject=True)
+                           if e.verb in ("pass", "pass_item") else scope)
+        if e.source and e.verb in ("steal", "steal_item"):
+            self.check_steal(e, scope, taker)
         for extra in (e.count, e.lasting):
             if extra is not None:
                 self.check_expr(extra, scope)
+
+    def check_steal(self, e: ast.Effect, scope: Scope, taker: Optional[str]) -> None:
+        """A steal from the player who takes never happens (E408); an item passed between
+        neighbours by a card several players hold is passed on (W603)."""
+        source = self.one_of(e.source, scope)
+        what = f"`steal {e.arg.name if e.verb == 'steal_item' else 'coins'} from " \
+               f"{e.source[0].name}`"
+        if taker is not None and source == taker:
+            who = "them" if taker == "one" else f"`{taker}`"
+            self.err(e.span, "E408", f"{what} takes from the player who steals ({who}): "
+                     "it never does anything", "a player never steals from themselves: "
+                     "say whom from (`left`, `richest`, `holds(key)`, …)")
+        elif e.verb == "steal_item" and scope.moment is not None and not scope.tracked \
+                and {taker, source} in ({"you", "left"}, {"you", "right"}):
+            item = e.arg.name
+            # taking from the right is passing to the left: the hint passes, in that direction
+            to = taker if taker != "you" else {"left": "right", "right": "left"}[source]
+            self.warn(e.span, "W603",
+                      f"{what} in `after {scope.moment}` of {an(scope.role)} is passed on: "
+                      "when several players hold this card, their rules run one after the "
+                      f"other in seat order, and the {item} one of them passes is passed on "
+                      "again by the next (all the way round when everyone holds it)",
+                      "to pass it once, mark who received it and skip them, with a status "
+                      f"of your own: `after {scope.moment} on you {{ if holds({item}) > 0 and "
+                      f"not marked(passed) {{ {to}: steal {item} from you, mark passed "
+                      "lasting 0 rooms } }`; or pass them all at once from one rule: "
+                      f"`after {scope.moment} {{ at once {{ holds({item}): pass {item} to "
+                      f"your_{to} }} }}`")
 
     def check_status(self, name: str, span) -> None:
         if name not in self.statuses:
@@ -594,10 +790,24 @@ class Checker:
                 self.unknown_item(s.arg, s.span)
             elif spec[0] == "status":
                 self.check_status(s.arg, s.span)
+            else:
+                self.check_reach(s, scope)
             return
         if s.name in SELECTORS_OF:
             self.err(s.span, "E302", f"`{s.name}` takes an argument: `{s.name}(…)`")
             return
+        if s.name in PLACES and s.name not in scope.params:
+            place = PLACES[s.name]
+            self.err(s.span, "E302", f"`{s.name}` is {an(place.sort)}, not players",
+                     f"`{s.name}: mark STATUS` puts a status on it; `marked(STATUS, {s.name})` "
+                     "reads one")
+            return
+        if s.name in SUBJECT_SELECTORS - {"them"} and not scope.subject:
+            self.err(s.span, "E302", f"`{s.name}` has nobody to start from here",
+                     f"`{s.name}` is next to each player a block is about: "
+                     f"`holds(key): pass key to {s.name}`")
+            return
+        self.check_reach(s, scope)
         if s.name in OWNER_SELECTORS and scope.role not in HELD_ROLES:
             self.err(s.span, "E406", f"`{s.name}` has no meaning on {an(scope.role)} card",
                      "`you`, `others`, `left` and `right` are about the player holding a "
@@ -613,6 +823,21 @@ class Checker:
         self.err(s.span, code, f"unknown {what} `{s.name}`",
                  did_you_mean(s.name, [*SELECTORS, *own]) or
                  "selectors: " + ", ".join(SELECTORS))
+
+    def check_reach(self, s: ast.Selector, scope: Scope) -> None:
+        """A selector that picks nobody where it stands: the values played before any card
+        is valued, `attacked` where no attack runs (E407)."""
+        word = f"`{s.name}({s.arg})`" if s.arg is not None else f"`{s.name}`"
+        if s.name in PLAY_SELECTORS and scope.no_values is not None:
+            self.err(s.span, "E407", f"{word} picks nobody {scope.no_values}: no card is "
+                     "valued there", "the cards played are valued from `after play` of a "
+                     "room to its `after room`; outside that, pick players by what they hold "
+                     "(`richest`, `most_wounded`, `holds(…)`, …)")
+        elif s.name == "attacked" and scope.no_attack is not None:
+            self.err(s.span, "E407", f"`attacked` picks nobody {scope.no_attack}: no attack "
+                     "is running there", "`attacked` is who an attack hits: inside "
+                     "`attack … { }`, in `after attack`, and in the handlers of the effects an "
+                     "attack causes (`after wound on attacked`)")
 
     # ---- expressions
     def check_expr(self, e, scope: Scope) -> None:
@@ -645,10 +870,19 @@ class Checker:
                 self.err(e.span, "E106", f"unknown function `{e.func}`",
                          did_you_mean(e.func, FUNCTIONS) or "functions: " + ", ".join(FUNCTIONS))
                 return
-            if len(e.args) != len(fn.params):
+            args = e.args
+            if fn.place and len(args) == len(fn.params) + 1:  # marked(wear, this_card)
+                *args, where = args
+                if not (isinstance(where, ast.Name) and where.name in PLACES):
+                    self.err(where.span, "E302", f"`{e.func}`'s last argument is a thing",
+                             "a room, the dungeon or a card: " + ", ".join(PLACES))
+                else:
+                    self.check_place(where.name, where.span, scope)
+            elif len(args) != len(fn.params):
+                more = " (and a thing, optionally)" if fn.place else ""
                 self.err(e.span, "E303",
-                         f"`{e.func}` takes {len(fn.params)} argument(s), got {len(e.args)}")
-            for arg, kind in zip(e.args, fn.params, strict=False):
+                         f"`{e.func}` takes {len(fn.params)} argument(s){more}, got {len(args)}")
+            for arg, kind in zip(args, fn.params, strict=False):
                 if kind in ("item", "status"):
                     if not isinstance(arg, ast.Name):
                         self.err(arg.span, "E302", f"`{e.func}` takes an {kind} id")
@@ -688,14 +922,8 @@ def check_in_game(lib: Library, rooms: list[str], supply: dict[str, int],
     dealt (deck and bosses); `supply`: item -> copies (empty: the variant plays without)."""
     problems: list[Diagnostic] = []
     for cid in dict.fromkeys(rooms):
-        card = lib.cards.get(cid)
-        info = lib.kinds.get(card.kind) if card is not None else None
-        if info is None:
-            continue
         seen: set[str] = set()
-        sources = [card.members, tuple(info.members()),
-                   tuple(p.default for p in info.params.values())]
-        for node in ast.walk(tuple(sources)):
+        for node in ast.walk(_card_text(lib, cid)):
             if isinstance(node, ast.Name) and node.name == "threat" and not threat_deck \
                     and "threat" not in seen:
                 seen.add("threat")
@@ -712,6 +940,39 @@ def check_in_game(lib: Library, rooms: list[str], supply: dict[str, int],
                                            "but the supply holds none", "add it to the supply "
                                            "(mod.yaml `items: {" + item + ": 2}`)"))
     return problems
+
+
+def _card_text(lib: Library, cid: str) -> tuple:
+    """Everything a card says: its own members, its kind chain's rules and defaults (empty
+    for an unknown card)."""
+    card = lib.cards.get(cid)
+    info = lib.kinds.get(card.kind) if card is not None else None
+    if info is None:
+        return ()
+    return (card.members, tuple(info.members()), tuple(p.default for p in info.params.values()))
+
+
+def items_handed_out(lib: Library, rooms: list[str], characters: list[str]) -> set[str]:
+    """The items some card of a game can put in a player's hands: a `give` in a room dealt
+    (`rooms`), a character of the pool (its starting `items` too), or a card in play whatever
+    is dealt (a floor, a house rule, a status, an item). What no card hands out never
+    appears in that game, whatever the supply holds (W604)."""
+    held = [cid for cid in lib.cards if lib.role_of(cid) not in ("room", "character")]
+    found: set[str] = set()
+    for cid in dict.fromkeys([*rooms, *characters, *held]):
+        info = lib.kinds.get(lib.cards[cid].kind) if cid in lib.cards else None
+        if info is None:
+            continue
+        lists = {n for n, p in info.params.items() if p.type == "items"}
+        for node in ast.walk(_card_text(lib, cid)):
+            if isinstance(node, ast.Effect) and node.verb == "give" \
+                    and isinstance(node.arg, ast.Name):
+                found.add(node.arg.name)
+            elif isinstance(node, ast.Field) and node.name in lists:
+                found.update(n.name for n in ast.walk(node.value) if isinstance(n, ast.Name))
+        found.update(n.name for name in lists if info.params[name].default is not None
+                     for n in ast.walk(info.params[name].default) if isinstance(n, ast.Name))
+    return found
 
 
 def check(lib: Library) -> list[Diagnostic]:

@@ -41,6 +41,9 @@ CODES: dict[str, str] = {
     "E403": "bad kind parent",
     "E404": "effect without players",
     "E405": "statement not allowed here",
+    "E406": "a rule that never takes effect where it stands",
+    "E407": "a selector that picks nobody where it stands",
+    "E408": "a steal from the player who steals",
     "E409": "room reads `threat` in a game without a threat deck",
     "E410": "room gives an item the supply does not hold",
     "E501": "YAML syntax error",
@@ -53,6 +56,9 @@ CODES: dict[str, str] = {
     "E508": "mod used with a ruleset it is not written for",
     "W601": "a mod's boss-like card joins the room deck",
     "W602": "a rule sets off its own event (a runaway chain)",
+    "W603": "an item passed to a neighbour is passed on by the neighbour's own copy",
+    "W604": "an item the supply holds that no card of the game ever gives",
+    "W605": "a status that reads its holder is put on a thing nobody holds",
 }
 
 # A diagnostic quotes at most this much of a source line, and of its own message and hint

@@ -29,10 +29,8 @@ from typing import Iterator, Optional, Union
 import attrs
 from lark import Lark, Token, Tree
 
-from .atomic import write_atomic
 from .diagnostics import Diagnostic
 from .parser import grammar_text, parse
-from .safeio import read_text
 from .spans import Span
 
 WIDTH = 100  # the same line length as the Python code (ruff)
@@ -449,36 +447,3 @@ def format_text(text: str, path: str = "<text>") -> tuple[Optional[str], list[Di
     if _comment_text(parse_tree(out)[1]) != _comment_text(comments):
         raise FormatError(f"{path}: the formatted text would lose a comment")
     return out, []
-
-
-@attrs.frozen
-class FileResult:
-    path: str
-    changed: bool
-    diagnostics: tuple[Diagnostic, ...] = ()
-    error: Optional[str] = None  # a FormatError or a write error: the file was left alone
-    text: str = ""  # the original text
-    formatted: str = ""
-
-
-def format_file(path: str, write: bool) -> FileResult:
-    """Format one file; with `write`, replace it (atomically) when its layout changes."""
-    text, diags = read_text(path)
-    if text is None:
-        return FileResult(path, False, tuple(diags))
-    try:
-        out, diags = format_text(text, path)
-    except FormatError as err:
-        return FileResult(path, False, error=str(err), text=text)
-    if out is None:
-        return FileResult(path, False, tuple(diags), text=text)
-    changed = out != text
-    if changed and write:
-        try:
-            write_atomic(path, out)
-        except OSError as err:
-            return FileResult(path, True, error=f"{path}: cannot write: {err.strerror or err}",
-                              text=text, formatted=out)
-    return FileResult(path, changed, text=text, formatted=out)
-
-

@@ -71,7 +71,7 @@ def rules() -> tuple[Rule, ...]:
         Rule(_words(V.PARAM_TYPES), ("storage.type.raiders",), ("Keyword.Type",)),
         Rule(_words(functions) + r"(?=[ \t]*\()", ("support.function.raiders",),
              ("Name.Function",)),
-        Rule(_words(V.SELECTORS), ("variable.language.raiders",), ("Name.Builtin",)),
+        Rule(_words([*V.SELECTORS, *V.PLACES]), ("variable.language.raiders",), ("Name.Builtin",)),
         Rule(_words(V.ATOMS), ("constant.language.raiders",), ("Name.Constant",)),
         Rule(_words([*V.EVENTS, *V.MODIFIABLE, *V.ROOM_SHAPE]), ("support.type.raiders",),
              ("Name.Label",)),

@@ -76,7 +76,7 @@ def card_files(path: Union[str, Path]) -> list[Path]:
 
 
 # From this many files on, `raiders validate` checks a mod in shards on every core
-# (dsl/validate.py); below it, starting processes costs more than it saves.
+# (formats/validate.py); below it, starting processes costs more than it saves.
 PARALLEL_FROM = 600
 
 
@@ -85,10 +85,10 @@ def parse_file(path: Union[str, Path]) -> tuple[Optional[ast.Module], list[Diagn
     file is a diagnostic too (E004, E006: its size is checked before it is read). Every
     loader reads card files through this name (the language server swaps it for one that
     reads the editor's buffers)."""
-    from .safeio import MAX_CARD_FILE_BYTES, read_text
+    from raiders.formats.safeio import read_text
 
     p = str(path)
-    text, diags = read_text(p, limit=MAX_CARD_FILE_BYTES)
+    text, diags = read_text(p, limit=ast.MAX_CARD_FILE_BYTES)
     if text is None:
         return None, diags, ""
     module, diags = parse_text(p, text)
@@ -98,9 +98,9 @@ def parse_file(path: Union[str, Path]) -> tuple[Optional[ast.Module], list[Diagn
 def parse_text(path: str, text: str) -> tuple[Optional[ast.Module], list[Diagnostic]]:
     """A card file's text parsed, unless it was before: once per process (the rulesets share
     their common cards; the tree is frozen), and across processes from the user's cache folder
-    (dsl/libcache.py), so that unchanged files import neither lark nor the parser. Only a
+    (formats/libcache.py), so that unchanged files import neither lark nor the parser. Only a
     clean parse is kept: a file with errors is parsed, and reported, afresh."""
-    from .libcache import fetch_parsed, store_parsed
+    from raiders.formats.libcache import fetch_parsed, store_parsed
 
     found = _PARSED.get((path, text))
     if found is None:

@@ -1,7 +1,7 @@
 """Rules that set off their own event: a warning (W602) before the engine has to stop them.
 
 `after wound { wound 1 }` on a monster wounds, which is a wound, which runs the rule again:
-the engine stops such a chain (interpreter/room.py, MAX_EVENTS and MAX_DEPTH) and names the
+the engine stops such a chain (interpreter/runtime/room.py, MAX_EVENTS and MAX_DEPTH) and names the
 card, but a modder is better told when they write it. Only the rule's own card is looked at
 (two cards feeding each other, or two holders of one item `on others`, are the engine's
 to stop). Not warned: `instead of X { X … }`

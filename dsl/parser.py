@@ -41,9 +41,9 @@ def grammar_text() -> str:
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
-    from .grammarcache import lalr_parser
+    from raiders.formats.grammarcache import lalr_parser
 
-    return lalr_parser(  # built once, then read from the user's cache (dsl/grammarcache.py)
+    return lalr_parser(  # built once, then read from the user's cache (formats/grammarcache.py)
         grammar_text(),
         lexer="contextual",
         propagate_positions=False,  # spans are computed from tokens (see _ToAst)
@@ -73,7 +73,7 @@ _KEYWORD_TOKENS = frozenset({
     "KIND", "RESOLVE", "PLAYABLE", "UNPLAYABLE", "ESCAPE", "MODIFY", "INSTEAD", "AFTER",
     "POWER", "ATTACK", "SHARE", "IF", "UNLESS", "TABLE", "FOR", "DO", "WOUND", "HEAL", "GAIN",
     "LOSE", "GIVE", "ELIMINATE", "NOT", "LBRACE", "RBRACE", "EXTEND", "MAY", "TAKE", "STEAL",
-    "MARK", "UNMARK", "ROOMS", "ROOM"})
+    "MARK", "UNMARK", "ROOMS", "ROOM", "PASS", "BECOME", "AT", "ONCE"})
 
 
 def _pos(node) -> Optional[tuple[int, int, int, int]]:
@@ -276,6 +276,29 @@ class _ToAst:
 
         return build
 
+    def at_once(self, meta, ch):
+        return ast.AtOnce(ch[0], self._s(meta))
+
+    def give_power(self, meta, ch):
+        return ast.Effect("give_power", ch[0], self._s(meta))
+
+    def take_power(self, meta, ch):
+        return ast.Effect("take_power", ch[0], self._s(meta))
+
+    def become(self, meta, ch):
+        return ast.Effect("become", ast.Name(str(ch[0]), _tok_span(self.path, ch[0])),
+                          self._s(meta))
+
+    def pass_coins(self, meta, ch):
+        amount, unit, to = ch
+        return ast.Effect("pass", amount, self._s(meta),
+                          ast.Word(str(unit), _tok_span(self.path, unit)), source=(to,))
+
+    def pass_item(self, meta, ch):
+        item, to = ch
+        return ast.Effect("pass_item", ast.Name(str(item), _tok_span(self.path, item)),
+                          self._s(meta), source=(to,))
+
     def take(self, meta, ch):
         return ast.Effect("take", ast.Name(str(ch[0]), _tok_span(self.path, ch[0])), self._s(meta))
 
@@ -470,6 +493,11 @@ def _slip_hint(text: str, tok: Token, expected: list[str]) -> Optional[str]:
     if "`(`" in expected and last in EVENTS and EVENTS[last].card and \
             re.fullmatch(r"[a-z_][\w-]*", word):
         return f"an event names its card in parentheses: `{last}({word})`"
+    if last in ("give", "take") and word.isdigit():  # `give 5`: a power card, not an item
+        return (f"a power card is `{last} power {word}` (back into the hand, or out of it); "
+                f"`{last} ITEM` is an item card")
+    if last == "to" and re.search(r"\bgive\s+[\w-]+\s+to\s*$", before):
+        return "an item goes to another player with `pass ITEM to SELECTOR`"
     if last == "half" and word != "(":
         return "`half` is a function: `half(coins)`, rounded down"
     if word == "/" and expected:
@@ -610,12 +638,10 @@ class _TooDeep(Exception):
 def parse(text: str, path: str = "<text>") -> ParseResult:
     """Parse one file's text; on a syntax error return (None, [diagnostic])."""
     ast.allow_deep_trees()
-    from .safeio import MAX_CARD_FILE_BYTES
-
-    if len(text) > MAX_CARD_FILE_BYTES:  # an editor's buffer, text from a scenario: same limit
+    if len(text) > ast.MAX_CARD_FILE_BYTES:  # an editor's buffer, text from a scenario: same limit
         return None, [Diagnostic(Span.whole_file(path), "E006",
                                  f"card text is too large ({len(text):,} characters): the "
-                                 f"limit is {MAX_CARD_FILE_BYTES:,}", "split it into files")]
+                                 f"limit is {ast.MAX_CARD_FILE_BYTES:,}", "split it into files")]
     try:
         tree = _lark().parse(text)
         decls = _ToAst(path).transform(tree)

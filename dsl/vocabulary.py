@@ -2,13 +2,15 @@
 
 One registry, shared by the checker (which reports unknown words with a "did you mean") and the
 compiler (which turns each word into behaviour). Adding a word means adding it here and giving
-it meaning in `raiders.interpreter.compiler`; nothing here names a card.
+it meaning in `raiders.interpreter.runtime.compiler`; nothing here names a card.
 """
 from __future__ import annotations
 
 from typing import Optional
 
 import attrs
+
+from . import ast
 
 # Parameter types a kind may declare, and what a card's field of that type holds.
 PARAM_TYPES: dict[str, str] = {
@@ -67,6 +69,10 @@ SELECTORS: dict[str, Word] = {
                  "next seat in the order of play)", "the player to your left"),
     "right": Word("the living player before the one who holds this card, clockwise (the "
                   "seat before in the order of play)", "the player to your right"),
+    "your_left": Word("the next living player clockwise from the player affected (from each "
+                      "player the block is about)", "their left neighbour"),
+    "your_right": Word("the living player before the player affected, clockwise (of each "
+                       "player the block is about)", "their right neighbour"),
 }
 
 # Selectors with an argument: `holds(ITEM)`, `played(ITEM)`, `marked(STATUS)`.
@@ -78,6 +84,47 @@ SELECTORS_OF: dict[str, tuple[str, str]] = {
 
 # Selectors that only make sense on a card someone holds.
 OWNER_SELECTORS = frozenset({"you", "others", "left", "right"})
+
+# Selectors read from the players a block is about (nobody where no block has players).
+SUBJECT_SELECTORS = frozenset({"them", "your_left", "your_right"})
+
+
+@attrs.frozen
+class Place:
+    """A thing on the table that is not a player (docs/dsl.md, "What cards can name"): what
+    it is, which effects it takes, and its words."""
+
+    sort: str  # room | dungeon | card
+    doc: str
+    phrase: str
+
+
+# Things a card can name besides players. Every one carries statuses (`THING: mark S`,
+# `marked(S, THING)`); rooms also take `become` and `do`.
+PLACES: dict[str, Place] = {
+    "this_room": Place("room", "the room being played (nothing between rooms)", "this room"),
+    "next_room": Place("room", "the next room the game plays (the next floor's first after a "
+                       "floor's last; nothing after the last room)", "the next room"),
+    "previous_room": Place("room", "the room played just before this one on this floor "
+                           "(nothing for a floor's first room)", "the previous room"),
+    "dungeon": Place("dungeon", "the table itself: its statuses are in play for everyone",
+                     "the dungeon"),
+    "this_card": Place("card", "the card this rule is written on (an item card in its "
+                       "holder's hand, a character; on a room, this room)", "this card"),
+}
+
+# What each sort of place takes besides `mark` and `unmark`.
+PLACE_EFFECTS: dict[str, frozenset[str]] = {
+    "room": frozenset({"mark", "unmark", "become"}),
+    "dungeon": frozenset({"mark", "unmark"}),
+    "card": frozenset({"mark", "unmark"}),
+}
+# Selectors that read the cards played in the room: nobody before they are valued.
+PLAY_SELECTORS = frozenset({"highest", "second", "lowest", "second_lowest", "tied", "escaped",
+                            "played"})
+
+# Selectors that pick one player at most (a `steal` from the same one takes nothing).
+ONE_PLAYER_SELECTORS = frozenset({"you", "left", "right", "first"})
 
 # Number atoms usable in expressions.
 ATOMS: dict[str, Word] = {
@@ -110,13 +157,21 @@ ATOMS: dict[str, Word] = {
                         "the room's place on the floor"),
     "rooms_played": Word("how many rooms the game has resolved before this one",
                          "the rooms played so far"),
+    "your_hand": Word("how many power cards the player being affected has in hand",
+                      "the power cards in their hand"),
+    "your_best_card": Word("the highest power card in the hand of the player being affected "
+                           "(0: none)", "their highest power card in hand"),
+    "your_best_played": Word("the highest power card the player being affected has not in "
+                             "hand: played this floor (0: none)",
+                             "their highest power card played this floor"),
 }
 
 # Atoms that only make sense somewhere specific.
 MODIFY_ONLY_ATOMS = frozenset({"amount"})
 
 # Atoms read per player: a condition using one is asked of each player a block is about.
-PER_PLAYER_ATOMS = frozenset({"your_coins", "your_wounds", "your_value", "your_items"})
+PER_PLAYER_ATOMS = frozenset({"your_coins", "your_wounds", "your_value", "your_items",
+                              "your_hand", "your_best_card", "your_best_played"})
 
 
 @attrs.frozen
@@ -124,6 +179,7 @@ class Function:
     params: tuple[str, ...]  # "number", "selector", "item" or "status" per argument
     doc: str
     per_player: bool = False  # reads the player being affected, like `your_coins`
+    place: bool = False  # an optional last argument names a thing: `marked(wear, this_card)`
 
 
 FUNCTIONS: dict[str, Function] = {
@@ -144,9 +200,14 @@ FUNCTIONS: dict[str, Function] = {
                       per_player=True),
     "played": Function(("item",), "1 if the player being affected played ITEM in this room",
                        per_player=True),
-    "marked": Function(("status",), "the count of STATUS on the player being affected (0: none)",
-                       per_player=True),
+    "marked": Function(("status",), "the count of STATUS on the player being affected (0: "
+                       "none); `marked(STATUS, THING)`: on a room, the dungeon or a card",
+                       per_player=True, place=True),
+    "in_hand": Function(("number",), "1 if the player being affected holds power card N in "
+                        "hand, else 0", per_player=True),
     "supply": Function(("item",), "how many ITEM cards the supply holds now"),
+    "among": Function(("selector",), "1 if the player being affected is among the players "
+                      "the selector picks, else 0 (`unless among(tied)`)", per_player=True),
 }
 
 # Effects (statement verbs) and what their argument is.
@@ -163,6 +224,11 @@ EFFECTS: dict[str, str] = {
     "mark": "status",
     "unmark": "status",
     "eliminate": "none",
+    "pass": "number",
+    "pass_item": "item",
+    "give_power": "number",
+    "take_power": "number",
+    "become": "room",
 }
 
 
@@ -177,44 +243,54 @@ class Event:
     hookable: bool = True  # False: a quantity read, not an event: only `modify` applies
     card: Optional[str] = None  # "item" / "status": a handler may name it, `mark(poison)`
     victim: bool = False  # a handler may name who it is taken from: `steal from you`
+    # Whether, when it happens, the room's cards are played and valued (`highest` picks
+    # someone) and an attack is running (`attacked` does): True always, False never, None
+    # it depends where (an effect happens in a room, an attack, or between rooms).
+    values: Optional[bool] = None
+    attacking: Optional[bool] = None
 
 
 # Events handlers may hook: `instead of EVENT` (replace) and `after EVENT` (react); the
 # engine emits every one of them on the game's one bus (docs/dsl.md, "Events").
 EVENTS: dict[str, Event] = {
     "game_start": Event("the game begins (characters dealt)", "every player", False,
-                        in_room=False, on_floor=False),
-    "floor_start": Event("a floor is laid out", "every living player", False, in_room=False),
+                        in_room=False, on_floor=False, values=False, attacking=False),
+    "floor_start": Event("a floor is laid out", "every living player", False, in_room=False,
+                         values=False, attacking=False),
     "reveal": Event("a room is entered, before anyone plays a card", "every living player",
-                    False),
+                    False, values=False, attacking=False),
     "room_start": Event("every card of the room is played and valued; the room is about to "
-                        "resolve", "every living player", False),
+                        "resolve", "every living player", False, values=True, attacking=False),
     "play": Event("a player's cards for the room are revealed and valued", "that player",
-                  False),
-    "attack": Event("a monster attacks a set of players", "the attacked players"),
+                  False, values=True, attacking=False),
+    "attack": Event("a monster attacks a set of players", "the attacked players",
+                    attacking=True),
     "wound": Event("a player takes wounds", "that player", numeric=True),
     "heal": Event("a player heals wounds", "that player", numeric=True),
     "gain": Event("a player gains coins", "that player", numeric=True),
     "lose": Event("a player loses coins", "that player", numeric=True),
     "steal": Event("a player takes coins or an item from another player", "the taker",
                    numeric=True, card="item", victim=True),
+    "pass": Event("a player passes coins or an item to another player", "the giver",
+                  numeric=True, card="item"),
     "give": Event("a player receives an item from the supply", "that player", card="item"),
     "take": Event("an item goes from a player back to the supply", "that player",
                   card="item"),
     "mark": Event("a player receives a status", "that player", card="status"),
     "eliminate": Event("a player is eliminated", "that player"),
-    "room": Event("the room has resolved (its last round)", "every living player", False),
+    "room": Event("the room has resolved (its last round)", "every living player", False,
+                  values=True, attacking=False),
     "death": Event("a player reaches the wounds that kill (rulesets with `death`)",
-                   "that player"),
+                   "that player", values=True, attacking=False),
     "first_player": Event("the first player changes hands after a room", "the new first player",
-                          False, in_room=False),
+                          False, in_room=False, values=False, attacking=False),
     "floor_end": Event("the last room of a floor is done", "every living player", False,
-                       in_room=False),
+                       in_room=False, values=False, attacking=False),
     "scoring": Event("final scoring begins", "every player still in the game", False,
-                     in_room=False, on_floor=False),
+                     in_room=False, on_floor=False, values=False, attacking=False),
     "score": Event("a player's score is read at final scoring (coins, unless modified)",
                    "that player", False, numeric=True, in_room=False, on_floor=False,
-                   hookable=False),
+                   hookable=False, values=False, attacking=False),
 }
 
 # Quantities `modify` can change, besides the kind's own parameters.
@@ -226,6 +302,7 @@ MODIFIABLE: dict[str, str] = {
     "gain": "the coins a player is about to gain",
     "lose": "the coins a player is about to lose",
     "steal": "the coins a player is about to take from another",
+    "pass": "the coins a player is about to pass to another",
     "score": "a player's score at final scoring (their coins to begin with)",
 }
 
@@ -234,6 +311,8 @@ ROOM_SHAPE: dict[str, tuple[str, int, str]] = {
     "cards": ("int", 1, "how many cards each player plays in the room; their values are summed"),
     "rounds": ("int", 1, "how many times in a row the room is fought, one play each time"),
     "missing": ("int", 0, "what a card counts for when a player has none left to play"),
+    "until": ("number", 0, "after each round but the last, the room ends once this holds "
+              "(0: never early)"),
 }
 
 ABILITIES: dict[str, str] = {
@@ -249,3 +328,17 @@ ROLE_KINDS = ("character", "item", "floor", "status", "rule")
 HELD_ROLES = frozenset({"character", "item", "status"})
 
 TABLE_KEYS = range(1, 6)
+
+
+def reads_a_player(node: object) -> bool:
+    """Whether an expression reads the player being affected (`your_coins`, `holds(key)`,
+    `among(tied)`; not `marked(S, THING)`, which reads a thing): asked of each player in a
+    block, and 0 where a number is read for nobody."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and n.name in PER_PLAYER_ATOMS:
+            return True
+        if isinstance(n, ast.Call) and n.func in FUNCTIONS and FUNCTIONS[n.func].per_player:
+            spec = FUNCTIONS[n.func]
+            if not (spec.place and len(n.args) == len(spec.params) + 1):
+                return True
+    return False

@@ -1,1 +1,1 @@
-"""AST → behaviour: compiler, event bus, engine, bots, logs, CLI."""
+"""AST → behaviour, in layers: runtime ← game ← records ← tools ← cli (docs/architecture.md)."""

@@ -9,6 +9,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# The tests sit in one folder per layer (tests/dsl, tests/runtime, …); the helpers they share
+# (childproc, cachedamage, viewer_browser) sit here, importable from every folder.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 # The tests (and the commands they start) keep the grammar and checked libraries in a cache
 # folder of their own, not the user's: a run never reads what another program left there,
 # nor leaves anything behind. A folder named by the caller is kept (CI may share one).

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from childproc import run_ok
 
-from raiders.interpreter.rules import load_rules
+from raiders.interpreter.runtime.rules import load_rules
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "simulate.py"
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from raiders.dsl.validate import validate_paths
+from raiders.formats.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = [(doc.name, i, block)

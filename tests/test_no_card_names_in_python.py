@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from raiders.dsl.rulesets import load_ruleset
+from raiders.formats.rulesets import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMMING_WORDS = {"key"}

@@ -23,7 +23,7 @@ def test_help_lists_every_command_without_importing_them():
     code = ("import sys\nfrom raiders.interpreter.cli import main\n"
             "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
             "heavy = [m for m in sys.modules if m.split('.')[0] in ('lark', 'yaml', 'ruamel')"
-            " or m in ('raiders.dsl.ast', 'raiders.interpreter.engine')"
+            " or m in ('raiders.dsl.ast', 'raiders.interpreter.game.engine')"
             " or m.startswith('raiders.interpreter.cli.')]\n"
             "print('IMPORTED', sorted(heavy))\n")
     out = run_ok([sys.executable, "-c", code]).stdout
@@ -35,7 +35,7 @@ def test_help_lists_every_command_without_importing_them():
 def test_the_default_variant_named_or_not_is_loaded_once():
     """A command loads `--variant` as given (None) and its simulation by the variant's name:
     the same game, compiled once per process (issue 11, start-up)."""
-    from raiders.interpreter.rules import load_rules
+    from raiders.interpreter.runtime.rules import load_rules
 
     assert load_rules("classic") is load_rules("classic", "standard")
     assert load_rules("deluxe", "tactical") is not load_rules("deluxe")
@@ -47,7 +47,7 @@ def test_kept_rules_are_read_again_when_a_file_changes(tmp_path):
     card file and a changed mod.yaml are each seen by the next load."""
     import os
 
-    from raiders.interpreter.rules import load_rules
+    from raiders.interpreter.runtime.rules import load_rules
 
     mod = tmp_path / "mod"
     mod.mkdir()

@@ -54,7 +54,7 @@ def screenshots(log: str, out: Path) -> list[Path]:
     """The viewer of `log` at its first and its last room, as PNG files in `out`."""
     from playwright.sync_api import sync_playwright
 
-    from raiders.interpreter.viewer import view_for, write_html
+    from raiders.interpreter.tools.viewer import view_for, write_html
 
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:

@@ -3,7 +3,7 @@
 Commands are loaded lazily: `raiders --help` and each command import only what they need (the
 card language's parser is not imported to print help, the engine not to validate cards). Each
 command's module and the first paragraph of its help are listed here, so that the help lists
-every command without importing one; tests/test_cli.py checks the list against the commands.
+every command without importing one; tests/cli/test_cli.py checks the list against the commands.
 """
 from __future__ import annotations
 

@@ -5,71 +5,18 @@ from typing import Optional
 
 import click
 
-from raiders.dsl.diagnostics import Diagnostic, render
+from raiders.dsl.diagnostics import render
 from raiders.dsl.library import display_path
+from raiders.formats.quote import SourceLines
 
 from .common import (
     SEED,
     Failure,
-    SourceLines,
     allow_path_option,
-    found_files,
     load_rules_or_exit,
     print_diagnostics,
     styled_diagnostic,
 )
-
-
-def _yaml_kind(path: str):
-    """`log` or `scenario` from a YAML file's `format:` line, else None."""
-    from raiders.dsl.yamlsrc import file_format
-
-    kind = file_format(path)
-    return kind if kind in ("log", "scenario") else None
-
-
-def _split_yaml_documents(paths: tuple[str, ...]) -> tuple[list[str], list[tuple[str, str]]]:
-    """Logs and scenario files named on the command line are checked by their own readers;
-    everything else goes to the card checker."""
-    from pathlib import Path
-
-    cards, other = [], []
-    for p in paths:
-        if Path(p).is_dir():
-            # a folder's logs and scenario files are checked too, by their own readers
-            from raiders.dsl.safeio import files_below
-
-            found, _ = files_below(p, ["*.yaml", "*.yml"])
-            other.extend((str(f), k) for f in sorted(found) if (k := _yaml_kind(str(f))))
-        kind = None
-        if Path(p).name == "mod.yaml":
-            cards.append(str(Path(p).parent))  # a mod's manifest: check the whole mod
-            continue
-        if Path(p).is_file() and Path(p).suffix in (".yaml", ".yml"):
-            kind = _yaml_kind(p)
-        if kind:
-            other.append((p, kind))
-        else:
-            cards.append(p)
-    return cards, other
-
-
-def _check_document(path: str, kind: str, allow: tuple[str, ...] = ()) -> list[Diagnostic]:
-    """A log's or a scenario file's own checks (a scenario's expectations are not run)."""
-    from raiders.interpreter.yamlcheck import InputError
-
-    if kind == "log":
-        from raiders.interpreter.logs import read_log
-        from raiders.interpreter.replay import replay
-
-        try:
-            replay(read_log(path, allow))  # every play legal, in the room it is in
-        except InputError as err:
-            return err.diagnostics
-        return []
-    from raiders.interpreter.scenarios import run_file
-
-    return [d for outcome in run_file(path, allow) for d in outcome.diagnostics]
 
 
 @click.command()
@@ -100,21 +47,23 @@ def validate(paths: tuple[str, ...], fmt: str, base: str, allow_paths: tuple[str
       raiders validate cards/
       raiders validate examples/mods/gorgon --format json
     """
-    from raiders.dsl.rulesets import builtin_ids, resolve_ruleset_path
-    from raiders.dsl.validate import validate_paths
+    from raiders.formats.rulesets import builtin_ids, resolve_ruleset_path
+    from raiders.formats.validate import validate_paths
 
     if resolve_ruleset_path(base) is None:
         raise click.BadParameter(f"no ruleset `{base}` (built in: {', '.join(builtin_ids())}, "
                                  "or a path to a ruleset.yaml)", param_hint="--base")
-    card_paths, other = _split_yaml_documents(paths)
+    from raiders.interpreter.records.documents import check_document, split_documents
+
+    card_paths, other = split_documents(paths)
     report = validate_paths(card_paths, base) if card_paths else None
     if report is None:
-        from raiders.dsl.validate import Report
+        from raiders.formats.validate import Report
 
         report = Report()
     for path, kind in other:
         report.rulesets += 1
-        report.add(_check_document(path, kind, allow_paths))
+        report.add(check_document(path, kind, allow_paths))
     diags = report.diagnostics
     if fmt == "json":
         print_diagnostics(diags, report.sources, "json")
@@ -151,7 +100,8 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, allow_paths: tuple[str, ...]) 
     """
     import os
 
-    from raiders.interpreter.scenarios import run_file
+    from raiders.formats.safeio import found_files
+    from raiders.interpreter.records.scenarios import run_file
 
     files, refused = found_files(paths, ["*.y*ml"])
     # a folder's mod.yaml and ruleset.yaml are not scenarios (a file named outright still is)
@@ -222,7 +172,7 @@ def show(card: Optional[str], ruleset: str, variant: Optional[str], cards: tuple
       raiders show CARD-ID --python     (the Python the card compiles to)
     """
     from raiders.dsl.diagnostics import did_you_mean
-    from raiders.interpreter.describe import describe
+    from raiders.interpreter.runtime.describe import describe
 
     if (seed is not None or n_players is not None) and not dungeon:
         raise click.UsageError("--seed and --players go with --dungeon")
@@ -252,7 +202,7 @@ def show(card: Optional[str], ruleset: str, variant: Optional[str], cards: tuple
         if decl is None:
             raise click.UsageError(f"`{card}` is a kind: its procedure is compiled into each "
                                    "card of the kind; give a card id")
-        from raiders.interpreter.describe import compiled
+        from raiders.interpreter.runtime.describe import compiled
 
         click.echo(compiled(rules, card).source, nl=False)
         return
@@ -275,10 +225,10 @@ def show(card: Optional[str], ruleset: str, variant: Optional[str], cards: tuple
 
 
 def _show_dungeon(rules, seed: Optional[int], n_players: Optional[int]) -> None:
-    from raiders.interpreter.dungeon import dungeon_lines
-    from raiders.interpreter.room import RulesError
+    from raiders.interpreter.game.dungeon import dungeon_lines
+    from raiders.interpreter.runtime.room import RulesError
 
-    from .games import draw_seed
+    from .common import draw_seed
 
     var = rules.variant
     if n_players is None:

@@ -1,4 +1,5 @@
-"""What the command modules share: printing diagnostics, loading rules for a command."""
+"""What the command modules share: printing diagnostics, loading rules, seeds, `--bots`, and
+the log files a game command is about to write (checked before any game is played)."""
 from __future__ import annotations
 
 import re
@@ -8,6 +9,7 @@ import click
 
 from raiders.dsl.diagnostics import Diagnostic, render, to_json
 from raiders.dsl.library import display_path
+from raiders.formats.quote import SourceLines
 
 
 def print_diagnostics(diags: list[Diagnostic], sources: dict[str, str], fmt: str = "text") -> None:
@@ -19,30 +21,6 @@ def print_diagnostics(diags: list[Diagnostic], sources: dict[str, str], fmt: str
     lines = SourceLines(sources)
     for d in diags:
         click.echo(styled_diagnostic(render(d, lines(d.span.path))) + "\n", err=True)
-
-
-def source_lines(sources: dict[str, str], shown_path: str):
-    """The lines a diagnostic may quote: from the sources read, else from the file itself when
-    it is a regular file within the size limit and not a link leading out of its folder."""
-    return SourceLines(sources)(shown_path)
-
-
-class SourceLines:
-    """source_lines for many diagnostics: each file is split (or read) once, so that 20,000
-    diagnostics print in linear time, not quadratic."""
-
-    def __init__(self, sources: dict[str, str]):
-        self._texts = {display_path(p): t for p, t in reversed(sources.items())}
-        self._lines: dict[str, Optional[list[str]]] = {}
-
-    def __call__(self, shown_path: str) -> Optional[list[str]]:
-        if shown_path not in self._lines:
-            from raiders.dsl.safeio import quotable_lines
-
-            text = self._texts.get(shown_path)
-            self._lines[shown_path] = (text.splitlines() if text is not None
-                                       else quotable_lines(shown_path))
-        return self._lines[shown_path]
 
 
 # A seed a log can hold: a log's numbers are 64-bit integers (docs/logs.md), and so are the
@@ -90,7 +68,7 @@ def load_rules_or_exit(ruleset: str, variant: Optional[str], cards: tuple[str, .
     """Rules for a command, or a clean exit with diagnostics (1) or a usage error (2)."""
     import os
 
-    from raiders.interpreter.rules import LoadError, load_rules
+    from raiders.interpreter.runtime.rules import LoadError, load_rules
 
     cards = tuple(dict.fromkeys(os.path.normpath(c) for c in cards))  # the same mod once
     try:
@@ -104,32 +82,12 @@ def load_rules_or_exit(ruleset: str, variant: Optional[str], cards: tuple[str, .
 
 def allow_path_option(f):
     """`--allow-path DIR` (repeatable): where paths named inside logs and scenario files may
-    lead, besides each file's own folder (dsl/safeio.py)."""
+    lead, besides each file's own folder (formats/safeio.py)."""
     return click.option(
         "--allow-path", "allow_paths", multiple=True, metavar="DIR",
         type=click.Path(exists=True),
         help="Let the logs and scenario files read name rulesets and mod folders inside DIR too "
              "(repeatable). Without it, a path they name must stay inside their own folder.")(f)
-
-
-def found_files(paths, patterns) -> tuple[list[str], list[Diagnostic]]:
-    """The files the command-line paths name: a file itself, or a folder's files matching the
-    patterns, less links leading out of the folder (diagnostics, not read)."""
-    from pathlib import Path
-
-    from raiders.dsl.safeio import files_below
-
-    files: list[str] = []
-    refused: list[Diagnostic] = []
-    for p in paths:
-        if Path(p).is_dir():
-            found, diags = files_below(p, patterns)
-            files.extend(sorted(str(f) for f in found))
-            refused.extend(diags)
-        else:
-            files.append(p)
-    return files, refused
-
 
 
 # ---- colour: only on a terminal (click strips it elsewhere), never with NO_COLOR or
@@ -158,3 +116,71 @@ def styled_narration(line: str) -> str:
     if s.startswith(("Nobody wins", "The hero died")):
         return click.style(line, fg="red", bold=True)
     return line
+
+
+# ---- what the game commands share (play, simulate, review, the viewer's play --from)
+
+def draw_seed() -> int:
+    """A fresh seed from the system's entropy, small enough to type back."""
+    import secrets
+
+    return secrets.randbelow(10**9)
+
+
+def relative_to_log(path_or_id: str, log_file) -> str:
+    """A path as a log must hold it: relative to the log's folder (a log is read from
+    anywhere); a built-in ruleset id stays an id."""
+    import os
+    from pathlib import Path
+
+    from raiders.formats.rulesets import builtin_ids
+
+    if path_or_id in builtin_ids() or not Path(path_or_id).exists():
+        return path_or_id
+    return os.path.relpath(Path(path_or_id).resolve(), Path(log_file).parent.resolve())
+
+
+def bot_kinds(bots: str, n_players: int) -> list[str]:
+    """`--bots`: one kind for every seat, or one per seat, each a bot `parse_bot` knows."""
+    from raiders.interpreter.game.botspec import bot_classes, parse_bot
+
+    kinds = [k.strip() for k in bots.split(",")]
+    if len(kinds) == 1:
+        kinds = kinds * n_players
+    if len(kinds) != n_players:
+        raise click.UsageError(f"--bots takes one of {', '.join(bot_classes())} or one per seat "
+                               f"({n_players} seats)")
+    for k in kinds:
+        try:
+            parse_bot(k)
+        except ValueError as err:
+            raise click.UsageError(f"--bots: {err}") from None
+    return kinds
+
+
+def check_targets(targets: list, log_dir: Optional[str], force: bool) -> None:
+    """Before any game is played: the log folder can be written, and no log that exists is
+    replaced without --force (a killed run's temporary files are cleared away)."""
+    from raiders.formats.safeio import clean_stale_temps, refuse_special, writable_folder
+
+    if log_dir:
+        why = writable_folder(log_dir)
+        if why:
+            raise Failure(f"error: cannot write logs in {log_dir}: {why}")
+        clean_stale_temps(log_dir)
+    import os
+
+    taken = [t for t in targets if os.path.lexists(t)]  # False for a name too long
+    for t in taken:  # first: --force would not help with these
+        try:
+            refuse_special(t)
+        except OSError as err:
+            raise Failure(f"error: cannot write {t}: {err.strerror}") from None
+    if taken and not force:
+        more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
+        raise Failure(f"error: {taken[0]} exists already{more}: not overwritten "
+                      "(--force replaces it)")
+    for t in targets:  # a log's folder must be there before the game, not after it
+        folder = os.path.dirname(os.fspath(t)) or "."
+        if not log_dir and not os.path.isdir(folder):
+            raise Failure(f"error: cannot write {t}: no folder {folder}")

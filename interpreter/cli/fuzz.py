@@ -40,8 +40,8 @@ def fuzz_cmd(mod: str, ruleset: str, variant: Optional[str], games: int, seed: i
     """
     from pathlib import Path
 
-    from raiders.dsl.safeio import writable_folder
-    from raiders.interpreter.fuzz import fuzz
+    from raiders.formats.safeio import writable_folder
+    from raiders.interpreter.tools.fuzz import fuzz
 
     load_rules_or_exit(ruleset, variant, (mod,))  # the mod checks clean, or diagnostics
     why = writable_folder(out_dir)

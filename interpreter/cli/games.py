@@ -12,50 +12,16 @@ from .common import (
     SEED,
     Failure,
     allow_path_option,
+    bot_kinds,
     check_seed_range,
-    found_files,
+    check_targets,
+    draw_seed,
     load_rules_or_exit,
     nonempty_path,
     print_diagnostics,
+    relative_to_log,
     styled_narration,
 )
-
-
-def _relative_to(path_or_id: str, log_file) -> str:
-    """A path as a log must hold it: relative to the log's folder (a log is read from
-    anywhere); a built-in ruleset id stays an id."""
-    import os
-    from pathlib import Path
-
-    from raiders.dsl.rulesets import builtin_ids
-
-    if path_or_id in builtin_ids() or not Path(path_or_id).exists():
-        return path_or_id
-    return os.path.relpath(Path(path_or_id).resolve(), Path(log_file).parent.resolve())
-
-
-def draw_seed() -> int:
-    """A fresh seed from the system's entropy, small enough to type back."""
-    import secrets
-
-    return secrets.randbelow(10**9)
-
-
-def _bot_kinds(bots: str, n_players: int) -> list[str]:
-    from raiders.interpreter.botspec import bot_classes, parse_bot
-
-    kinds = [k.strip() for k in bots.split(",")]
-    if len(kinds) == 1:
-        kinds = kinds * n_players
-    if len(kinds) != n_players:
-        raise click.UsageError(f"--bots takes one of {', '.join(bot_classes())} or one per seat "
-                               f"({n_players} seats)")
-    for k in kinds:
-        try:
-            parse_bot(k)
-        except ValueError as err:
-            raise click.UsageError(f"--bots: {err}") from None
-    return kinds
 
 
 @click.command()
@@ -120,7 +86,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
     if from_room is not None and not from_log:
         raise click.UsageError("--room N is where a logged game goes on: give --from LOG")
     if from_log:
-        from raiders.interpreter.cli.viewer import play_from
+        from .viewer import play_from
 
         # The log says the game: options that would say it again are a usage error, not
         # silently ignored.
@@ -139,22 +105,22 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
             raise click.UsageError(f"--from plays on one logged game: leave out {many} "
                                    "(write the new game's log with --log)")
 
-        _check_targets([Path(log_file)] if log_file else [], None, force)
+        check_targets([Path(log_file)] if log_file else [], None, force)
         return play_from(from_log, from_room, bots, human_seats, seed, log_file, quiet,
                          allow_paths)
-    from raiders.dsl.safeio import write_new
-    from raiders.interpreter.botspec import make_bot
-    from raiders.interpreter.describe import count
-    from raiders.interpreter.engine import Game
-    from raiders.interpreter.logs import LogMeta, render_log
-    from raiders.interpreter.narrate import (
+    from raiders.formats.safeio import write_new
+    from raiders.interpreter.game.botspec import make_bot
+    from raiders.interpreter.game.engine import Game
+    from raiders.interpreter.records.logs import LogMeta, render_log
+    from raiders.interpreter.records.narrate import (
         floor_header,
         item_names,
         result_lines,
         room_lines,
         standings,
     )
-    from raiders.interpreter.room import RulesError
+    from raiders.interpreter.runtime.describe import count
+    from raiders.interpreter.runtime.room import RulesError
 
     rules = load_rules_or_exit(ruleset, variant, cards)
     var = rules.variant
@@ -165,7 +131,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
     solo = var.scoring == "solo"
     if difficulty is not None and not solo:
         raise click.UsageError("--difficulty is for solo play")
-    kinds = _bot_kinds(bots, n_players)
+    kinds = bot_kinds(bots, n_players)
     seat_names = names.split(",") if names else [f"P{i + 1}" for i in range(n_players)]
     if len(seat_names) != n_players or len(set(seat_names)) != n_players:
         raise click.UsageError(f"--names takes {n_players} distinct names")
@@ -179,12 +145,12 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
     narrate = games == 1 and not quiet
     targets = [Path(log_file) if log_file else Path(log_dir) / f"game-{seed + g}.yaml"
                for g in range(games)] if log_file or log_dir else []
-    _check_targets(targets, log_dir, force)
+    check_targets(targets, log_dir, force)
     if any(h > n_players for h in human_seats):
         raise click.UsageError(f"--human takes a seat 1..{n_players}")
     if human_seats and games > 1:
         raise click.UsageError("--human is for one game")
-    from raiders.interpreter.human import HumanSeat
+    from raiders.interpreter.game.human import HumanSeat
 
     for g in range(games):
         game_seed = seed + g
@@ -227,42 +193,14 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
                        + (", ".join(result.winners) or "none"))
         if targets:
             target = targets[g]
-            meta = LogMeta(_relative_to(ruleset, target), var.name, game_seed,
-                           tuple(_relative_to(c, target) for c in cards),
+            meta = LogMeta(relative_to_log(ruleset, target), var.name, game_seed,
+                           tuple(relative_to_log(c, target) for c in cards),
                            (difficulty or 3) if solo else None)
             text = render_log(meta, rules, result)
             try:
                 write_new(target, text, overwrite=force)
             except OSError as err:
                 raise Failure(f"error: cannot write {target}: {err.strerror or err}") from None
-
-
-def _check_targets(targets: list, log_dir: Optional[str], force: bool) -> None:
-    """Before any game is played: the log folder can be written, and no log that exists is
-    replaced without --force (a killed run's temporary files are cleared away)."""
-    from raiders.dsl.safeio import clean_stale_temps, refuse_special, writable_folder
-
-    if log_dir:
-        why = writable_folder(log_dir)
-        if why:
-            raise Failure(f"error: cannot write logs in {log_dir}: {why}")
-        clean_stale_temps(log_dir)
-    import os
-
-    taken = [t for t in targets if os.path.lexists(t)]  # False for a name too long
-    for t in taken:  # first: --force would not help with these
-        try:
-            refuse_special(t)
-        except OSError as err:
-            raise Failure(f"error: cannot write {t}: {err.strerror}") from None
-    if taken and not force:
-        more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
-        raise Failure(f"error: {taken[0]} exists already{more}: not overwritten "
-                      "(--force replaces it)")
-    for t in targets:  # a log's folder must be there before the game, not after it
-        folder = os.path.dirname(os.fspath(t)) or "."
-        if not log_dir and not os.path.isdir(folder):
-            raise Failure(f"error: cannot write {t}: no folder {folder}")
 
 
 @click.command()
@@ -292,13 +230,20 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
     A log may name built-in rulesets and paths inside its own folder; --allow-path DIR
     lets it name paths inside DIR too.
     """
-    from raiders.interpreter.logs import read_log
-    from raiders.interpreter.narrate import floor_header, result_lines, room_lines, standings
-    from raiders.interpreter.replay import replay as run_replay
-    from raiders.interpreter.yamlcheck import InputError
+    from raiders.interpreter.records.logs import read_log
+    from raiders.interpreter.records.narrate import (
+        floor_header,
+        result_lines,
+        room_lines,
+        standings,
+    )
+    from raiders.interpreter.records.replay import replay as run_replay
+    from raiders.interpreter.records.yamlcheck import InputError
 
     if jobs is not None and not check:
         raise click.UsageError("--jobs is for --check (a narration is one process)")
+    from raiders.formats.safeio import found_files
+
     files, refused = found_files(logs, ["*.y*ml"])
     narrate = not check and not quiet
     if refused:
@@ -306,14 +251,14 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
     if not files and not refused:
         raise Failure("no logs (*.yaml) in " + ", ".join(logs)) from None
     if html:
-        from raiders.interpreter.cli.viewer import replay_html
+        from .viewer import replay_html
 
         if replay_html(files, refused, html, check, quiet, allow_paths):
             raise Failure()
         return
     ok = bad = 0
     if check:  # nothing narrated: every core checks logs, printed in file order
-        from raiders.interpreter.checklogs import check_files
+        from raiders.interpreter.records.checklogs import check_files
 
         for checked in check_files(files, allow_paths, quiet, jobs):
             if checked.diagnostics:
@@ -329,7 +274,7 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
             rules = spec.rules
             why = None
             if trace and narrate:
-                from raiders.interpreter.cli.viewer import TraceNarration
+                from .viewer import TraceNarration
 
                 why = TraceNarration(rules)
 
@@ -343,7 +288,7 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
                 click.echo(standings(game.players, rules))
 
             if narrate:
-                from raiders.interpreter.describe import count
+                from raiders.interpreter.runtime.describe import count
 
                 click.echo(f"{shown}: {rules.ruleset.name}, {rules.variant.name} play, "
                            f"{count(len(spec.names), 'player')}")

@@ -47,8 +47,8 @@ def diff_cmd(old: str, new: str, ruleset: Optional[str], variant: Optional[str],
     import tempfile
     from pathlib import Path
 
-    from raiders.dsl.mods import mod_rulesets
-    from raiders.interpreter.moddiff import (
+    from raiders.formats.mods import mod_rulesets
+    from raiders.interpreter.tools.moddiff import (
         DiffError,
         card_changes,
         figure_rows,
@@ -57,7 +57,7 @@ def diff_cmd(old: str, new: str, ruleset: Optional[str], variant: Optional[str],
         materialize,
     )
 
-    from .games import _bot_kinds
+    from .common import bot_kinds
 
     with tempfile.TemporaryDirectory(prefix="raiders-diff-") as scratch:
         try:
@@ -73,12 +73,12 @@ def diff_cmd(old: str, new: str, ruleset: Optional[str], variant: Optional[str],
             n_players = min(max(4, var.min_players), var.max_players)
         if loaded[1].wrong_player_count(n_players):
             raise click.UsageError(loaded[1].wrong_player_count(n_players))
-        kinds = tuple(_bot_kinds(bots, n_players))
+        kinds = tuple(bot_kinds(bots, n_players))
         changes = card_changes(sides[0], sides[1], loaded[0], loaded[1])
         rows = None
         setup = ""
         if games:
-            from raiders.interpreter.simulate import Setup, SimulationError, simulate
+            from raiders.interpreter.tools.simulate import Setup, SimulationError, simulate
 
             difficulty = 3 if var.scoring == "solo" else None
             setups = tuple(Setup(ruleset, var.name, n_players, kinds, (*cards, s.folder),

@@ -8,8 +8,17 @@ import click
 
 from raiders.dsl.library import display_path
 
-from .common import MAX_GAMES, SEED, Failure, check_seed_range, load_rules_or_exit, nonempty_path
-from .games import _bot_kinds, _relative_to
+from .common import (
+    MAX_GAMES,
+    SEED,
+    Failure,
+    bot_kinds,
+    check_seed_range,
+    check_targets,
+    load_rules_or_exit,
+    nonempty_path,
+    relative_to_log,
+)
 
 
 @click.command()
@@ -94,8 +103,8 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
     import json
     import os
 
-    from raiders.interpreter.simulate import JSON_FORMAT, Setup, SimulationError, table
-    from raiders.interpreter.simulate import simulate as run
+    from raiders.interpreter.tools.simulate import JSON_FORMAT, Setup, SimulationError, table
+    from raiders.interpreter.tools.simulate import simulate as run
 
     rules = load_rules_or_exit(ruleset, variant, cards)
     var = rules.variant
@@ -113,23 +122,22 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
         raise click.UsageError("--max-games caps --precision/--until-resolved")
     if max_games is not None and max_games < games:
         raise click.UsageError("--max-games is less than --games")
-    from raiders.interpreter.simulate import most_games
+    from raiders.interpreter.tools.simulate import most_games
 
     check_seed_range(seed, most_games(games, precision, max_games))
-    kinds = tuple(_bot_kinds(bots, n_players))
+    kinds = tuple(bot_kinds(bots, n_players))
     if log_dir and compare_mod:
         raise click.UsageError("--log-dir logs one run; leave out --compare")
     log_at = os.path.join(log_dir, "x.yaml") if log_dir else "x.yaml"
     if log_dir:
 
-        from .games import _check_targets
-
         last = seed + most_games(games, precision, max_games)
-        _check_targets(_logs_in(log_dir, seed, last), log_dir, force)
+        check_targets(_logs_in(log_dir, seed, last), log_dir, force)
     # `variant` as given (None: the ruleset's first), so that the setups ask load_rules for
     # the rules loaded above (its cache) instead of loading and compiling them again.
     setups = [Setup(ruleset, variant, n_players, kinds, tuple(cards), difficulty, log_dir,
-                    _relative_to(ruleset, log_at), tuple(_relative_to(c, log_at) for c in cards),
+                    relative_to_log(ruleset, log_at),
+                    tuple(relative_to_log(c, log_at) for c in cards),
                     overwrite=force)]
     if compare_mod:
         load_rules_or_exit(ruleset, variant, (*cards, compare_mod))
@@ -139,7 +147,7 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
                   "difficulty": difficulty if var.scoring == "solo" else None,
                   "precision": precision}
     if report_file:
-        from raiders.interpreter import report
+        from raiders.interpreter.tools import report
 
         if not report.available():
             raise click.UsageError(report.MISSING)
@@ -147,7 +155,7 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
     if cluster is not None:
         import importlib.util
 
-        from raiders.interpreter.simulate import CLUSTER_MISSING
+        from raiders.interpreter.tools.simulate import CLUSTER_MISSING
 
         if importlib.util.find_spec("distributed") is None:
             raise click.UsageError(CLUSTER_MISSING)
@@ -172,7 +180,7 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
         except SimulationError as err:
             raise Failure(f"\nerror: {err}") from None
     if precision is not None:
-        from raiders.interpreter.simulate import widest
+        from raiders.interpreter.tools.simulate import widest
 
         reached = widest(tally)
         if reached > precision:  # the cap came first: say so, the figures are still good
@@ -213,7 +221,7 @@ def _command_line(ctx: click.Context) -> str:
 def write_page(path: str, text: str) -> None:
     from pathlib import Path
 
-    from raiders.dsl.atomic import write_atomic
+    from raiders.formats.atomic import write_atomic
 
     try:
         write_atomic(Path(path), text)
@@ -224,7 +232,7 @@ def write_page(path: str, text: str) -> None:
 
 def _write_report(path: str, tally, setup_json: dict, command: str, seed: int,
                   cards: tuple[str, ...], compare_mod: Optional[str]) -> None:
-    from raiders.interpreter import report
+    from raiders.interpreter.tools import report
 
     runs = [("base" if compare_mod else "games", tally.figures(0))]
     if compare_mod:

@@ -16,9 +16,16 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
               as_json: bool, setup_json: dict, report_file: Optional[str] = None,
               command: str = "") -> None:
     """Parse, check every value (exit 2 with the reason), play, print; `base`: the Setup."""
-    from ..rules import LoadError
-    from ..simulate import JSON_FORMAT, SimulationError, simulate
-    from ..sweep import SweepError, check_figure, nearest, parse_sweep, parse_target, resolve
+    from raiders.interpreter.runtime.rules import LoadError
+    from raiders.interpreter.runtime.sweep import (
+        SweepError,
+        check_figure,
+        nearest,
+        parse_sweep,
+        parse_target,
+        resolve,
+    )
+    from raiders.interpreter.tools.simulate import JSON_FORMAT, SimulationError, simulate
 
     try:
         sweep = parse_sweep(sweep_text)
@@ -78,7 +85,7 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
 
 
 def sweep_lines(param: str, rows: list, shown: list[str], target, best) -> list[str]:
-    from ..simulate import _cell, _kind
+    from raiders.interpreter.tools.simulate import _cell, _kind
 
     lines = [f"sweep {param}: {rows[0][1].games if rows else 0}+ games per value, same seeds; "
              "95% intervals in brackets",
@@ -104,7 +111,8 @@ def _report(path: str, rules, sweep, rows: list, shown: list[str], target, best,
             setup_json: dict, command: str, seed: int) -> None:
     import html
 
-    from .. import report
+    from raiders.interpreter.tools import report
+
     from .simulate import write_page
 
     figs = [(v, t.figures()) for v, t in rows]

@@ -37,14 +37,15 @@ def fmt_cmd(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
       raiders fmt --check cards/ examples/
       raiders fmt - < boss.dsl
     """
-    from raiders.dsl.fmt import FormatError, format_file, format_text
+    from raiders.dsl.fmt import FormatError, format_text
     from raiders.dsl.library import CARD_SUFFIX
-    from raiders.dsl.safeio import listed_files
+    from raiders.formats.fmtfile import format_file
+    from raiders.formats.safeio import listed_files
 
     if "-" in paths:
         if len(paths) > 1:
             raise click.UsageError("`-` (standard input) cannot be mixed with paths")
-        from raiders.dsl.safeio import MAX_FILE_BYTES, decode_text
+        from raiders.formats.safeio import MAX_FILE_BYTES, decode_text
 
         # bytes, read as a file is (CliRunner swaps stdin too; click 8.2 deprecates its helper)
         raw = getattr(sys.stdin, "buffer", None)
@@ -131,7 +132,7 @@ def lsp_cmd(stdio: bool) -> None:
     pip install 'raiders[lsp]'. The VS Code extension is in editors/vscode.
     """
     try:
-        from ..lsp import build_server
+        from raiders.interpreter.tools.lsp import build_server
 
         server = build_server()
     except ImportError as err:
@@ -159,7 +160,7 @@ def new_cmd(what: str, name: str, parent: str) -> None:
     """
     from pathlib import Path
 
-    from ..scaffold import ScaffoldError, create
+    from raiders.interpreter.tools.scaffold import ScaffoldError, create
 
     try:
         made = create(what, name, Path(parent))

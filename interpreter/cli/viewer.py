@@ -40,7 +40,7 @@ def _replaceable(target: Path) -> bool:
 def _html_targets(files: list[str], html: str) -> list[Path]:
     """One log: `--html` is the page's file. Several: it is a folder, one page per log, named
     after the log (a.yaml -> a.html; the same stem twice keeps its folder in the name)."""
-    from raiders.dsl.safeio import is_dir
+    from raiders.formats.safeio import is_dir
 
     if len(files) == 1 and not is_dir(html):  # a name too long is no folder, not an OSError
         return [Path(html)]
@@ -59,8 +59,8 @@ def replay_html(files: list[str], refused: list[Diagnostic], html: str, check: b
     with --check a divergence)."""
     import os
 
-    from ..viewer import view_for, write_html
-    from ..yamlcheck import InputError
+    from raiders.interpreter.records.yamlcheck import InputError
+    from raiders.interpreter.tools.viewer import view_for, write_html
 
     if len(files) > 1 and os.path.lexists(html) and not os.path.isdir(html):
         raise Failure(f"error: --html {html}: {len(files)} logs make a page each, in a "
@@ -114,7 +114,7 @@ class TraceNarration:
     """`replay --trace`: the narration's rooms with the rules' steps among the effects."""
 
     def __init__(self, rules: Any):
-        from ..why import RoomEffects, WhyRecorder
+        from raiders.interpreter.records.why import RoomEffects, WhyRecorder
 
         self.rules = rules
         self.recorder = WhyRecorder(rules)
@@ -124,8 +124,8 @@ class TraceNarration:
         game.table.why = self.recorder
 
     def room_lines(self, rec: Any) -> list[str]:
-        from ..narrate import effect_words, room_lines
-        from ..why import trace_lines
+        from raiders.interpreter.records.narrate import effect_words, room_lines
+        from raiders.interpreter.records.why import trace_lines
 
         effects, start = self.effects.of(rec.trace)
         # all but the line of what happened: the trace lists every effect with its steps,
@@ -139,14 +139,20 @@ class TraceNarration:
 def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, ...],
               seed: Optional[int], log_file: Optional[str], quiet: bool,
               allow_paths: tuple[str, ...]) -> None:
-    from ..branch import branch_game, branch_meta
-    from ..human import HumanSeat
-    from ..logs import read_log, render_log, write_atomic
-    from ..narrate import floor_header, result_lines, room_lines, standings
-    from ..players import BOTS
-    from ..room import RulesError
-    from ..yamlcheck import InputError
-    from .games import _bot_kinds
+    from raiders.interpreter.game.human import HumanSeat
+    from raiders.interpreter.game.players import BOTS
+    from raiders.interpreter.records.branch import branch_game, branch_meta
+    from raiders.interpreter.records.logs import read_log, render_log, write_atomic
+    from raiders.interpreter.records.narrate import (
+        floor_header,
+        result_lines,
+        room_lines,
+        standings,
+    )
+    from raiders.interpreter.records.yamlcheck import InputError
+    from raiders.interpreter.runtime.room import RulesError
+
+    from .common import bot_kinds
 
     try:
         spec = read_log(log, allow_paths)
@@ -159,7 +165,7 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
                                f"{len(spec.rooms)} room(s)")
     if any(h > n for h in human_seats):
         raise click.UsageError(f"--human takes a seat 1..{n}")
-    kinds = _bot_kinds(bots, n)
+    kinds = bot_kinds(bots, n)
     seats = [HumanSeat() if i + 1 in human_seats else BOTS[k]() for i, k in enumerate(kinds)]
     if seed is None:
         seed = spec.meta.seed if spec.meta.seed is not None else 1
@@ -172,7 +178,7 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
     game = branch.game
     effects_of = None
     if narrate:
-        from ..why import RoomEffects
+        from raiders.interpreter.records.why import RoomEffects
 
         effects_of = RoomEffects()
         click.echo(f"{display_path(log)}: {rules.ruleset.name}, {rules.variant.name} play, "
@@ -224,7 +230,7 @@ def serve(folder: str, port: int, allow_paths: tuple[str, ...]) -> None:
     The index lists every *.yaml log below FOLDER; each opens in the same viewer that
     `raiders replay LOG --html` writes. Only localhost is served. Stop with Ctrl-C.
     """
-    from ..serve import make_server
+    from raiders.interpreter.tools.serve import make_server
 
     server = make_server(folder, port, allow_paths)
     host, real_port = server.server_address[:2]

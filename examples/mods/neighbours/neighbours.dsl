@@ -45,3 +45,16 @@ monster toll-troll {
     may "Pay 1 coin instead of the wounds?" { lose 1 coin } else { wound amount }
   }
 }
+
+# Where the lockbox and the antidote come from: the supply holds one of each (mod.yaml), and
+# this vault hands them out (X-6: two claimants of the one copy get none).
+vault apothecary {
+  name "Apothecary"
+  rewards {
+    1 -> give antidote
+    2 -> give lockbox
+    3 -> gain 1 coin
+    4 -> gain 2 coins
+    5 -> heal 1
+  }
+}

@@ -1,0 +1,366 @@
+"""Reading files that strangers wrote: bounded in size, and confined to where they may lead.
+
+Card files, rulesets, mods, scenarios and logs come from strangers (a log from a forum, a mod
+from a pull request). Two rules hold for every file the tool reads:
+
+- **Size.** A file is checked (`stat`) before it is read: only regular files of at most
+  `MAX_FILE_BYTES` are read, and never more than that many bytes (E006).
+- **Confinement.** A path named *inside* a log or a scenario file may only lead to the file's
+  own folder (and below), or into a folder the user allowed on the command line
+  (`--allow-path DIR`): no absolute path elsewhere, no `..` out of it, no link that leads out
+  of it (E506). A refused path is never opened. Likewise a card file or `mod.yaml` found in a
+  folder must not be a link leading out of that folder.
+
+Paths the user typed on the command line are the user's own choice and are not confined.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+import tempfile
+from pathlib import Path
+from typing import Iterable, Optional, Sequence, Union
+
+from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.spans import Span
+
+MAX_FILE_BYTES = 5_000_000  # any file larger than this is refused before it is read
+ALLOW_HINT = "to allow more, name the folder on the command line: --allow-path DIR"
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _size_text(n: int) -> str:
+    return f"{n:,} bytes"
+
+
+def read_text(path: PathLike, encoding: str = "utf-8",
+              limit: int = MAX_FILE_BYTES) -> tuple[Optional[str], list[Diagnostic]]:
+    """A file's text, or (None, [diagnostic]) when it cannot be read, is not a regular file,
+    or is larger than `limit` bytes (E006). The size is checked before anything is read."""
+    p = os.fspath(path)
+    where = Span.whole_file(p)
+    try:
+        st = os.stat(p)
+        if not stat.S_ISREG(st.st_mode):
+            return None, [Diagnostic(where, "E004", "cannot read file: not a regular file")]
+        if st.st_size > limit:
+            return None, [_too_large(p, st.st_size, limit)]
+        with open(p, "rb") as fh:
+            data = fh.read(limit + 1)  # a file that grows, or /proc, is bounded too
+    except (OSError, ValueError) as err:
+        return None, [Diagnostic(where, "E004", f"cannot read file: {_os_message(err)}")]
+    return decode_text(p, data, encoding, limit)
+
+
+def decode_text(path: str, data: bytes, encoding: str = "utf-8",
+                limit: int = MAX_FILE_BYTES) -> tuple[Optional[str], list[Diagnostic]]:
+    """Bytes read (from a file, or standard input) as text, as `read_text` takes them: within
+    `limit` (E006), in `encoding` (E004 at the first bad byte), a byte-order mark dropped."""
+    if len(data) > limit:
+        return None, [_too_large(path, None, limit)]
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as err:
+        return None, [_bad_byte(path, data, err, encoding)]
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a byte-order mark is not a character
+    return text, []
+
+
+def _bad_byte(path: str, data: bytes, err: UnicodeDecodeError, encoding: str) -> Diagnostic:
+    """E004 where the first byte that is not `encoding` stands: its line and column (counted in
+    characters of the good text before it), not 1:1."""
+    line_start = data.rfind(b"\n", 0, err.start) + 1
+    line = data.count(b"\n", 0, err.start) + 1
+    col = len(data[line_start:err.start].decode(encoding, errors="replace")) + 1
+    return Diagnostic(Span(path, line, col, line, col + 1), "E004",
+                      f"cannot read file: not {encoding} text (byte 0x{data[err.start]:02x} at "
+                      f"offset {err.start})", f"save the file as {encoding.upper()}")
+
+
+def too_large(path: PathLike) -> Optional[Diagnostic]:
+    """E006 when a file is larger than MAX_FILE_BYTES (checked with stat, nothing read)."""
+    try:
+        size = os.stat(os.fspath(path)).st_size
+    except (OSError, ValueError):
+        return None
+    return _too_large(os.fspath(path), size) if size > MAX_FILE_BYTES else None
+
+
+def _too_large(path: str, size: Optional[int], limit: int = MAX_FILE_BYTES) -> Diagnostic:
+    got = f" ({_size_text(size)})" if size is not None else ""
+    return Diagnostic(Span.whole_file(path), "E006",
+                      f"file is too large{got}: the limit is {_size_text(limit)}",
+                      "split it into smaller files")
+
+
+def _os_message(err: Exception) -> str:
+    if isinstance(err, OSError) and err.strerror:
+        return err.strerror
+    return str(err).splitlines()[0] if str(err) else type(err).__name__
+
+
+def is_dir(path: PathLike) -> bool:
+    """Path.is_dir, but False (not an error) for a name too long or otherwise unusable."""
+    try:
+        return os.path.isdir(os.fspath(path))
+    except (OSError, ValueError):
+        return False
+
+
+def is_file(path: PathLike) -> bool:
+    try:
+        return os.path.isfile(os.fspath(path))
+    except (OSError, ValueError):
+        return False
+
+
+# ---- confinement -------------------------------------------------------------------------------
+
+
+def _inside(path: str, roots: Iterable[str]) -> bool:
+    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
+
+class Confinement:
+    """The folders that paths named inside one file may lead into: the file's own folder and
+    the folders allowed on the command line."""
+
+    def __init__(self, own_folder: PathLike, allowed: Sequence[PathLike] = ()):
+        folders = [os.fspath(own_folder) or ".", *map(os.fspath, allowed)]
+        self.lexical = tuple(dict.fromkeys(os.path.abspath(f) for f in folders))
+        self.real = tuple(dict.fromkeys(os.path.realpath(f) for f in folders))
+        self.base = self.lexical[0]
+
+    def key(self) -> tuple[str, ...]:
+        """A hashable form (for caches): the own folder first, then the allowed ones."""
+        return self.lexical
+
+    @classmethod
+    def from_key(cls, key: Sequence[str]) -> "Confinement":
+        return cls(key[0], key[1:])
+
+    def resolve(self, raw: str) -> tuple[Optional[str], Optional[str]]:
+        """(absolute path, None) when `raw` (relative to the own folder) stays inside the
+        allowed folders, else (None, why). Only the names are looked at until the path is known
+        to be inside; then links are followed (without reading anything) to see where they
+        lead."""
+        try:
+            candidate = os.path.normpath(os.path.join(self.base, raw))
+            if "\0" in raw:
+                return None, "a path cannot hold a NUL character"
+            if not _inside(candidate, self.lexical):
+                if os.path.isabs(raw):
+                    return None, "an absolute path outside the file's own folder"
+                return None, "a path that leads out of the file's own folder"
+            if not _inside(os.path.realpath(candidate), self.real):
+                return None, "a link that leads out of the file's own folder"
+        except (OSError, ValueError):
+            return None, "a path that cannot be looked up"
+        return candidate, None
+
+    def inside(self, path: PathLike) -> bool:
+        """Whether an existing path (a folder a ruleset names, say) stays inside, links
+        followed."""
+        p = os.fspath(path)
+        try:
+            return _inside(os.path.abspath(p), self.lexical) and \
+                _inside(os.path.realpath(p), self.real)
+        except (OSError, ValueError):
+            return False
+
+
+def refused(span: Span, raw: str, why: str, what: str) -> Diagnostic:
+    """The diagnostic for a path a file may not name (E506); the path is not opened."""
+    shown = raw if len(raw) <= 120 else raw[:117] + "…"
+    return Diagnostic(span, "E506", f"the {what} names `{shown}`: {why}; it is not read",
+                      "a log or scenario file may name built-in rulesets and paths inside its "
+                      "own folder; " + ALLOW_HINT)
+
+
+def leads_out(path: PathLike, folder: PathLike) -> bool:
+    """Whether a file found in `folder` is (or passes through) a link leading out of it."""
+    try:
+        return not _inside(os.path.realpath(path), [os.path.realpath(folder)])
+    except (OSError, ValueError):
+        return True
+
+
+def link_out(path: PathLike, folder: PathLike) -> Diagnostic:
+    name = Path(path).name
+    return Diagnostic(Span.whole_file(os.fspath(path)), "E506",
+                      f"`{name}` is a link that leads out of the folder `{os.fspath(folder)}`; "
+                      "it is not read",
+                      "copy the file into the folder instead of linking to it")
+
+
+def files_below(folder: PathLike, patterns: Sequence[str]) -> tuple[list[Path], list[Diagnostic]]:
+    """The regular files below a folder matching any pattern (sorted), less those that are
+    links leading out of the folder (E506) or larger than MAX_FILE_BYTES (E006): those become
+    diagnostics and are not read."""
+    root = Path(folder)
+    found = sorted({f for pat in patterns for f in root.rglob(pat)})
+    ok: list[Path] = []
+    out: list[Diagnostic] = []
+    for f in found:
+        if leads_out(f, root):
+            out.append(link_out(f, root))
+        elif f.is_file():
+            big = too_large(f)
+            if big is not None:
+                out.append(big)
+            else:
+                ok.append(f)
+    return ok, out
+
+
+def listed_files(path: PathLike, pattern: str) -> tuple[list[Path], list[Diagnostic]]:
+    """A file itself, or the files below a folder (as files_below); a file larger than
+    MAX_FILE_BYTES is a diagnostic (E006) instead."""
+    p = Path(path)
+    if p.is_dir():
+        return files_below(p, [pattern])
+    big = too_large(p)
+    return ([], [big]) if big is not None else ([p], [])
+
+
+def quotable_lines(path: str) -> Optional[list[str]]:
+    """The lines of a file a diagnostic may quote: a regular file within the size limit, not a
+    link that leads out of its own folder. None otherwise (the diagnostic is shown without)."""
+    if leads_out(path, os.path.dirname(path) or "."):
+        return None
+    text, diags = read_text(path)
+    return None if diags or text is None else text.splitlines()
+
+
+# ---- writing without overwriting ---------------------------------------------------------------
+
+# A temporary file is named after the file it becomes and the process writing it, so that
+# one left behind by a killed process can be told from one still being written.
+_TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.[^.]+\.tmp$")
+
+
+class FileExists(FileExistsError):
+    """The file to write exists already and overwriting was not asked for (--force)."""
+
+
+def write_new(path: PathLike, text: str, overwrite: bool = False) -> None:
+    """Write a file whole or not at all (a temporary file beside it, renamed into place), and
+    never over an existing file unless `overwrite`: the file is linked into place, which fails
+    if the name is taken, even by another writer a moment earlier (two runs writing into one
+    folder: the second is refused, not the first lost). Raises FileExists, or OSError."""
+    target = os.fspath(path)
+    folder = os.path.dirname(target) or "."
+    if not overwrite and os.path.lexists(target):
+        raise FileExists(errno.EEXIST, "the file exists (--force overwrites it)", target)
+    refuse_special(target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.{os.getpid()}.",
+                               suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a log is an ordinary file
+        if overwrite:
+            os.replace(tmp, target)
+            return
+        try:
+            os.link(tmp, target)  # atomic, and refuses a taken name
+        except FileExistsError:
+            raise FileExists(errno.EEXIST, "the file exists (--force overwrites it)",
+                             target) from None
+        except OSError as err:
+            if err.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+                raise
+            # no hard links on this file system: claim the name, then rename over the claim
+            try:
+                os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+            except FileExistsError:
+                raise FileExists(errno.EEXIST, "the file exists (--force overwrites it)",
+                                 target) from None
+            os.replace(tmp, target)
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def refuse_special(target: PathLike) -> None:
+    """A name taken by something other than a plain file (a folder, a named pipe, a device
+    such as /dev/full) is never replaced, even when overwriting is allowed: renaming a log
+    over it would destroy it. A link is replaced itself, not what it points to."""
+    try:
+        mode = os.lstat(target).st_mode
+    except OSError:
+        return  # nothing there (or nothing we may look at: the write will say so)
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise OSError(errno.EEXIST, "it is not an ordinary file: not replaced",
+                      os.fspath(target))
+
+
+def clean_stale_temps(folder: PathLike) -> int:
+    """Remove the temporary files that killed writers left in a folder (write_new's, whose
+    process is gone); returns how many. Those of running processes are left alone."""
+    removed = 0
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    for name in names:
+        m = _TEMP.match(name)
+        if m is None or _alive(int(m["pid"])):
+            continue
+        try:
+            os.unlink(os.path.join(folder, name))
+            removed += 1
+        except OSError:
+            pass
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True  # someone else's process (or a name we did not make): leave it
+    return True
+
+
+def writable_folder(folder: PathLike) -> Optional[str]:
+    """None when files can be written in `folder` (made if missing), else why not, in words."""
+    p = os.fspath(folder)
+    try:
+        os.makedirs(p, exist_ok=True)
+    except FileExistsError:
+        return "it is not a folder"
+    except OSError as err:
+        return _os_message(err)
+    if not os.path.isdir(p):
+        return "it is not a folder"
+    if not os.access(p, os.W_OK | os.X_OK):
+        return "it is not writable"
+    return None
+
+
+def found_files(paths, patterns) -> tuple[list[str], list[Diagnostic]]:
+    """The files the command-line paths name: a file itself, or a folder's files matching the
+    patterns, less links leading out of the folder (diagnostics, not read)."""
+    files: list[str] = []
+    refused: list[Diagnostic] = []
+    for p in paths:
+        if Path(p).is_dir():
+            found, diags = files_below(p, patterns)
+            files.extend(sorted(str(f) for f in found))
+            refused.extend(diags)
+        else:
+            files.append(p)
+    return files, refused

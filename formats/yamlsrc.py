@@ -1,0 +1,289 @@
+"""Safe YAML loading that keeps positions, for diagnostics that point into the YAML file.
+
+ruamel.yaml composes the text into nodes (with the safe scanner: no comment bookkeeping, about
+twice as fast as its round-trip loader), and we build maps and sequences that remember the
+line and column of every key and item. Only plain scalars are constructed (by ruamel's safe
+constructor); a tag that asks for anything else is an error, and nothing is ever executed.
+Anchors and aliases are refused where they stand (E507): no format of the tool needs them,
+and an alias bomb (a "billion laughs") then costs nothing. Numbers beyond MAX_INT are refused
+where they stand (E301), before any of them is turned into text or counted up to.
+"""
+from __future__ import annotations
+
+import io
+import re
+from typing import Any, Iterator, Optional
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.composer import Composer
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import AliasEvent
+from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.spans import Span
+
+from . import fastyaml
+from .safeio import MAX_FILE_BYTES, read_text
+
+MAX_BYTES = MAX_FILE_BYTES  # a text larger than this is refused, not parsed
+MAX_INT = 2 ** 63 - 1  # a whole number beyond ±MAX_INT is refused (E301)
+MAX_DEPTH = 100  # maps and lists in lists: a log needs about 8 (E005 beyond)
+
+
+_PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
+class _Refused(MarkedYAMLError):
+    code = "E501"
+
+
+class _NoAnchors(_Refused):
+    code = "E507"
+
+
+class _TooBig(_Refused):
+    code = "E301"
+
+
+class _TooDeep(_Refused):
+    code = "E005"
+
+
+class _Composer(Composer):
+    """ruamel's composer, refusing anchors (`&a`) and aliases (`*a`) where they stand, and
+    nesting deeper than MAX_DEPTH where it goes too deep (it recurses, and so do we)."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.parser.peek_event()
+        if self.depth >= MAX_DEPTH:  # ruamel's own count of the nodes open
+            raise _TooDeep(None, None, f"nested more than {MAX_DEPTH} deep: no format of the "
+                           "tool needs that", event.start_mark)
+        if isinstance(event, AliasEvent):
+            raise _NoAnchors(None, None, f"alias `*{event.anchor}`: anchors and aliases are not "
+                             "used in this format", event.start_mark)
+        if getattr(event, "anchor", None) is not None:
+            raise _NoAnchors(None, None, f"anchor `&{event.anchor}`: anchors and aliases are "
+                             "not used in this format", event.start_mark)
+        return super().compose_node(parent, index)
+
+
+def _yaml() -> YAML:
+    y = YAML(typ="safe", pure=True)
+    y.Composer = _Composer
+    return y
+
+
+def _scalar(node: ScalarNode, constructor: Any) -> Any:
+    """A plain value; a whole number beyond MAX_INT is refused where it stands."""
+    try:
+        value = constructor.construct_object(node, deep=True)
+    except ValueError as err:  # e.g. more digits than Python turns into a number
+        if node.tag == _INT_TAG:
+            raise _TooBig(None, None, "this number is too large", node.start_mark) from None
+        raise _Refused(None, None, str(err).splitlines()[0] if str(err) else "bad value",
+                       node.start_mark) from None
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+        raise _TooBig(None, None, f"this number is too large (at most {MAX_INT:,})",
+                      node.start_mark)
+    return value
+
+
+class _Map(CommentedMap):
+    """A positioned map that can be looked up in a dict by identity: a list or a map where a
+    file names a card or a player is then "unknown `…`", never `unhashable type`."""
+
+    __hash__ = object.__hash__
+
+
+class _Seq(CommentedSeq):
+    __hash__ = object.__hash__
+
+
+def _shown(value: Any) -> str:
+    """A key as YAML writes it."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _build(node: Any, constructor: Any, seen: dict[int, Any]) -> Any:
+    """Plain data with positions, from a composed node."""
+    done = seen.get(id(node))
+    if done is not None:
+        return done
+    if isinstance(node, ScalarNode):
+        return _scalar(node, constructor)
+    if node.tag not in _PLAIN_TAGS:
+        raise _Refused(None, None, f"the tag `{node.tag}` is not allowed here", node.start_mark)
+    mark = node.start_mark
+    if isinstance(node, SequenceNode):
+        seq = _Seq()
+        seq._yaml_set_line_col(mark.line, mark.column)
+        seen[id(node)] = seq
+        for i, item in enumerate(node.value):
+            seq.append(_build(item, constructor, seen))
+            seq._yaml_set_idx_line_col(i, [item.start_mark.line, item.start_mark.column])
+        return seq
+    assert isinstance(node, MappingNode)
+    m = _Map()
+    m._yaml_set_line_col(mark.line, mark.column)
+    seen[id(node)] = m
+    for key_node, value_node in node.value:
+        if not isinstance(key_node, ScalarNode):
+            raise _Refused(None, None, "a key must be a plain value", key_node.start_mark)
+        key = _scalar(key_node, constructor)
+        if key in m:  # 1, 1.0 and true are one key to Python: say what YAML read
+            first = next(k for k in m if k == key)
+            same = ("" if _shown(first) == key_node.value
+                    else f" (the same key as `{_shown(first)}` above)")
+            raise _Refused(None, None, f"duplicate key `{key_node.value}`{same}",
+                           key_node.start_mark)
+        m[key] = _build(value_node, constructor, seen)
+        m._yaml_set_kv_line_col(key, [key_node.start_mark.line, key_node.start_mark.column,
+                                      value_node.start_mark.line, value_node.start_mark.column])
+    return m
+
+
+def _error_span(path: str, err: Exception) -> Span:
+    mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
+    if mark is None:
+        return Span.whole_file(path)
+    return Span(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
+
+
+def _message(err: Exception) -> str:
+    if isinstance(err, MarkedYAMLError):
+        parts = [p for p in (err.context, err.problem) if p]
+        return "; ".join(parts) if parts else "malformed YAML"
+    return str(err).splitlines()[0] if str(err) else "malformed YAML"
+
+
+def load_documents(text: str, path: str) -> tuple[list[Any], list[Diagnostic]]:
+    """All YAML documents of a text, or a diagnostic where the YAML is malformed (E501), uses
+    anchors or aliases (E507), holds a number too large (E301) or is too long (E006)."""
+    if len(text) > MAX_BYTES:
+        return [], [Diagnostic(Span.whole_file(path), "E006",
+                               f"file is too large: the limit is {MAX_BYTES:,} bytes")]
+    fast = fastyaml.load(text)  # libyaml, when it is sure to read the same (formats/fastyaml.py)
+    if fast is not None:
+        return fast, []
+    deep = _too_deep_flow(text, path)
+    if deep is not None:
+        return [], [deep]
+    try:
+        y = _yaml()
+        nodes = list(y.compose_all(io.StringIO(text)))
+        constructor = y.constructor
+        return [None if n is None else _build(n, constructor, {}) for n in nodes], []
+    except (YAMLError, ValueError, TypeError, RecursionError) as err:
+        code = getattr(err, "code", "E501")
+        return [], [Diagnostic(_error_span(path, err), code, f"YAML: {_message(err)}")]
+
+
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _too_deep_flow(text: str, path: str) -> Optional[Diagnostic]:
+    """E005 where `[`/`{` open more than MAX_DEPTH deep. Checked before ruamel reads the text:
+    its scanner costs the square of the depth (5,000 deep: 1.6 s; a 5 MB file: hours)."""
+    depth = 0
+    for m in _BRACKET.finditer(text):
+        depth += 1 if m.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            line = text.count("\n", 0, m.start()) + 1
+            col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+            return Diagnostic(Span(path, line, col, line, col + 1), "E005",
+                              f"YAML: nested more than {MAX_DEPTH} deep: no format of the "
+                              "tool needs that")
+        depth = max(depth, 0)
+    return None
+
+
+# The formats a YAML file of raiders declares on a top-level `format:` line near its top.
+_FORMAT_LINE = re.compile(r"^format:\s*[\"']?raiders-(ruleset|log|scenario)/", re.M)
+_FORMAT_HEAD = 4000  # characters looked at: the line comes first, after a comment or two
+
+
+def declared_format(text: str) -> Optional[str]:
+    """`ruleset`, `log` or `scenario`: the raiders format a YAML text declares, else None
+    (any other YAML, a CI workflow say, is not raiders')."""
+    m = _FORMAT_LINE.search(text[:_FORMAT_HEAD])
+    return m.group(1) if m else None
+
+
+def file_format(path: str) -> Optional[str]:
+    """declared_format of a file, from its head only (the file may be huge)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_FORMAT_HEAD).decode("utf-8", errors="replace")
+    except (OSError, ValueError):
+        return None
+    return declared_format(head)
+
+
+def load_file(path: str) -> tuple[Optional[str], list[Any], list[Diagnostic]]:
+    """(text, documents, diagnostics) of a YAML file, read only if its size is within limits."""
+    text, diags = read_text(path)
+    if text is None:
+        return None, [], diags
+    docs, diags = load_documents(text, path)
+    return text, docs, diags
+
+
+def key_span(path: str, node: Any, key: Any) -> Span:
+    """Where a key of a map sits (falls back to the map itself)."""
+    try:
+        line, col = node.lc.key(key)
+        return Span(path, line + 1, col + 1, line + 1, col + 1 + len(str(key)))
+    except (AttributeError, KeyError, TypeError):
+        return node_span(path, node)
+
+
+def value_span(path: str, node: Any, key: Any) -> Span:
+    """Where a value of a map (by key) or a sequence (by index) sits."""
+    try:
+        if isinstance(node, list):
+            line, col = node.lc.item(key)
+        else:
+            line, col = node.lc.value(key)
+        width = len(str(node[key])) if not isinstance(node[key], (dict, list)) else 1
+        return Span(path, line + 1, col + 1, line + 1, col + 1 + width)
+    except (AttributeError, KeyError, TypeError, IndexError):
+        return node_span(path, node)
+
+
+def node_span(path: str, node: Any) -> Span:
+    lc = getattr(node, "lc", None)
+    if lc is not None and lc.line is not None:
+        return Span(path, lc.line + 1, lc.col + 1, lc.line + 1, lc.col + 2)
+    return Span.whole_file(path)
+
+
+def items(node: Any) -> Iterator[tuple[Any, Any]]:
+    return iter(node.items()) if isinstance(node, dict) else iter(())
+
+
+def is_map(node: Any) -> bool:
+    return isinstance(node, dict)
+
+
+def is_seq(node: Any) -> bool:
+    return isinstance(node, list)
+
+
+def is_int(node: Any) -> bool:
+    return isinstance(node, int) and not isinstance(node, bool)
+
+
+def is_str(node: Any) -> bool:
+    return isinstance(node, str)
+
+
+def plain(node: Any) -> Optional[Any]:
+    """A YAML node as plain dicts/lists/scalars (for data already validated)."""
+    if isinstance(node, dict):
+        return {str(k): plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [plain(v) for v in node]
+    return node

@@ -1,0 +1,391 @@
+"""Who decides: the player interface (a protocol), what a seat may see, and the bots.
+
+A seat sees only what its player may see at a real table: its own hand and items, everyone's
+coins, wounds and played power cards, face-up rooms, rooms it looked at with a peek item, and the
+cards already revealed in the current room.
+"""
+from __future__ import annotations
+
+import random
+from typing import Optional, Protocol, Sequence
+
+import attrs
+
+from raiders.interpreter.runtime.compiled import CompiledRoom
+from raiders.interpreter.runtime.legality import is_second_card
+from raiders.interpreter.runtime.room import RulesError, Table, resolve_round
+from raiders.interpreter.runtime.state import Card, Play, Player
+
+
+@attrs.frozen
+class PublicPlayer:
+    """Another player as the table sees them: tokens, the power cards still in hand (the
+    played ones lie face up), how many item cards they hold, not which."""
+
+    seat: int
+    name: str
+    coins: int
+    wounds: int
+    hand: tuple[int, ...]
+    item_count: int
+    dead: bool
+    out: Optional[str]
+    character: str = ""
+    marks: tuple[tuple[str, int], ...] = ()  # statuses are public: (name, count)
+
+
+class SeatView:
+    """A seat's window on the game, built per decision. Cheap to build: what a decision may
+    look at is computed only when it looks (and kept: plain attributes, not
+    functools.cached_property, whose lock costs more than most views ever compute)."""
+
+    _players: Optional[list] = None
+    _floor_rooms: Optional[list[Optional[str]]] = None
+
+    def __init__(self, game, me: Player, room_index: int, revealed: Sequence[Play],
+                 entered: bool, taken: Sequence[Card] = ()):
+        self._game = game
+        self.me = me
+        self.room_index = room_index
+        self.revealed = revealed
+        self.taken = taken  # cards this player already put down in this round of the room
+        self._entered = entered
+        self.rng: random.Random = game.seat_rngs[me.seat]  # the seat's own generator
+
+    @property
+    def players(self) -> list:
+        """Everyone in seat order: this seat as itself, the others as the table sees them."""
+        if self._players is None:
+            self._players = [
+                p if p is self.me else
+                PublicPlayer(p.seat, p.name, p.coins, p.wounds, tuple(p.hand), len(p.items),
+                             p.dead, p.out, p.character,
+                             tuple((n, m.count) for n, m in sorted(p.marks.items()))
+                             if p.marks else ())
+                for p in self._game.players]
+        return self._players
+
+    @property
+    def floor_index(self) -> int:
+        return self._game.table.floor_index
+
+    @property
+    def supply(self) -> dict[str, int]:
+        return dict(self._game.supply)
+
+    @property
+    def abilities(self) -> dict[str, Optional[str]]:
+        return self._game.abilities
+
+    @property
+    def rules(self):
+        """Every card's text and the ruleset: public, like the rulebook (a search bot's
+        playouts use them)."""
+        return self._game.rules
+
+    @property
+    def first(self) -> Optional[int]:
+        """The first player's seat (None: a variant without one); public, the scroll is on
+        the table."""
+        return self._game.first
+
+    @property
+    def rooms_done(self) -> int:
+        """How many rooms the game has played so far (statuses count them down)."""
+        return self._game.table.rooms_done
+
+    @property
+    def held_rules(self):
+        """The rules of the cards players hold (public card texts), for a look-ahead."""
+        return self._game.rules.held_rules
+
+    @property
+    def floor_rooms(self) -> list[Optional[str]]:
+        """This floor's rooms as this seat knows them (None: face down, not looked at)."""
+        if self._floor_rooms is None:
+            g, r = self._game, self.room_index
+            floor = g.deal.floors[g.table.floor_index]
+            seen = g.peeked.get(self.me.seat, ())
+            self._floor_rooms = [
+                s.card if (s.face_up or i < r or (i == r and self._entered) or i in seen)
+                else None for i, s in enumerate(floor.rooms)]
+        return self._floor_rooms
+
+    @property
+    def room(self) -> Optional[CompiledRoom]:
+        """The room being played (known once entered)."""
+        if not self._entered:
+            return None
+        g = self._game
+        return g.rules.rooms[g.table.card_at((g.table.floor_index, self.room_index))]
+
+    @property
+    def how_played(self) -> str:
+        """How the current room is played, in words (cards each, rounds)."""
+        room = self.room
+        if room is None or (room.cards_each == 1 and room.rounds == 1):
+            return "one card each"
+        text = f"{room.cards_each} card(s) each, summed"
+        if room.rounds > 1:
+            text += f", {room.rounds} rounds (one play per round)"
+        if self.taken:
+            text += f"; you have put down {', '.join(map(str, self.taken))}"
+        return text
+
+    @property
+    def marks(self) -> dict[str, int]:
+        """This seat's statuses and their counts."""
+        return {name: m.count for name, m in sorted(self.me.marks.items())}
+
+    @property
+    def threats_left(self) -> list[int]:
+        """The monster deck's cards not yet revealed, sorted (public: revealed ones stay
+        face up, C-12); empty when the game has no monster deck."""
+        g = self._game
+        return sorted(g.deal.threat_deck[g.threats_drawn:])
+
+    def remaining_hand(self, seat: int) -> list[int]:
+        """Another player's power cards still in hand: public, since played ones lie face up."""
+        return list(self._game.players[seat].hand)
+
+
+def index_below(rng: random.Random, n: int) -> int:
+    """A uniform index in range(n), n ≥ 1: the number `rng.randrange(n)` gives, drawn the way
+    CPython draws it (k random bits until one is below n), without randrange's argument
+    checks and calls: the random bot draws one per decision, the game's most frequent."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+class Seat(Protocol):
+    """Anything that can take a seat: a bot, a person at the terminal, a log being replayed."""
+
+    def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
+        """The card to put down (`second`: after a second-card item was played)."""
+
+    def use_peek(self, view: SeatView) -> bool:
+        """Whether to play a peek item now (before the current room's cards)."""
+
+    def decide(self, view: SeatView, question: str, card: str) -> bool:
+        """A choice a card offers (`may { … }`): yes or no."""
+
+
+class RandomBot:
+    """Uniform over legal plays; peeks now and then when rooms are hidden."""
+
+    name = "random"
+
+    def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
+        return legal[index_below(view.rng, len(legal))]
+
+    def use_peek(self, view: SeatView) -> bool:
+        return None in view.floor_rooms[view.room_index:] and view.rng.random() < 0.25
+
+    def decide(self, view: SeatView, question: str, card: str) -> bool:
+        return view.rng.random() < 0.5
+
+
+class GreedyBot:
+    """A one-step look-ahead that knows no card: it tries each legal card against a few
+    guesses of the others' cards (what they revealed, else a draw from what they have left),
+    resolves a copy of the room with its compiled text, and keeps the card with the best
+    average outcome for itself — coins up, wounds down, items kept, high cards saved."""
+
+    name = "greedy"
+    COIN, WOUND, ITEM, OUT, SAVE = 1.0, 1.6, 0.9, 60.0, 0.15
+    GUESSES = 4
+    SLACK = 0.5
+    _look: Optional[_LookAhead] = None  # the decision being made
+
+
+    def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
+        room = view.room
+        if room is None or len(legal) == 1:
+            return legal[0]
+        self._look = _LookAhead(view)
+        try:
+            return self._choose(view, room, legal)
+        finally:
+            self._look = None  # it holds the view, and through it the game
+
+    def _choose(self, view: SeatView, room: CompiledRoom, legal: Sequence[Card]) -> Card:
+        guesses = self._guesses(view)
+        scored: list[tuple[float, Card]] = []
+        for card in legal:
+            if is_second_card(room, card, view.abilities):
+                # Spend a second-card item only when holding a spare one.
+                if view.me.items.count(card) < 2:
+                    continue
+                others = [c for c in legal if c != card]
+                score = max((self.evaluate(view, c, guesses) for c in others),
+                            default=-1e9) - self.ITEM + 0.3
+            else:
+                score = self.evaluate(view, card, guesses)
+            scored.append((score, card))
+        if not scored:
+            return legal[0]
+        # Among cards about as good as the best, pick one at random: bots that all think
+        # alike would otherwise all play the same card.
+        top = max(score for score, _ in scored)
+        near = [card for score, card in scored if score >= top - self.SLACK]
+        return near[view.rng.randrange(len(near))]
+
+    def use_peek(self, view: SeatView) -> bool:
+        return view.floor_rooms[view.room_index:].count(None) >= 2
+
+    def decide(self, view: SeatView, question: str, card: str) -> bool:
+        """An offer is taken: a card that asks usually offers something worth having
+        (the greedy bot cannot look past the room it is in)."""
+        return True
+
+    def _guesses(self, view: SeatView) -> list[dict]:
+        """A few guesses of everyone else's card: revealed cards as they are; the rest the
+        middle of what they hold, then random draws from it (the seat's own generator).
+        A guess also holds the next monster card, drawn the same way from those left."""
+        known = {pl.player.seat: pl.card for pl in view.revealed}
+        others = [p for p in view.players if not p.dead and p.seat != view.me.seat]
+        threats = view.threats_left or [4]
+        guesses = []
+        for g in range(self.GUESSES):
+            guess: dict = {"threat": threats[len(threats) // 2] if g == 0
+                           else threats[view.rng.randrange(len(threats))]}
+            for p in others:
+                if p.seat in known:
+                    guess[p.seat] = known[p.seat]
+                    continue
+                left = view.remaining_hand(p.seat) or [1]
+                guess[p.seat] = (left[len(left) // 2] if g == 0
+                                 else left[view.rng.randrange(len(left))])
+            guesses.append(guess)
+        return guesses
+
+    def evaluate(self, view: SeatView, card: Card, guesses: list[dict]) -> float:
+        """The average outcome of playing `card`, resolving a copy of the room per guess."""
+        look = self._look
+        if look is None or look.view is not view:  # asked outside choose_card
+            look = _LookAhead(view)
+        total = 0.0
+        for guess in guesses:
+            outcome = look.outcome(card, guess)
+            if outcome is None:
+                return -1e9
+            coins, wounds, items, fell = outcome
+            total += self.COIN * coins - self.WOUND * wounds + self.ITEM * items
+            if fell:
+                total -= self.OUT
+        score = total / len(guesses)
+        # Keep high cards and items for later rooms: spending them has a price.
+        return score - (self.SAVE * card if isinstance(card, int) else 0.0)
+
+
+class _LookAhead:
+    """One decision of a look-ahead bot: the room and the table as its seat sees them, and
+    what each card did against each guess of the others' cards, resolved in a copy of the
+    room once (a guess drawn twice, or a card weighed again behind a second-card item, is
+    not resolved again)."""
+
+    __slots__ = ("view", "room", "me", "living", "several", "taken", "supply", "held",
+                 "outcomes", "table", "threat")
+
+    def __init__(self, view: SeatView):
+        self.view = view
+        self.room = view.room
+        self.me = view.me
+        self.living = [p for p in view.players if not p.dead]
+        self.several = self.room.cards_each > 1
+        self.taken = tuple(view.taken)
+        self.supply = view.supply
+        self.held = view.held_rules
+        # (card, the guess's cards in the guess's order) -> outcome, or None: unresolvable
+        self.outcomes: dict[tuple, Optional[tuple[int, int, int, bool]]] = {}
+        # The copy of the table every outcome is resolved on: made at the first, and set
+        # back to the table as this seat sees it before each (a copy of every player per
+        # outcome was the look-ahead's commonest object).
+        self.table: Optional[Table] = None
+        # the current guess's monster card, in a box the table's source reads (a method of
+        # this object would make a cycle, freed only by the garbage collector)
+        self.threat = [0]
+
+    def _table(self, threat: int) -> Table:
+        """The copy of the table, as it was: tokens, hands, this seat's items (the others'
+        are secret: a copy holds only what it reveals), no statuses, the supply."""
+        table = self.table
+        if table is None:
+            clones = [Player(p.seat, p.name, p.character) for p in self.living]
+            box = self.threat
+            # dice at their middle; every `may` answered yes, as GreedyBot.decide answers
+            table = self.table = Table(clones, dict(self.supply), 20, None, self.held,
+                                       dice=lambda faces: (faces + 1) // 2,
+                                       ask=lambda p, question, card: True,
+                                       threat_source=lambda: box[0])
+            # where the game stands, for `floor_number`, `room_number`, `rooms_played`
+            view = self.view
+            table.floor_index, table.rooms_done = view.floor_index, view.rooms_done
+            table.room_number = view.room_index + 1
+        else:
+            table.supply.clear()
+            table.supply.update(self.supply)
+        me = self.me
+        for p, clone in zip(self.living, table.players, strict=True):
+            clone.coins, clone.wounds, clone.out, clone.dead = p.coins, p.wounds, p.out, False
+            clone.hand[:] = p.hand
+            clone.items[:] = p.items if p is me else ()
+            if clone.marks:
+                clone.marks.clear()
+        self.threat[0] = threat
+        return table
+
+    def outcome(self, card: Card, guess: dict) -> Optional[tuple[int, int, int, bool]]:
+        """This seat's coins, wounds and items gained, and whether it fell out, when it plays
+        `card` and the others what `guess` says; None when the room cannot be resolved so."""
+        key = (card, *guess.values())  # one decision's guesses list the same seats in order
+        outcomes = self.outcomes
+        if key in outcomes:
+            return outcomes[key]
+        me, several = self.me, self.several
+        table = self._table(guess["threat"])
+        plays = []
+        after = me
+        for p, clone in zip(self.living, table.players, strict=True):
+            if p is me:
+                after = clone
+                c = card
+            else:
+                c = guess[p.seat]
+            if several:
+                counted = (*self.taken, c) if p is me else (c,)
+                for x in counted:
+                    _hold(clone, x)
+                plays.append(Play(clone, counted[0], cards=counted))
+            else:
+                if c not in clone.hand:  # nearly always there: a card from the hand
+                    _hold(clone, c)
+                plays.append(Play(clone, c))
+        result: Optional[tuple[int, int, int, bool]] = None
+        try:
+            ctx = resolve_round(table, self.room, plays)
+            if "room" in ctx.reacts:
+                ctx.phase("room", list(ctx.participants))
+        except (RulesError, KeyError, ValueError):
+            pass
+        else:
+            result = (after.coins - me.coins, after.wounds - me.wounds,
+                      len(after.items) - len(me.items), bool(after.out and not me.out))
+        outcomes[key] = result
+        return result
+
+
+def _hold(clone: Player, card: Optional[Card]) -> None:
+    """A look-ahead's copy of a player holds the card it plays (a guess may be a card the
+    seat cannot see the player hold)."""
+    if card.__class__ is str:
+        if card not in clone.items:
+            clone.items.append(card)
+    elif card.__class__ is int and card not in clone.hand:
+        clone.hand.append(card)
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}

@@ -1,0 +1,1 @@
+"""Front ends and workbenches on many games or files: simulate, report, viewer, language server."""

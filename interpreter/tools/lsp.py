@@ -1,0 +1,597 @@
+"""`raiders lsp`: a language server for card files over stdio (pygls + lsprotocol).
+
+What it offers: diagnostics as you type (the checker's, with `validate`'s codes, positions and
+hints), hover (what `raiders show` says of a card or a kind, and what a word of the language
+means), completion (fields, parameters, keywords, events, selectors, atoms, functions, kinds,
+item and card ids of the loaded library), go to definition (a card's kind, a kind's parent,
+an item or card id), document symbols, a quick fix for every "did you mean" hint, and
+formatting (`raiders fmt`).
+
+A document is checked with the cards it plays with, as `raiders validate` would check it: a
+file inside a ruleset's card folders with that ruleset, any other file with the other card
+files of its mod (the folder holding `mod.yaml`, or its own folder) on top of the base
+ruleset (the first of mod.yaml's `rulesets`, else deluxe). Unsaved text of open documents is
+used. YAML files (rulesets, mod.yaml, scenarios, logs) get their YAML syntax checked as you
+type and the full check of `validate` when saved.
+
+The server speaks only of raiders' own files (`Workspace.claims`): card files (`*.dsl`),
+`mod.yaml`, `ruleset.yaml`, and YAML files that declare a raiders format on a `format:` line.
+Any other file, a CI workflow say, gets no diagnostics, hover, completion or anything else.
+
+The analysis is plain Python (`Workspace`), tested without the protocol; `build_server()`
+wires it to pygls, which is imported only there (the `lsp` extra: `pip install
+'raiders[lsp]'`); how messages are read, checked and coalesced is `lspwire.py`'s.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+import attrs
+
+from raiders.dsl import ast
+from raiders.dsl import library as L
+from raiders.dsl import vocabulary as V
+from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.parser import parse
+from raiders.dsl.spans import Span
+
+NAME_RE = re.compile(r"[a-z_][a-z0-9_]*(?:-[a-z0-9_]+)*")
+DID_YOU_MEAN = re.compile(r"did you mean `([^`]+)`\?")
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+@attrs.define
+class Analysis:
+    """One unit (a mod, or a ruleset) checked: its diagnostics by file, and its library."""
+
+    diagnostics: dict[str, list[Diagnostic]]
+    library: Optional[L.Library]
+    ruleset: Optional[str]  # the ruleset path the unit plays with (for `show`'s words)
+    mod_folder: Optional[str]
+
+
+@contextlib.contextmanager
+def _overlay(texts: dict[str, str]) -> Iterator[None]:
+    """Card files read while checking come from the editor's buffers when open there.
+    Every loader reads card files through library.parse_file, so that one name is swapped
+    for the duration (the server handles one request at a time)."""
+    original = L.parse_file
+
+    def parse_file(path):  # same signature and result as dsl.library.parse_file
+        key = os.path.realpath(str(path))
+        if key in texts:
+            module, diags = parse(texts[key], str(path))
+            return module, diags, texts[key]
+        return original(path)
+
+    L.parse_file = parse_file
+    try:
+        yield
+    finally:
+        L.parse_file = original
+
+
+def _mod_root(path: Path) -> Path:
+    for folder in [path.parent, *list(path.parents)[1:4]]:
+        if (folder / "mod.yaml").is_file():
+            return folder
+    return path.parent
+
+
+def _mod_base(folder: Path) -> str:
+    """The ruleset a mod plays on: the first of mod.yaml's `rulesets`, else deluxe."""
+    from raiders.formats.rulesets import resolve_ruleset_path
+    from raiders.formats.yamlsrc import load_documents
+
+    manifest = folder / "mod.yaml"
+    if manifest.is_file():
+        try:
+            docs, _ = load_documents(manifest.read_text(encoding="utf-8"), str(manifest))
+        except (OSError, UnicodeDecodeError):
+            docs = []
+        sets = docs[0].get("rulesets") if docs and isinstance(docs[0], dict) else None
+        if isinstance(sets, list) and sets and resolve_ruleset_path(str(sets[0])):
+            return str(sets[0])
+    return "deluxe"
+
+
+class Workspace:
+    """The open documents and what the checker says of them."""
+
+    def __init__(self) -> None:
+        self.texts: dict[str, str] = {}  # real path -> text of an open document
+        self._bases: dict[str, Any] = {}
+
+    def open(self, path: str, text: str) -> None:
+        self.texts[os.path.realpath(path)] = text
+
+    def close(self, path: str) -> None:
+        self.texts.pop(os.path.realpath(path), None)
+
+    def claims(self, path: str) -> bool:
+        """Whether a file is raiders' to judge: a card file, `mod.yaml`, `ruleset.yaml`, or
+        YAML that declares a raiders format (its open text's, else the file's on disk)."""
+        from raiders.formats.yamlsrc import declared_format, file_format
+
+        name = os.path.basename(path)
+        if name.endswith(".dsl") or name in ("mod.yaml", "ruleset.yaml"):
+            return True
+        if not name.endswith(YAML_SUFFIXES):
+            return False
+        text = self.texts.get(os.path.realpath(path))
+        return (declared_format(text) if text is not None else file_format(path)) is not None
+
+    def text(self, path: str) -> str:
+        key = os.path.realpath(path)
+        if key in self.texts:
+            return self.texts[key]
+        try:
+            return Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return ""
+
+    def _base(self, name: str):
+        from raiders.formats.rulesets import load_ruleset, resolve_ruleset_path
+
+        if name not in self._bases:  # the built-in rulesets do not change while editing
+            self._bases[name] = load_ruleset(resolve_ruleset_path(name))[0]
+        return self._bases[name]
+
+    # -- checking
+    def analyse(self, path: str) -> Analysis:
+        """Check the unit a card file belongs to, with the open documents' text."""
+        from raiders.formats.rulesets import load_ruleset, resolve_ruleset_path
+        from raiders.formats.validate import _owning_ruleset, check_mod, validate_paths
+
+        p = Path(path).resolve()
+        out: dict[str, list[Diagnostic]] = {}
+        with _overlay(self.texts):
+            owner = _owning_ruleset(p.parent)
+            if owner is not None:
+                ruleset, diags = load_ruleset(owner)
+                for d in diags:
+                    out.setdefault(os.path.realpath(d.span.path), []).append(d)
+                return Analysis(out, ruleset.library if ruleset else None, str(owner), None)
+            folder = _mod_root(p)
+            # the diagnostics are validate's own (mod.yaml and all); the library is built
+            # here too, for hover, completion and definitions
+            for d in validate_paths([str(folder)]).diagnostics:
+                out.setdefault(os.path.realpath(d.span.path), []).append(d)
+            base_name = _mod_base(folder)
+            base = self._base(base_name)
+            lib = None
+            if base is not None:
+                lib = check_mod(base.library, sorted({*L.card_files(folder), p}))[2]
+            return Analysis(out, lib, str(resolve_ruleset_path(base_name)), str(folder))
+
+    def diagnostics(self, path: str) -> list[Diagnostic]:
+        """What `raiders validate` reports in this file (card file or YAML); nothing for a
+        file that is not raiders'."""
+        if not self.claims(path):
+            return []
+        key = os.path.realpath(path)
+        if not path.endswith(YAML_SUFFIXES):
+            return self.analyse(path).diagnostics.get(key, [])
+        from raiders.formats.yamlsrc import load_documents
+
+        text = self.text(path)
+        _, syntax = load_documents(text, path)
+        if syntax:
+            return syntax
+        try:
+            on_disk = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return []
+        if on_disk != text:
+            return []  # checked in full when saved
+        return [d for d in _validate_yaml(path) if os.path.realpath(d.span.path) == key]
+
+    # -- what a word is
+    def library(self, path: str) -> Optional[L.Library]:
+        try:
+            return self.analyse(path).library
+        except Exception:  # a half-typed file must never take the server down
+            return None
+
+    def hover(self, path: str, line: int, char: int) -> Optional[str]:
+        word = word_at(self.text(path), line, char) if self.claims(path) else None
+        if word is None:
+            return None
+        lib = self.library(path)
+        if lib is not None and (word in lib.cards or word in lib.kinds):
+            return self._show(path, lib, word)
+        return vocabulary_doc(word)
+
+    def _show(self, path: str, lib: L.Library, name: str) -> str:
+        """What `raiders show NAME` prints, as Markdown."""
+        decl = lib.cards.get(name)
+        kind = lib.kinds.get(name) if decl is None else None
+        node = decl if decl is not None else kind.decl  # type: ignore[union-attr]
+        source = lib.sources.get(node.span.path, "").splitlines()
+        text = "\n".join(source[node.span.line - 1: node.span.end_line])
+        out = [f"```raiders\n{text}\n```", f"*{L.display_path(node.span.path)}:{node.span.line}*"]
+        if kind is not None:
+            chain = " → ".join(k.name for k in reversed(kind.chain))
+            params = "\n".join(f"- `{n}`: {p.type}" + ("" if p.default is None else
+                                                          " (has a default)")
+                               for n, p in kind.params.items())
+            users = [cid for cid, d in lib.cards.items() if d.kind == name]
+            out += [f"kind {chain}; parameters:\n\n{params}",
+                    f"cards of this kind: {', '.join(users) or 'none'}"]
+        else:
+            out += self._words(path, name)
+        return "\n\n".join(out)
+
+    def _words(self, path: str, card: str) -> list[str]:
+        from raiders.interpreter.runtime.describe import describe
+        from raiders.interpreter.runtime.rules import load_rules_afresh
+
+        analysis = self.analyse(path)
+        mods = (analysis.mod_folder,) if analysis.mod_folder else ()
+        try:
+            with _overlay(self.texts):
+                # not the cached loader: the cards change as the modder types
+                rules = load_rules_afresh(analysis.ruleset or "deluxe", None, mods)
+            return ["\n".join(describe(rules, card))]
+        except Exception:  # the cards do not check clean yet: the text alone
+            return []
+
+    def definition(self, path: str, line: int, char: int) -> Optional[Span]:
+        word = word_at(self.text(path), line, char) if self.claims(path) else None
+        lib = self.library(path) if word is not None else None
+        if word is None or lib is None:
+            return None
+        if word in lib.kinds:
+            return lib.kinds[word].decl.name_span
+        if word in lib.cards:
+            return lib.cards[word].id_span
+        return None
+
+    def completions(self, path: str, line: int, char: int) -> list[tuple[str, str, str]]:
+        """(label, what it is, detail) for every word that may stand here."""
+        if not self.claims(path):
+            return []
+        text = self.text(path)
+        lines = text.splitlines()
+        before = lines[line][:char] if line < len(lines) else ""
+        prev = re.findall(r"[a-z_][a-z0-9_-]*", before)
+        prev_word = prev[-2] if before and not before[-1:].isspace() and len(prev) > 1 else \
+            (prev[-1] if prev and before[-1:].isspace() else None)
+        lib = self.library(path)
+        events = [(e, "event", ev.doc) for e, ev in V.EVENTS.items()]
+        if prev_word in ("after", "of") and "modify" not in prev:
+            return events
+        out: list[tuple[str, str, str]] = []
+        kind = _enclosing_kind(text, line, lib)
+        if kind is not None and lib is not None and kind in lib.kinds:
+            out += [(n, "field", f"{p.type} (a parameter of {kind})")
+                    for n, p in lib.kinds[kind].params.items()]
+            out += [(n, "field", t) for n, t in V.COMMON_FIELDS.items()]
+            if lib.kinds[kind].role == "room":
+                out += [(n, "field", f"{t}: {doc}") for n, (t, _, doc) in V.ROOM_SHAPE.items()]
+        from raiders.dsl.highlight import grammar_keywords
+
+        out += [(k, "keyword", "") for k in grammar_keywords()]
+        out += events
+        out += [(s, "selector", d.doc) for s, d in V.SELECTORS.items()]
+        out += [(s, "thing", f"{d.sort}: {d.doc}") for s, d in V.PLACES.items()]
+        out += [(s, "function", d) for s, (_, d) in V.SELECTORS_OF.items()]
+        out += [(a, "atom", d.doc) for a, d in V.ATOMS.items()]
+        out += [(f, "function", fn.doc) for f, fn in V.FUNCTIONS.items()]
+        out += [(t, "type", d) for t, d in V.PARAM_TYPES.items()]
+        out += [(a, "ability", d) for a, d in V.ABILITIES.items()]
+        if lib is not None:
+            out += [(k, "kind", f"kind ({info.role})") for k, info in lib.kinds.items()]
+            out += [(c, "item" if lib.role_of(c) == "item" else "card", d.kind)
+                    for c, d in lib.cards.items()]
+        seen: set[str] = set()
+        return [c for c in out if not (c[0] in seen or seen.add(c[0]))]  # type: ignore[func-returns-value]
+
+    def symbols(self, path: str) -> list[tuple[str, str, Span, Span, list[tuple[str, Span]]]]:
+        """(name, what, whole span, name span, [(field or parameter, span)]) per declaration."""
+        if not self.claims(path):
+            return []
+        module, _ = parse(self.text(path), path)
+        if module is None:
+            return []
+        out = []
+        for d in module.decls:
+            if isinstance(d, ast.KindDecl):
+                kids = [(p.name, p.span) for p in d.params]
+                out.append((d.name, "kind", d.span, d.name_span, kids))
+            elif isinstance(d, ast.CardDecl):
+                kids = [(m.name, m.span) for m in d.members if isinstance(m, ast.Field)]
+                out.append((d.id, d.kind, d.span, d.id_span, kids))
+            elif isinstance(d, ast.ExtendDecl):
+                out.append((f"extend {d.kind}", "extend", d.span, d.kind_span, []))
+        return out
+
+
+def _validate_yaml(path: str) -> list[Diagnostic]:
+    """`raiders validate PATH` for a YAML file, from the disk."""
+    from raiders.formats.validate import validate_paths
+    from raiders.interpreter.records.documents import check_document, split_documents
+
+    cards, other = split_documents((path,))
+    diags: list[Diagnostic] = []
+    if cards:
+        diags += validate_paths(cards).diagnostics
+    for p, kind in other:
+        diags += check_document(p, kind)
+    return diags
+
+
+def _enclosing_kind(text: str, line: int, lib: Optional[L.Library]) -> Optional[str]:
+    """The kind of the card declaration around a line (read from the text: it may not parse)."""
+    header = re.compile(r"^\s*(" + NAME_RE.pattern + r")\s+(" + NAME_RE.pattern + r")\s*\{")
+    depth_lines = text.splitlines()[: line + 1]
+    for raw in reversed(depth_lines):
+        m = header.match(raw)
+        if m and m.group(1) not in ("kind", "extend"):
+            return m.group(1)
+        if re.match(r"^(kind|extend)\s", raw):
+            return None
+    return None
+
+
+def word_at(text: str, line: int, char: int) -> Optional[str]:
+    lines = text.splitlines()
+    if not 0 <= line < len(lines):
+        return None
+    for m in NAME_RE.finditer(lines[line]):
+        if m.start() <= char <= m.end():
+            return m.group(0)
+    return None
+
+
+def vocabulary_doc(word: str) -> Optional[str]:
+    for table, what in ((V.SELECTORS, "selector"), (V.ATOMS, "atom"),
+                        (V.PARAM_TYPES, "parameter type"), (V.ABILITIES, "item ability")):
+        if word in table:
+            entry = table[word]
+            return f"`{word}` ({what}): {getattr(entry, 'doc', entry)}"
+    if word in V.FUNCTIONS:
+        fn = V.FUNCTIONS[word]
+        return f"`{word}({', '.join(fn.params)})` (function): {fn.doc}"
+    if word in V.SELECTORS_OF:
+        arg, doc = V.SELECTORS_OF[word]
+        return f"`{word}({arg})` (selector): {doc}"
+    if word in V.EVENTS:
+        return f"`{word}` (event): {V.EVENTS[word].doc}; a handler is about {V.EVENTS[word].about}"
+    if word in V.PLACES:
+        place = V.PLACES[word]
+        return (f"`{word}` (a {place.sort}, a thing cards name): {place.doc}; it takes "
+                + ", ".join(f"`{w}`" for w in sorted(V.PLACE_EFFECTS[place.sort])))
+    if word in V.ROOM_SHAPE:
+        t, default, doc = V.ROOM_SHAPE[word]
+        return f"`{word}` ({t} field of every room, default {default}): {doc}"
+    return None
+
+
+# ---- the protocol ------------------------------------------------------------------------------
+
+
+def _utf16(line_text: str, col: int) -> int:
+    """A 1-based column in characters → an LSP character offset (UTF-16 code units)."""
+    prefix = line_text[: max(0, col - 1)]
+    return len(prefix.encode("utf-16-le", "surrogatepass")) // 2  # a lone surrogate is a unit
+
+
+def _from_utf16(line_text: str, units: int) -> int:
+    count = 0
+    for i, ch in enumerate(line_text):
+        if count >= units:
+            return i
+        count += 2 if ord(ch) > 0xFFFF else 1
+    return len(line_text)
+
+
+def serve() -> None:  # pragma: no cover - run by the end-to-end test in a subprocess
+    build_server().start_io()
+
+
+def build_server():
+    from lsprotocol import types as T
+    from pygls.uris import from_fs_path
+
+    from raiders.dsl.fmt import FormatError, format_text
+
+    from .lspwire import RaidersServer
+
+    server = RaidersServer("raiders", _version(),
+                           text_document_sync_kind=T.TextDocumentSyncKind.Full)
+    ws = Workspace()
+    spoken: set[str] = set()  # documents the server has published diagnostics for
+
+    def to_fs_path(uri: str) -> Optional[str]:
+        """The file a document's uri names; None for anything else (`untitled:`, a NUL)."""
+        from pygls.uris import to_fs_path as path_of
+
+        path = path_of(uri)
+        return path if path and "\x00" not in path else None
+
+    def lines_of(path: str) -> list[str]:
+        return ws.text(path).splitlines() or [""]
+
+    def rng(span: Span, lines: list[str]) -> Any:
+        def pos(line: int, col: int):
+            text = lines[line - 1] if 0 < line <= len(lines) else ""
+            return T.Position(line=max(0, line - 1), character=_utf16(text, col))
+
+        return T.Range(start=pos(span.line, span.col), end=pos(span.end_line, span.end_col))
+
+    def publish(uri: str, version: Optional[int] = None) -> None:
+        """A document's diagnostics (run by the server once no message is waiting)."""
+        path = to_fs_path(uri)
+        if path is None:
+            return
+        if not ws.claims(path):  # not raiders': nothing to say, or no longer anything
+            if uri in spoken:
+                spoken.discard(uri)
+                server.text_document_publish_diagnostics(
+                    T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+            return
+        try:
+            diags = ws.diagnostics(path)
+        except Exception as err:  # noqa: BLE001 - say so in the editor, never crash
+            server.window_log_message(T.LogMessageParams(
+                type=T.MessageType.Error, message=f"raiders: checking failed: {err!r}"))
+            return
+        lines = lines_of(path)
+        out = []
+        for d in diags:
+            message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+            out.append(T.Diagnostic(
+                range=rng(d.span, lines), message=message, code=d.code, source="raiders",
+                severity=T.DiagnosticSeverity.Error if d.severity == "error"
+                else T.DiagnosticSeverity.Warning,
+                data={"hint": d.hint} if d.hint else None))
+        spoken.add(uri)
+        server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
+            uri=uri, diagnostics=out, version=version))
+
+    server.checker = publish
+
+    def path_pos(params) -> tuple[str, int, int]:
+        path = to_fs_path(params.text_document.uri) or ""
+        lines = lines_of(path)
+        line = params.position.line
+        text = lines[line] if line < len(lines) else ""
+        return path, line, _from_utf16(text, params.position.character)
+
+    # An edit only records the text: the check waits until no message is waiting, so a
+    # burst of edits is checked once, at its last version (lspwire.RaidersServer).
+    @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls, params: T.DidOpenTextDocumentParams) -> None:
+        doc = params.text_document
+        path = to_fs_path(doc.uri)
+        if path:
+            ws.open(path, doc.text)
+            server.check_later(doc.uri, doc.version)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls, params: T.DidChangeTextDocumentParams) -> None:
+        doc = params.text_document
+        path = to_fs_path(doc.uri)
+        if path and params.content_changes:
+            ws.open(path, getattr(params.content_changes[-1], "text", ""))
+            server.check_later(doc.uri, doc.version)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls, params: T.DidSaveTextDocumentParams) -> None:
+        server.check_later(params.text_document.uri)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls, params: T.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        path = to_fs_path(uri)
+        if path:
+            ws.close(path)
+        server.forget(uri)
+        if uri in spoken:
+            spoken.discard(uri)
+            server.text_document_publish_diagnostics(
+                T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    @server.feature(T.TEXT_DOCUMENT_HOVER)
+    def hover(ls, params: T.HoverParams) -> Optional[T.Hover]:
+        text = ws.hover(*path_pos(params))
+        if text is None:
+            return None
+        return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=text))
+
+    kinds = {"field": T.CompletionItemKind.Field, "keyword": T.CompletionItemKind.Keyword,
+             "event": T.CompletionItemKind.Event, "selector": T.CompletionItemKind.Variable,
+             "atom": T.CompletionItemKind.Constant, "function": T.CompletionItemKind.Function,
+             "type": T.CompletionItemKind.TypeParameter, "kind": T.CompletionItemKind.Class,
+             "item": T.CompletionItemKind.Reference, "card": T.CompletionItemKind.Value,
+             "ability": T.CompletionItemKind.EnumMember, "thing": T.CompletionItemKind.Variable}
+
+    @server.feature(T.TEXT_DOCUMENT_COMPLETION,
+                    T.CompletionOptions(trigger_characters=[" ", "(", ":"]))
+    def completion(ls, params: T.CompletionParams) -> T.CompletionList:
+        items = [T.CompletionItem(label=label, kind=kinds.get(what), detail=what,
+                                  documentation=doc or None, sort_text=f"{i:04d}")
+                 for i, (label, what, doc) in enumerate(ws.completions(*path_pos(params)))]
+        return T.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(T.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls, params: T.DefinitionParams) -> Optional[T.Location]:
+        span = ws.definition(*path_pos(params))
+        if span is None:
+            return None
+        return T.Location(uri=from_fs_path(span.path), range=rng(span, lines_of(span.path)))
+
+    sym_kinds = {"kind": T.SymbolKind.Class, "extend": T.SymbolKind.Namespace}
+
+    @server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def symbols(ls, params: T.DocumentSymbolParams) -> list[T.DocumentSymbol]:
+        path = to_fs_path(params.text_document.uri) or ""
+        lines = lines_of(path)
+        out = []
+        for name, what, span, name_span, kids in ws.symbols(path):
+            children = [T.DocumentSymbol(name=n, kind=T.SymbolKind.Field, range=rng(s, lines),
+                                         selection_range=rng(s, lines)) for n, s in kids]
+            out.append(T.DocumentSymbol(name=name, detail=what,
+                                        kind=sym_kinds.get(what, T.SymbolKind.Object),
+                                        range=rng(span, lines),
+                                        selection_range=rng(name_span, lines),
+                                        children=children))
+        return out
+
+    @server.feature(T.TEXT_DOCUMENT_CODE_ACTION,
+                    T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))
+    def code_action(ls, params: T.CodeActionParams) -> list[T.CodeAction]:
+        path = to_fs_path(params.text_document.uri) or ""
+        if not ws.claims(path):
+            return []
+        lines = lines_of(path)
+        out = []
+        for diag in params.context.diagnostics:
+            hint = (diag.data or {}).get("hint") if isinstance(diag.data, dict) else None
+            m = DID_YOU_MEAN.search(hint or diag.message)
+            if not m:
+                continue
+            r = diag.range
+            line = lines[r.start.line] if r.start.line < len(lines) else ""
+            old = line[_from_utf16(line, r.start.character):_from_utf16(line, r.end.character)]
+            if r.start.line != r.end.line or not NAME_RE.fullmatch(old) or old == m.group(1):
+                continue  # only a misspelt word is replaced
+            edit = T.WorkspaceEdit(changes={params.text_document.uri: [
+                T.TextEdit(range=r, new_text=m.group(1))]})
+            out.append(T.CodeAction(title=f"Replace `{old}` with `{m.group(1)}`",
+                                    kind=T.CodeActionKind.QuickFix, diagnostics=[diag],
+                                    edit=edit, is_preferred=True))
+        return out
+
+    @server.feature(T.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls, params: T.DocumentFormattingParams) -> Optional[list[T.TextEdit]]:
+        path = to_fs_path(params.text_document.uri) or ""
+        if not path.endswith(".dsl"):  # only card files have raiders' layout
+            return None
+        text = ws.text(path)
+        try:
+            out, _ = format_text(text, path)
+        except FormatError:
+            return None
+        if out is None or out == text:
+            return []
+        lines = text.split("\n")
+        end = T.Position(line=len(lines) - 1, character=_utf16(lines[-1], len(lines[-1]) + 1))
+        return [T.TextEdit(range=T.Range(start=T.Position(line=0, character=0), end=end),
+                           new_text=out)]
+
+    return server
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("raiders")
+    except PackageNotFoundError:
+        return "0"

@@ -1,0 +1,525 @@
+"""Many games with bots, on every core: wins by seat, character and bot, coins, wounds, who
+went out and why, and what each room card does on average — each with a 95% interval, for
+balancing cards (docs/simulate.md).
+
+Seeds are fixed (seed, seed+1, …) and the tallies are integer sums (interpreter/tools/stats.py), so
+a run gives the same figures whatever the number of processes; `--compare` plays the same seeds
+with and without a mod, in the same process, so that each game's pair feeds the paired
+difference.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import os
+from collections import Counter
+from pathlib import Path
+from typing import Callable, Optional
+
+import attrs
+
+from raiders.formats.forking import shared_heap
+from raiders.formats.safeio import write_new
+from raiders.interpreter.game.botspec import bot_classes, parse_bot
+from raiders.interpreter.game.engine import Game, GameResult
+from raiders.interpreter.runtime.room import RulesError
+from raiders.interpreter.runtime.rules import load_rules
+
+from .stats import SHARE, Difference, Figure, Sums, difference, figure
+
+JSON_FORMAT = "raiders-simulate/2"
+
+
+class SimulationError(Exception):
+    """A game of the simulation broke a rule at run time (a card's runaway chain…)."""
+
+
+@attrs.frozen
+class Setup:
+    ruleset: str
+    variant: Optional[str]  # None: the ruleset's first
+    players: int
+    bots: tuple[str, ...]
+    cards: tuple[str, ...]
+    difficulty: Optional[int] = None
+    log_dir: Optional[str] = None  # write one log per game here (game-SEED.yaml)
+    log_ruleset: str = ""  # the ruleset and mod paths as a log in log_dir must name them
+    log_cards: tuple[str, ...] = ()
+    edits: tuple = ()  # numbers rewritten in the cards before compiling (runtime/sweep.py)
+    overwrite: bool = False  # replace logs that exist in log_dir (--force); else refused
+
+    def rules(self):
+        # The mod folders as the command line loads them (cli.common.load_rules_or_exit), so
+        # that load_rules's cache gives the rules the command already loaded.
+        cards = tuple(dict.fromkeys(os.path.normpath(c) for c in self.cards))
+        return load_rules(self.ruleset, self.variant, cards, edits=self.edits) \
+            if self.edits else load_rules(self.ruleset, self.variant, cards)
+
+
+def _kind(name: str) -> tuple[str, int]:
+    """A figure's kind and the scale its numerators are counted in."""
+    if name.startswith("win."):
+        return "rate", SHARE
+    if name == "no_winner" or name.startswith("out."):
+        return "rate", 1
+    return "mean", 1
+
+
+@attrs.define
+class Tally:
+    """Integer sums for every figure over the games played, for one run or a paired pair."""
+
+    runs: int = 1
+    players: int = 0
+    games: int = 0
+    sums: dict[str, Sums] = attrs.Factory(dict)
+    counts: list[Counter] = attrs.Factory(list)  # per run: rooms, resolved.CARD
+
+    def __attrs_post_init__(self) -> None:
+        if not self.counts:
+            self.counts = [Counter() for _ in range(self.runs)]
+
+    def add_game(self, per_run: list[dict[str, tuple[int, int]]]) -> None:
+        self.games += 1
+        sums = self.sums
+        if self.runs == 1:  # the common case: (x, y) into Σx, Σy, Σx², Σxy, Σy², inline
+            for key, (x, y) in per_run[0].items():
+                s = sums.get(key)
+                if s is None:
+                    s = sums[key] = Sums(2)
+                s.n += 1
+                t, q = s.s, s.ss
+                t[0] += x
+                t[1] += y
+                q[0] += x * x
+                q[1] += x * y
+                q[2] += y * y
+            return
+        keys = set().union(*per_run)
+        for key in keys:
+            vec: tuple[int, ...] = ()
+            for obs in per_run:
+                vec += obs.get(key, (0, 0))
+            s = sums.get(key)
+            if s is None:
+                s = sums[key] = Sums(2 * self.runs)
+            s.add(vec)
+
+    def merge(self, other: "Tally") -> None:
+        self.games += other.games
+        for key, s in other.sums.items():
+            mine = self.sums.get(key)
+            if mine is None:
+                self.sums[key] = Sums(s.k, s.n, list(s.s), list(s.ss))
+            else:
+                mine.merge(s)
+        for mine, theirs in zip(self.counts, other.counts, strict=True):
+            mine.update(theirs)
+
+    def _with_n(self, key: str) -> Sums:
+        """A figure's sums over every game: games without it count as zeros, except that a
+        per-player figure (out.*) had the whole table at risk in every game: y = players."""
+        s = self.sums[key]
+        if not key.startswith("out."):
+            return Sums(s.k, self.games, s.s, s.ss)
+        c, g = self.players, self.games
+        sums = list(s.s)
+        for b in range(1, s.k, 2):
+            sums[b] = c * g
+        ss = []
+        for a in range(s.k):
+            for b in range(a, s.k):
+                if a % 2 and b % 2:
+                    ss.append(c * c * g)
+                elif a % 2 or b % 2:
+                    ss.append(c * sums[b if a % 2 else a])
+                else:
+                    ss.append(s.prod(a, b))
+        return Sums(s.k, g, sums, ss)
+
+    def figures(self, run: int = 0) -> dict[str, Figure]:
+        out = {}
+        for key in sorted(self.sums):
+            kind, scale = _kind(key)
+            f = figure(key, kind, self._with_n(key).part(run), scale)
+            if f.value is not None:
+                out[key] = f
+        return out
+
+    def differences(self) -> dict[str, Difference]:
+        """Run 1 minus run 0, per figure (a paired tally only)."""
+        return {key: difference(key, self._with_n(key), _kind(key)[1])
+                for key in sorted(self.sums)}
+
+    def to_json(self, run: int = 0) -> dict:
+        """One run's figures (docs/simulate.md: the `raiders-simulate/2` schema)."""
+        c = self.counts[run]
+        return {
+            "games": self.games,
+            "players": self.players,
+            "rooms": c["rooms"],
+            "resolved": {k.split(".", 1)[1]: n for k, n in sorted(c.items())
+                         if k.startswith("resolved.")},
+            "figures": {k: f.to_json() for k, f in self.figures(run).items()},
+        }
+
+
+class _Names(dict):
+    """Figure names made once per process instead of once per game and room: a room card's
+    two (`card.ID.coins`, `card.ID.wounds`), a seat's three (`win.seat.P1`,
+    `win.character.ID`, `win.bot.BOT`), a cause's one (`out.REASON`)."""
+
+    def __init__(self, *prefixes: str) -> None:
+        super().__init__()
+        self.prefixes = prefixes
+
+    def __missing__(self, parts):
+        if isinstance(parts, str):
+            name = self[parts] = tuple(f"{p}{parts}{s}" for p, s in self.prefixes)
+        else:
+            name = self[parts] = tuple(f"{p}{x}" for (p, _), x in zip(self.prefixes, parts,
+                                                                       strict=True))
+        return name
+
+
+_CARD_NAMES = _Names(("card.", ".coins"), ("card.", ".wounds"))
+_SEAT_NAMES = _Names(("win.seat.", ""), ("win.character.", ""), ("win.bot.", ""))
+_OUT_NAMES = _Names(("out.", ""))
+
+
+def observe(result: GameResult, start: dict[str, tuple[int, int]], bots: tuple[str, ...],
+            resolved: Optional[dict[str, int]] = None) -> dict[str, tuple[int, int]]:
+    """One game's contribution to every figure: (numerator, denominator). `resolved`: when
+    given, each room card's times resolved in this game are added to it."""
+    n = len(result.players)
+    winners = result.winners
+    obs: dict[str, tuple[int, int]] = {"no_winner": (0 if winners else 1, 1)}
+    # A room card's coins and wounds: what the whole table gained in that room, summed over
+    # the times it was resolved (the table's change is the sum of the players' changes).
+    coins0 = wounds0 = 0
+    for c, w in start.values():
+        coins0 += c
+        wounds0 += w
+    per_card: dict[str, list[int]] = {}
+    for rec in result.rooms:
+        coins = wounds = 0
+        for _, c, w, _ in rec.after_state:
+            coins += c
+            wounds += w
+        t = per_card.get(rec.card)
+        if t is None:
+            per_card[rec.card] = [coins - coins0, wounds - wounds0, 1]
+        else:
+            t[0] += coins - coins0
+            t[1] += wounds - wounds0
+            t[2] += 1
+        coins0, wounds0 = coins, wounds
+    names = _CARD_NAMES
+    for card, (coins, wounds, times) in per_card.items():
+        coins_key, wounds_key = names[card]
+        obs[coins_key] = (coins, n * times)
+        obs[wounds_key] = (wounds, n * times)
+        if resolved is not None:
+            resolved[card] = resolved.get(card, 0) + times
+    share = SHARE // len(winners) if winners else 0
+    names = _SEAT_NAMES
+    coins = wounds = 0
+    reasons: dict[str, int] = {}
+    for p, bot in zip(result.players, bots, strict=True):
+        won = share if p.name in winners else 0
+        for key in names[p.name, p.character, bot]:
+            o = obs.get(key)
+            obs[key] = (won, 1) if o is None else (o[0] + won, o[1] + 1)
+        coins += p.coins
+        wounds += p.wounds
+        if p.out:
+            reasons[p.out] = reasons.get(p.out, 0) + 1
+    obs["coins"] = (coins, n)
+    obs["wounds"] = (wounds, n)
+    for reason in sorted(reasons):  # per player; Tally fills in the games without one
+        obs[_OUT_NAMES[reason][0]] = (reasons[reason], n)
+    return obs
+
+
+@functools.lru_cache(maxsize=None)
+def _bot_maker(spec: str) -> Callable[[], object]:
+    """What makes a new bot for a seat (one a game, as make_bot would), the spec read once."""
+    name, arg = parse_bot(spec)
+    cls = bot_classes()[name]
+    return cls if arg is None else functools.partial(cls, arg)
+
+
+def play_one(setup: Setup, rules, seed: int, resolved: Optional[dict[str, int]] = None
+             ) -> tuple[GameResult, dict[str, tuple[int, int]]]:
+    """One game and its figures (`observe`); `resolved` counts the room cards resolved."""
+    names = [f"P{i + 1}" for i in range(setup.players)]
+    solo = rules.variant.scoring == "solo"
+    try:  # the deal itself may break a rule (a supply without a character's items)
+        game = Game(rules, names, [_bot_maker(b)() for b in setup.bots], seed=seed,
+                    difficulty=(setup.difficulty or 3) if solo else None)
+        start = {p.name: (p.coins, p.wounds) for p in game.players}
+        result = game.run()
+    except RulesError as err:
+        raise SimulationError(f"game with seed {seed}: {err}") from None
+    if setup.log_dir:
+        # only here: a run without logs never needs it
+        from raiders.interpreter.records.logs import (
+            LogMeta,
+            render_log,
+        )
+
+        meta = LogMeta(setup.log_ruleset or setup.ruleset, rules.variant.name, seed,
+                       setup.log_cards, (setup.difficulty or 3) if solo else None)
+        target = Path(setup.log_dir) / f"game-{seed}.yaml"
+        try:
+            write_new(target, render_log(meta, rules, result), overwrite=setup.overwrite)
+        except OSError as err:  # a full disk, a folder gone, another run's log (FileExists)
+            raise SimulationError(f"cannot write {target}: {err.strerror or err}") from None
+    return result, observe(result, start, setup.bots, resolved)
+
+
+_PARENT: Optional[int] = None  # in a worker: the simulation's process
+
+
+def _worker_start(parent: int) -> None:
+    """A worker dies with the simulation: killed with it (Linux: the kernel's parent-death
+    signal), or, elsewhere, at its next game once its parent is gone."""
+    global _PARENT
+    _PARENT = parent
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the parent went before the signal was set
+        os._exit(1)
+
+
+def run_chunk(setups: tuple[Setup, ...], seeds: range) -> Tally:
+    """Play each seed under every setup (a pair: base and mod on the same seed)."""
+    all_rules = [s.rules() for s in setups]
+    tally = Tally(len(setups), setups[0].players)
+    resolved: list[dict[str, int]] = [{} for _ in setups]  # card -> times, named at the end
+    for seed in seeds:
+        if _PARENT is not None and os.getppid() != _PARENT:
+            os._exit(1)  # orphaned: nobody reads these games, and no log may follow
+        per_run = []
+        for setup, rules, times in zip(setups, all_rules, resolved, strict=True):
+            per_run.append(play_one(setup, rules, seed, times)[1])
+        tally.add_game(per_run)
+    for c, times in zip(tally.counts, resolved, strict=True):
+        c["rooms"] += sum(times.values())
+        for card, k in times.items():
+            c[f"resolved.{card}"] += k
+    return tally
+
+
+def _even_chunks(seed: int, games: int, count: int) -> list[range]:
+    """The seeds cut into about `count` chunks of one size."""
+    size = max(1, -(-games // count))
+    return [range(s, min(s + size, seed + games)) for s in range(seed, seed + games, size)]
+
+
+def _chunks(seed: int, games: int, jobs: int) -> list[range]:
+    """The seeds cut into chunks for `jobs` local processes, largest first (guided
+    scheduling): each chunk is a 1/(2·jobs) share of the games still to cut, down to a floor,
+    so the processes start on big chunks and end together on small ones, with few chunks to
+    send and merge. One chunk for one process."""
+    if jobs <= 1:
+        return [range(seed, seed + games)]
+    least = max(1, games // (jobs * 64))
+    chunks, start, end = [], seed, seed + games
+    while start < end:
+        size = max(least, -(-(end - start) // (2 * jobs)))
+        chunks.append(range(start, min(start + size, end)))
+        start += size
+    return chunks
+
+
+def play_games(setups: tuple[Setup, ...], games: int, seed: int, jobs: int,
+               progress: Optional[Callable[[int], None]] = None,
+               cluster: Optional[str] = None) -> Tally:
+    """Seeds seed..seed+games-1 under every setup, on `jobs` processes (or on a Dask cluster:
+    `cluster` is its scheduler's address, or `auto` for one on this machine)."""
+    total = Tally(len(setups), setups[0].players)
+    if cluster is not None:  # a cluster may have many more workers than `jobs`: even chunks
+        return _play_on_cluster(setups, _even_chunks(seed, games, jobs * 8), total, jobs,
+                                cluster, progress)
+    chunks = _chunks(seed, games, jobs)
+    jobs = min(jobs, len(chunks))  # never more processes than pieces of work
+    if jobs > 1:  # imported only for processes (a few ms of every run's start-up)
+        import concurrent.futures
+        import multiprocessing as mp
+    if jobs <= 1 or "fork" not in mp.get_all_start_methods():
+        for chunk in chunks:
+            total.merge(run_chunk(setups, chunk))
+            if progress:
+                progress(len(chunk))
+        return total
+    with shared_heap(), concurrent.futures.ProcessPoolExecutor(
+            jobs, mp_context=mp.get_context("fork"), initializer=_worker_start,
+            initargs=(os.getpid(),)) as pool:
+        futures = {pool.submit(run_chunk, setups, c): len(c) for c in chunks}
+        for fut in concurrent.futures.as_completed(futures):
+            total.merge(fut.result())  # integer sums: the order of merging does not matter
+            if progress:
+                progress(futures[fut])
+    return total
+
+
+def widest(tally: Tally) -> float:
+    """The widest half-width among the rates of every run (what --precision narrows)."""
+    w = 0.0
+    for run in range(tally.runs):
+        for f in tally.figures(run).values():
+            if f.kind == "rate":
+                w = max(w, f.half_width)
+    return w
+
+
+CLUSTER_MISSING = ("--cluster runs on Dask distributed, which is not installed: "
+                   "pip install 'raiders[cluster]'")
+
+
+def _play_on_cluster(setups: tuple[Setup, ...], chunks: list[range], total: Tally, jobs: int,
+                     address: str, progress: Optional[Callable[[int], None]]) -> Tally:
+    """Chunks of seeds, each a task on a Dask cluster. Tallies are integer sums, so the
+    result is the same bytes whatever the cluster and its workers. The workers need raiders
+    installed and the card folders at the same paths."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise SimulationError(CLUSTER_MISSING) from None
+    local = None
+    try:
+        if address == "auto":
+            local = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                                 dashboard_address=None)
+            client = Client(local)
+        else:
+            client = Client(address, timeout=10)
+    except (OSError, TimeoutError, ValueError) as err:
+        raise SimulationError(f"cannot reach the cluster at {address}: {err}") from None
+    try:
+        futures = client.map(run_chunk, [setups] * len(chunks), chunks, pure=False)
+        sizes = {f.key: len(c) for f, c in zip(futures, chunks, strict=True)}
+        for fut in as_completed(futures):
+            total.merge(fut.result())  # integer sums: the order of merging does not matter
+            if progress:
+                progress(sizes[fut.key])
+    finally:
+        client.close()
+        if local is not None:
+            local.close()
+    return total
+
+
+def most_games(games: int, precision: Optional[float], max_games: Optional[int]) -> int:
+    """The most games a run may play: `games`, or with `precision` up to `max_games`
+    (default 100 × `games`)."""
+    if precision is None:
+        return games
+    return max_games if max_games is not None else 100 * games
+
+
+def simulate(setups: tuple[Setup, ...], games: int, seed: int = 1, jobs: Optional[int] = None,
+             progress: Optional[Callable[[int], None]] = None,
+             precision: Optional[float] = None, max_games: Optional[int] = None,
+             cluster: Optional[str] = None) -> Tally:
+    """Play `games` games (seeds seed, seed+1, …) under each setup; with `precision`, go on
+    in batches until every rate's 95% interval is at most ±precision wide or `max_games`
+    games are played. The batches depend only on the figures, so the run is deterministic."""
+    jobs = jobs or os.cpu_count() or 1
+    for s in setups:
+        s.rules()  # fail early, in this process
+    total = play_games(setups, games, seed, jobs, progress, cluster)
+    if precision is None:
+        return total
+    cap = most_games(games, precision, max_games)
+    while total.games < cap:
+        w = widest(total)
+        if w <= precision:
+            break
+        # The half-width shrinks as 1/√n: aim for the games that should do, at most 4× more.
+        need = math.ceil(total.games * (w / precision) ** 2 * 1.1) if math.isfinite(w) else 0
+        batch = min(max(need - total.games, games), 3 * total.games, cap - total.games)
+        total.merge(play_games(setups, batch, seed + total.games, jobs, progress, cluster))
+    return total
+
+
+# ---- text --------------------------------------------------------------------------------
+
+def _cell(f: Optional[Figure], pct: bool) -> str:
+    if f is None or f.value is None:
+        return "-"
+    if pct:
+        return f"{f.value:6.1%} [{f.low:.1%}, {f.high:.1%}]"
+    return f"{f.value:+6.2f} [{f.low:+.2f}, {f.high:+.2f}]" if f.low is not None else "-"
+
+
+def _diff_cell(d: Optional[Difference], pct: bool) -> str:
+    if d is None or d.value is None:
+        return "-"
+    mark = " *" if d.resolved else ""
+    if pct:
+        return f"{d.value * 100:+.1f} pts [{d.low * 100:+.1f}, {d.high * 100:+.1f}]{mark}"
+    return f"{d.value:+.2f} [{d.low:+.2f}, {d.high:+.2f}]{mark}"
+
+
+SECTIONS = (
+    (("win.seat.",), "Wins by seat:"),
+    (("win.character.",), "Wins by character (per game played):"),
+    (("win.bot.",), "Wins by bot (per seat played):"),
+    (("no_winner", "out."), "Games with no winner; players out, by cause (per player):"),
+    (("coins", "wounds"), "Per player, at the end:"),
+    (("card.",), "Room cards (per player, each time resolved):"),
+)
+
+
+def _in(key: str, prefixes: tuple[str, ...]) -> Optional[str]:
+    """The label of `key` in a section, or None when it belongs elsewhere."""
+    for p in prefixes:
+        if key == p:
+            return key
+        if p.endswith(".") and key.startswith(p):
+            return key[len(p):]
+    return None
+
+
+def _nothing(figs: list[dict[str, Figure]], key: str) -> bool:
+    """A figure that is exactly zero in every game of every run (a monster's coins)."""
+    return all(f.get(key) is None or (f[key].value == 0 and f[key].high == f[key].low == 0)
+               for f in figs)
+
+
+def table(tally: Tally, labels: tuple[str, str] = ("base", "mod")) -> list[str]:
+    """The summary as text lines: each figure with its 95% interval; with a paired tally,
+    both columns and the difference, `*` where the interval excludes zero."""
+    paired = tally.runs > 1
+    figs = [tally.figures(r) for r in range(tally.runs)]
+    diffs = tally.differences() if paired else {}
+    keys = sorted(set().union(*figs))
+    solo = tally.players == 1
+    lines = [f"{tally.games} games, {tally.players} player{'s' if tally.players != 1 else ''}; "
+             "95% intervals in brackets"
+             + ("; * the difference's interval excludes zero (same seeds)" if paired else "")]
+    if paired:
+        lines.append(f"  {'':<34} {labels[0]:>24} {labels[1]:>24} {'difference':>28}")
+    for prefixes, title in SECTIONS:
+        mine = [(k, label) for k in keys if (label := _in(k, prefixes)) is not None
+                and not _nothing(figs, k)]
+        if not mine:
+            continue
+        if solo and prefixes == ("win.seat.",):
+            title = "Survived (solo):"
+        lines.append(title)
+        for k, label in mine:
+            pct = _kind(k)[0] == "rate"
+            row = f"  {label:<34} {_cell(figs[0].get(k), pct):>24}"
+            if paired:
+                row += f" {_cell(figs[1].get(k), pct):>24} {_diff_cell(diffs.get(k), pct):>28}"
+            lines.append(row)
+    return lines

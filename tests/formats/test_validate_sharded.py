@@ -1,0 +1,103 @@
+"""A large mod is checked in shards on every core: the diagnostics must be exactly those of
+checking it in one piece (duplicates across shards, the mod's own kinds and items included)."""
+from pathlib import Path
+
+import pytest
+
+from raiders.formats import validate as V
+
+CARDS = [
+    "kind altar(gift: int = 1) {{ resolve {{ highest: gain gift coins }} }}\n",
+    "altar altar-{i} {{ gift {g} }}\n",
+    "kind charm : item() {{ }}\n",
+    "charm charm-{i} {{ }}\n",
+    "vault vault-{i} {{ rewards {{ 1 -> give charm-0  2 -> give charm-{i} }} }}\n",
+    "monster m-{i} {{ strength 1 / 2 / 3  wonds 2 }}\n",        # E105 + E201
+    "treasure dup {{ chest {g} }}\n",                             # E401 across shards
+    "altar bad-{i} {{ gift richest }}\n",                         # E104 (a selector as a number)
+    "monster dragon {{ strength 1 / 2 / 3  wounds 1 }}\n",        # E401 against the base
+]
+
+
+def _make(folder: Path, n: int) -> None:
+    folder.mkdir()
+    for i in range(n):
+        if i < 3:
+            template = CARDS[(0, 2, 3)[i]]
+        else:
+            template = CARDS[1 + (i % (len(CARDS) - 1))]
+        text = template.format(i=i, g=i % 4)
+        if i == 2:
+            text = "charm charm-0 { }\n"
+        (folder / f"f{i:04d}.dsl").write_text(text, encoding="utf-8")
+
+
+def _key(report):
+    return sorted((d.span.path, d.span.line, d.span.col, d.code, d.message)
+                  for d in report.diagnostics)
+
+
+def test_sharded_equals_serial(tmp_path, monkeypatch):
+    mod = tmp_path / "mod"
+    _make(mod, 120)
+    monkeypatch.setattr(V, "PARALLEL_FROM", 10**9)
+    serial = V.validate_paths([str(mod)])
+    monkeypatch.setattr(V, "PARALLEL_FROM", 10)
+    if not V._can_fork():
+        pytest.skip("no fork here: the sharded path is not used")
+    sharded = V.validate_paths([str(mod)])
+    assert _key(serial) == _key(sharded)
+    codes = {d.code for d in serial.diagnostics}
+    assert {"E103", "E104", "E105", "E201", "E401", "E402"} <= codes
+    assert len(serial.diagnostics) > 60
+
+
+def _clean_mod(folder: Path, n: int) -> None:
+    folder.mkdir()
+    for i in range(n):
+        (folder / f"c{i:04d}.dsl").write_text(f"treasure t-{i} {{ chest {1 + i % 5} }}\n",
+                                             encoding="utf-8")
+
+
+def test_a_clean_sharded_mod_counts_every_file(tmp_path, monkeypatch):
+    """The same in the fast tier: a small mod, sharded from 10 files."""
+    if not V._can_fork():
+        pytest.skip("no fork here: the sharded path is not used")
+    monkeypatch.setattr(V, "PARALLEL_FROM", 10)
+    mod = tmp_path / "mod"
+    _clean_mod(mod, 24)
+    report = V.validate_paths([str(mod)])
+    assert report.diagnostics == [] and report.files == 24
+
+
+@pytest.mark.slow
+def test_clean_mod_of_600_files_validates(tmp_path):
+    """Issue 11: a clean mod big enough to be checked in shards (PARALLEL_FROM files) is
+    'N files, no problems' and exit 0, not 'nothing to check' and exit 1 (the sharded path
+    kept only the sources of files with problems). About 1 s: slow tier."""
+    from click.testing import CliRunner
+
+    from raiders.dsl.library import PARALLEL_FROM
+    from raiders.interpreter.cli import main
+
+    n = max(600, PARALLEL_FROM)
+    mod = tmp_path / "mod"
+    _clean_mod(mod, n)
+    result = CliRunner().invoke(main, ["validate", str(mod)])
+    assert result.exit_code == 0, result.output
+    assert f"checked {n} file(s): no problems found" in result.output
+
+
+def test_the_heap_is_shared_with_the_workers_only_while_they_live():
+    """formats/forking.py: frozen (out of the collector's sight) around a fork, and given back
+    after, also when the work fails."""
+    import gc
+
+    from raiders.formats.forking import shared_heap
+
+    with shared_heap():
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
+    with pytest.raises(OSError), shared_heap():
+        raise OSError("no processes to be had")
+    assert gc.get_freeze_count() == 0

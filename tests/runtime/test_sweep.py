@@ -1,0 +1,112 @@
+"""`simulate --sweep`/`--target` (interpreter/runtime/sweep.py): the spec's syntax, which number it
+names, the AST rewrite reaching the compiled card, and clear exit-2 diagnostics."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from raiders.interpreter.cli import main
+from raiders.interpreter.runtime.rules import load_rules
+from raiders.interpreter.runtime.sweep import (
+    SweepError,
+    nearest,
+    parse_sweep,
+    parse_target,
+    parse_values,
+    resolve,
+)
+
+GORGON = "examples/mods/gorgon"
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_values_and_specs_parse():
+    assert parse_values("10..14") == (10, 11, 12, 13, 14)
+    assert parse_values("0..10:5") == (0, 5, 10)
+    assert parse_values("3,1,3") == (3, 1)
+    s = parse_sweep("lava.hits.5#1=1..3")
+    assert (s.card, s.path, s.k, s.values) == ("lava", ("hits", "5"), 1, (1, 2, 3))
+    assert parse_sweep("treasure-4-2#2=0,1").path == ()
+    assert parse_target("win.seat.P1=0.25").value == 0.25
+    for bad in ("x..y", "5..1", "1..3:0", "0..1000000"):
+        with pytest.raises(SweepError):
+            parse_values(bad)
+    for bad in ("gorgon", "gorgon=1..2", "a.b.c.d=1", "gorgon.wounds=", ".x=1"):
+        with pytest.raises(SweepError):
+            parse_sweep(bad)
+    with pytest.raises(SweepError):
+        parse_target("win.seat.P1")
+
+
+def test_a_per_player_field_sweeps_the_shield_of_the_table_played():
+    rules = load_rules("deluxe", None, (GORGON,))
+    lib, first = rules.library, rules.ruleset.strength_players
+    four = resolve(lib, parse_sweep("gorgon.strength=10..11"), 4, first)
+    three = resolve(lib, parse_sweep("gorgon.strength=10..11"), 3, first)
+    explicit = resolve(lib, parse_sweep("gorgon.strength#2=10..11"), 3, first)
+    assert four[0].index == explicit[0].index != three[0].index
+    edited = load_rules("deluxe", None, (GORGON,), edits=(four[0],))
+    assert "12/10/20" in " ".join(edited.rooms["gorgon"].words)
+    assert "12/16/20" in " ".join(load_rules("deluxe", None, (GORGON,)).rooms["gorgon"].words)
+
+
+def test_rows_numbers_in_rules_and_absent_fields():
+    rules = load_rules("deluxe")
+    lib, first = rules.library, rules.ruleset.strength_players
+    row = resolve(lib, parse_sweep("lava.hits.4=5"), 4, first)[0]
+    words = " ".join(load_rules("deluxe", edits=(row,)).rooms["lava"].words)
+    assert "lose 5 coin" in words
+    gl = load_rules("deluxe", None, (GORGON,)).library
+    rule_number = resolve(gl, parse_sweep("gorgon#5=3"), 4, first)[0]  # `lose 1 coin` in a rule
+    words = " ".join(load_rules("deluxe", None, (GORGON,), edits=(rule_number,))
+                     .rooms["gorgon"].words)
+    assert "lose 3 coin" in words
+    added = resolve(lib, parse_sweep("treasure-1.second_chest=2"), 4, first)[0]
+    assert added.field == "second_chest"
+    assert load_rules("deluxe", edits=(added,)).rooms["treasure-1"] is not None
+    with pytest.raises(SweepError, match="has no number there"):
+        resolve(lib, parse_sweep("lava.hits.9=1"), 4, first)
+    with pytest.raises(SweepError, match="did you mean"):
+        resolve(lib, parse_sweep("lavaa.hits.5=1"), 4, first)
+
+
+def test_nearest_picks_the_closest_figure_smaller_value_on_ties():
+    assert nearest([(1, 0.1), (2, 0.3), (3, 0.5)], 0.31) == 2
+    assert nearest([(1, 0.2), (2, 0.4)], 0.3) == 1
+    assert nearest([(1, None)], 0.3) is None
+
+
+def test_sweep_one_line_per_value_and_the_target():
+    out = run("simulate", "--games", "12", "--jobs", "1", "--players", "3", "--bots", "random",
+              "--sweep", "lava.hits.5=0..3", "--target", "card.lava.coins=-0.6", "--json")
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.stdout)
+    values = doc["sweep"]["values"]
+    assert [v["value"] for v in values] == [0, 1, 2, 3]
+    coins = [v["figures"]["card.lava.coins"]["value"] for v in values]
+    assert coins == sorted(coins, reverse=True)  # a bigger loss, the same seeds
+    best = doc["sweep"]["target"]["best"]
+    assert best == min(zip(coins, range(4), strict=True),
+                       key=lambda c: (abs(c[0] + 0.6), c[1]))[1]
+    text = run("simulate", "--games", "12", "--jobs", "1", "--players", "3", "--bots", "random",
+               "--sweep", "lava.hits.5=0..3", "--target", "card.lava.coins=-0.6").stdout
+    assert len([ln for ln in text.splitlines() if ln.strip()[:1].isdigit()]) == 4
+    assert "<- nearest" in text and "target card.lava.coins" in text
+
+
+@pytest.mark.parametrize("args", [
+    ["--sweep", "gorgon.wounds=1..2"],             # the mod is not loaded
+    ["--sweep", "lava.hitz.5=1"], ["--sweep", "lava"], ["--sweep", "lava.hits.5=a..b"],
+    ["--sweep", "lava.hits.5=9..1"], ["--sweep", "lava#99=1"],
+    ["--sweep", "lava.hits.5=1", "--target", "win.seat.P9=0.2"],
+    ["--sweep", "lava.hits.5=1", "--target", "nonsense"],
+    ["--target", "coins=3"],                        # a target without a sweep
+    ["--sweep", "lava.hits.5=1", "--compare", GORGON],
+])
+def test_bad_sweeps_exit_2_with_a_message(args):
+    out = run("simulate", "--games", "2", "--jobs", "1", *args)
+    assert out.exit_code == 2, out.output
+    assert "Traceback" not in out.output and "Error:" in out.output

@@ -1,0 +1,340 @@
+"""`raiders lsp` end to end: the server in a subprocess, spoken to over stdio in JSON-RPC, as an
+editor would (tests/lspclient.py). Needs pygls and lsprotocol (in the `test` extra: without them
+this fails)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import lsprotocol  # noqa: F401  (the extra is installed: fail here, not later, if it is not)
+import pygls  # noqa: F401
+import pytest
+from lspclient import Client, uri
+
+from raiders.formats.validate import validate_paths
+
+BOSS = """\
+boss gorgon {
+  name "Gorgon"
+  strength 12 / 16 / 20
+  wounds 2
+  target higest
+  after attack { attacked: lose 1 coin }
+}
+"""
+
+
+@pytest.fixture
+def mod(tmp_path: Path) -> Path:
+    folder = tmp_path / "gorgon-mod"
+    folder.mkdir()
+    (folder / "gorgon.dsl").write_text(BOSS)
+    (folder / "mod.yaml").write_text("bosses: [gorgon]\n")
+    return folder
+
+
+@pytest.fixture
+def client(tmp_path: Path):
+    c = Client(tmp_path)
+    caps = c.initialize(tmp_path)
+    for feature in ("hoverProvider", "completionProvider", "definitionProvider",
+                    "documentSymbolProvider", "codeActionProvider",
+                    "documentFormattingProvider"):
+        assert caps.get(feature), feature
+    yield c
+    c.close()
+
+
+def test_diagnostics_are_those_of_validate_and_the_quick_fix_applies(client, mod):
+    boss = mod / "gorgon.dsl"
+    diags = client.open(boss, BOSS)
+    expected = [d.to_json() for d in validate_paths([str(mod)]).diagnostics]
+    assert [(d["code"], d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1,
+             d["range"]["end"]["character"] + 1) for d in diags] == \
+        [(e["code"], e["line"], e["col"], e["end"]["col"]) for e in expected]
+    [d] = diags
+    assert d["code"] == "E102" and "unknown selector `higest`" in d["message"]
+    assert "did you mean `highest`?" in d["message"]
+    actions = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri(boss)}, "range": d["range"],
+        "context": {"diagnostics": [d]}})
+    [fix] = actions
+    [edit] = fix["edit"]["changes"][uri(boss)]
+    assert edit["newText"] == "highest" and edit["range"] == d["range"]
+    # typing the fix clears the diagnostic; a new slip brings one (unsaved text is used)
+    assert client.change(boss, BOSS.replace("higest", "highest"), 2) == []
+    broken = client.change(boss, BOSS.replace("wounds 2", "wounds 2 +"), 3)
+    assert [x["code"] for x in broken] == ["E001"]
+
+
+def test_hover_definition_completion_symbols_formatting(client, mod):
+    boss = mod / "gorgon.dsl"
+    text = BOSS.replace("higest", "highest")
+    assert client.open(boss, text) == []
+    # hover: a card (what `raiders show` says), a kind, a word of the language
+    card = client.at("textDocument/hover", boss, 0, 7)["contents"]["value"]
+    assert "boss gorgon" in card and "Gorgon: a boss → monster room" in card
+    kind = client.at("textDocument/hover", boss, 0, 1)["contents"]["value"]
+    assert "kind boss → monster" in kind and "gorgon" in kind
+    word = client.at("textDocument/hover", boss, 4, 10)["contents"]["value"]
+    assert "selector" in word
+    # go to definition: the card's kind, in the base ruleset's files
+    loc = client.at("textDocument/definition", boss, 0, 1)
+    target = Path(loc["uri"].removeprefix("file://"))
+    line = target.read_text().splitlines()[loc["range"]["start"]["line"]]
+    assert line.startswith("kind boss")
+    # completion inside the card: its kind's fields, selectors, items of the base
+    lines = text.splitlines()
+    lines.insert(5, "  ")
+    client.change(boss, "\n".join(lines) + "\n", 2)
+    labels = {i["label"] for i in client.at("textDocument/completion", boss, 5, 2)["items"]}
+    assert {"strength", "wounds", "target", "name", "after", "highest", "torch",
+            "total", "half", "monster"} <= labels
+    events = {i["label"] for i in client.at("textDocument/completion", boss, 6, 8)["items"]}
+    assert "attack" in events
+    # document symbols
+    [sym] = client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri(boss)}})
+    assert sym["name"] == "gorgon" and sym["detail"] == "boss"
+    assert [c["name"] for c in sym["children"]] == ["name", "strength", "wounds", "target"]
+    # formatting: `raiders fmt`'s layout
+    client.change(boss, 'boss gorgon {name "Gorgon"; strength 1/2/3}\n', 3)
+    [edit] = client.request("textDocument/formatting", {
+        "textDocument": {"uri": uri(boss)}, "options": {"tabSize": 2, "insertSpaces": True}})
+    assert edit["newText"] == 'boss gorgon { name "Gorgon"  strength 1 / 2 / 3 }\n'
+
+
+def test_yaml_files_are_checked(client, mod):
+    manifest = mod / "mod.yaml"
+    manifest.write_text("bosses: [gorgn]\n")
+    (mod / "gorgon.dsl").write_text(BOSS.replace("higest", "highest"))
+    [d] = client.open(manifest, "bosses: [gorgn]\n", "yaml")
+    assert d["code"] == "E502" and "did you mean `gorgon`?" in d["message"]
+    # as you type: the YAML's syntax
+    [d] = client.change(manifest, "bosses: [gorgon\n", 2)
+    assert d["code"] == "E501"
+
+
+def test_the_server_survives_nonsense(client, tmp_path):
+    odd = tmp_path / "odd.dsl"
+    client.open(odd, "}}} { \x00 kind")
+    assert client.at("textDocument/hover", odd, 0, 3) is None
+    assert client.at("textDocument/definition", odd, 5, 50) is None
+    assert client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri(odd)}}) \
+        == []
+    # a lone surrogate in a checked card (its diagnostic's columns are counted in UTF-16)
+    lone = tmp_path / "lone.dsl"
+    lone.write_text("boss x { }\n")
+    [d] = client.open(lone, "boss x {\ud800 }\n")
+    assert d["range"]["start"] == {"line": 0, "character": 8}
+    # a uri with a NUL in it, an edit of a document never opened: dropped
+    client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": "file:///%00.dsl", "languageId": "raiders", "version": 1, "text": "x"}})
+    client.notify("textDocument/didChange", {
+        "textDocument": {"uri": uri(tmp_path / "never.dsl"), "version": 2},
+        "contentChanges": [{"text": "x"}]})
+    assert client.at("textDocument/hover", lone, 0, 1)["contents"]["value"].startswith("```")
+    errors = client.stderr()
+    assert errors.splitlines() == [
+        "raiders lsp: textDocument/didChange: dropped, the document is not open"], errors
+
+
+# ---- hostile input (issue 27): answered or dropped, one line on stderr, and the server lives on
+
+def _alive_and_answering(client, tmp_path: Path) -> None:
+    odd = tmp_path / "odd.dsl"
+    assert client.request("textDocument/documentSymbol",
+                          {"textDocument": {"uri": uri(odd)}}) == []
+    assert client.proc.poll() is None
+
+
+def _quiet(text: str) -> None:
+    assert "Traceback" not in text and "Error:" not in text.replace("MemoryError", "Error:"), text
+
+
+def test_a_length_too_large_or_not_a_size_drops_its_message_and_the_next_is_served(
+        client, tmp_path):
+    from lspclient import frame, message
+
+    # a length no memory holds, with a few bytes of body: dropped, and the next header found
+    client.raw(frame(b'{"jsonrpc": "2.0"}', 99999999999))
+    _alive_and_answering(client, tmp_path)
+    # an honest message over the limit (16 MiB) is read through without being kept
+    big = {"method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": uri(tmp_path / "big.dsl"), "languageId": "raiders", "version": 1,
+        "text": "#" * (17 * 1024 * 1024)}}}
+    client.raw(message(big))
+    _alive_and_answering(client, tmp_path)
+    # a length that is not a size: its message is dropped (this one would shut the server down)
+    body = b'{"jsonrpc": "2.0", "id": 99, "method": "shutdown"}'
+    lengths = [b"-5", b"abc", b"", b"1e3", b"0x10", "\u0663".encode()]
+    for length in lengths:
+        client.raw(b"Content-Length: " + length + b"\r\n\r\n" + body)
+        _alive_and_answering(client, tmp_path)
+    errors = client.stderr()
+    _quiet(errors)
+    lines = errors.splitlines()
+    assert len(lines) == 2 + len(lengths), errors
+    assert "99999999999 bytes" in lines[0] and "over the limit of 16 MiB" in lines[0]
+    assert "over the limit of 16 MiB" in lines[1]
+    assert all("is not a size" in x for x in lines[2:]), errors
+
+
+def test_frames_are_found_again_after_what_is_not_one():
+    """In-process: the framing alone (interpreter/tools/lspwire.py's read_frames)."""
+    import io
+
+    from lspclient import frame
+
+    from raiders.interpreter.tools.lspwire import MAX_HEADER_LINE, Dropped, read_frames
+
+    def frames(data: bytes) -> list:
+        return [x.why.split(" ")[:3] if isinstance(x, Dropped) else x
+                for x in read_frames(io.BytesIO(data))]
+
+    body = b'{"jsonrpc": "2.0", "method": "initialized", "params": {}}'
+    # junk with no newline, the next header glued to it and cut in two by the line limit
+    junk = b"x" * (MAX_HEADER_LINE - 5)
+    assert frames(junk + frame(body)) == [["8187", "bytes", "that"], body]
+    # any case, no space, another header; a blank line between messages
+    assert frames(b"content-length:%d\r\nContent-Type: a/b\r\n\r\n%s\r\n" % (len(body), body)
+                  + frame(body)) == [body, body]
+    # a header line that is no header: that message is lost, the next one is read
+    assert frames(b"Content-Length: 3\r\nnonsense\r\n\r\n{}}" + frame(body)) == \
+        [["a", "message", "with"], body]
+    # a length too large: its body is skipped as it comes, never held
+    assert frames(frame(b"{}" * 100, 17 * 1024 * 1024) + frame(body)) == \
+        [["a", "message", "of"], body]
+    assert frames(b"Content-Length: 5\r\n") == [["the", "input", "ended"]]
+
+
+def test_malformed_messages_get_json_rpc_errors(client, tmp_path):
+    from lspclient import frame
+
+    client.raw(frame(b"this is not json"))
+    assert client.answer(None)["error"]["code"] == -32700
+    client.raw(frame(b"\xff\xfe{"))  # not UTF-8
+    assert client.answer(None)["error"]["code"] == -32700
+    client.raw(frame(b"[" * 100_000))  # deeper than any parser goes
+    assert client.answer(None)["error"]["code"] == -32700
+    client.raw(frame(b"[1, 2, 3]"))
+    assert client.answer(None)["error"]["code"] == -32600
+    client.send({"id": 7})  # neither a request nor a response
+    assert client.answer(7)["error"]["code"] == -32600
+    client.raw(frame(b'{"id": 8, "method": "shutdown"}'))  # no "jsonrpc": "2.0"
+    assert client.answer(8)["error"]["code"] == -32600
+    client.send({"id": [1], "method": "shutdown"})  # an id is a number or a string
+    assert client.answer(None)["error"]["code"] == -32600
+    client.send({"id": 9, "method": "textDocument/hover", "params": {"textDocument": 5}})
+    assert client.answer(9)["error"]["code"] == -32602
+    client.send({"id": 10, "method": "textDocument/hover", "params": {
+        "textDocument": {"uri": uri(tmp_path / "a.dsl")},
+        "position": {"line": -1, "character": "x"}}})
+    assert client.answer(10)["error"]["code"] == -32602
+    client.send({"id": 11, "method": "no/such/method", "params": {}})
+    assert client.answer(11)["error"]["code"] == -32601
+    # a notification gets no answer: dropped with a line on stderr
+    client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": 5, "languageId": [], "version": "x", "text": 7}})
+    client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": uri(tmp_path / "b.dsl"), "languageId": "raiders", "version": 1, "text": 7}})
+    _alive_and_answering(client, tmp_path)
+    assert not [n for n in client.notes if n.get("method") == "textDocument/publishDiagnostics"
+                and n["params"]["uri"] == uri(tmp_path / "b.dsl")]
+    errors = client.stderr()
+    _quiet(errors)
+    assert len([x for x in errors.splitlines() if "didOpen" in x]) == 2, errors
+
+
+def test_the_input_ending_inside_a_message_ends_the_server_quietly(tmp_path):
+    from lspclient import frame
+
+    client = Client(tmp_path)
+    early = client.new_id()
+    client.send({"id": early, "method": "textDocument/documentSymbol",
+                 "params": {"textDocument": {"uri": uri(tmp_path / "a.dsl")}}})
+    assert client.answer(early)["error"]["code"] == -32002  # not initialized yet
+    client.initialize(tmp_path)
+    client.raw(frame(b'{"jsonrpc": "2.0", "id": 5, "met', 100))
+    client.proc.stdin.close()
+    assert client.proc.wait(timeout=30) == 0
+    errors = client.stderr()
+    _quiet(errors)
+    assert len(errors.splitlines()) == 2 and "ended inside a message" in errors, errors
+
+
+# ---- edits coalesced: only the latest text of a document is checked -----------------------------
+
+def test_a_burst_of_edits_is_checked_at_its_last_version(client, mod):
+    from lspclient import message
+
+    boss = mod / "gorgon.dsl"
+    good = BOSS.replace("higest", "highest")
+    assert client.open(boss, good) == []
+    edits = 400
+    burst = b"".join(message({"method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": uri(boss), "version": v},
+        "contentChanges": [{"text": good.replace("wounds 2", f"wounds {v}")}]}})
+        for v in range(2, edits + 1))
+    last = good.replace("highest", "lowest-ish")  # one slip, in the last version only
+    burst += message({"method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": uri(boss), "version": edits + 1},
+        "contentChanges": [{"text": last}]}})
+    client.raw(burst)
+    versions = []
+    while True:
+        got = client.published(uri(boss))
+        versions.append(got["version"])
+        if got["version"] == edits + 1:
+            break
+    assert versions == sorted(set(versions)), versions  # never an older version after a newer
+    assert len(versions) < edits // 2, versions  # most intermediate versions never checked
+    [d] = got["diagnostics"]
+    assert d["code"] == "E102" and "lowest-ish" in d["message"]
+
+
+# ---- only raiders' own files (issue 24) ------------------------------------------------------
+
+WORKFLOW = """\
+name: CI
+on: [push, pull_request]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: python -m pytest -q
+"""
+
+
+def test_other_yaml_gets_nothing(client, mod):
+    workflow = mod / ".github" / "workflows" / "ci.yaml"
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text(WORKFLOW)
+    client.open_quietly(workflow, WORKFLOW, "yaml")
+    assert client.at("textDocument/hover", workflow, 4, 12) is None  # `latest`: not a word of ours
+    assert client.at("textDocument/completion", workflow, 4, 4)["items"] == []
+    assert client.request("textDocument/documentSymbol",
+                          {"textDocument": {"uri": uri(workflow)}}) == []
+    client.notify("textDocument/didSave", {"textDocument": {"uri": uri(workflow)}})
+    # a file of ours opened after it is checked after it: nothing came for the workflow
+    assert client.open(mod / "gorgon.dsl", BOSS.replace("higest", "highest")) == []
+    assert not [n for n in client.notes if n.get("method") == "textDocument/publishDiagnostics"
+                and n["params"]["uri"] == uri(workflow)]
+    # a YAML file that declares a raiders format is ours, whatever its name
+    scenario = mod / "checks.yaml"
+    text = "format: raiders-scenario/1\nname: x\nruleset: deluxe\nroom: gorgn\n"
+    scenario.write_text(text)
+    assert client.open(scenario, text, "yaml")
+
+
+def test_which_files_the_server_claims(tmp_path):
+    from raiders.interpreter.tools.lsp import Workspace
+
+    ws = Workspace()
+    ws.open(str(tmp_path / "ci.yaml"), WORKFLOW)
+    ws.open(str(tmp_path / "game.yml"), "# a log\nformat: 'raiders-log/1'\nseed: 1\n")
+    ws.open(str(tmp_path / "rules.yaml"), "format: raiders-ruleset/1\n")
+    ws.open(str(tmp_path / "mod.yaml"), "deck: {}\n")
+    assert [ws.claims(str(tmp_path / n)) for n in
+            ("ci.yaml", "game.yml", "rules.yaml", "mod.yaml", "a.dsl", "notes.txt")] == \
+        [False, True, True, True, True, False]
+    assert ws.diagnostics(str(tmp_path / "ci.yaml")) == []

@@ -1,0 +1,136 @@
+"""Figures with intervals (interpreter/tools/stats.py, simulate): Wilson, t, exact merging, paired
+differences, --precision, --compare marks, and usage errors (exit 2)."""
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from raiders.interpreter.cli import main
+from raiders.interpreter.tools.stats import Sums, difference, figure, t975, wilson
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_wilson_matches_published_values():
+    # Newcombe (1998), table I: 0/10 -> 0 .. 0.2775; 5/10 -> 0.2366 .. 0.7634
+    lo, hi = wilson(0, 10)
+    assert lo == 0 and abs(hi - 0.2775) < 1e-4
+    lo, hi = wilson(5, 10)
+    assert abs(lo - 0.2366) < 1e-4 and abs(hi - 0.7634) < 1e-4
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_t_quantiles():
+    assert t975(1) == 12.706 and t975(30) == 2.042
+    assert abs(t975(60) - 2.0003) < 1e-3 and abs(t975(10**6) - 1.96) < 1e-3
+
+
+def test_wilson_covers_about_95_percent():
+    rng = random.Random(5)
+    hits = 0
+    for _ in range(2000):
+        p = rng.choice([0.03, 0.25, 0.5])
+        k = sum(rng.random() < p for _ in range(60))
+        lo, hi = wilson(k, 60)
+        hits += lo <= p <= hi
+    assert 0.92 < hits / 2000 < 0.98
+
+
+def test_sums_merge_exactly_in_any_order():
+    rng = random.Random(1)
+    vecs = [(rng.randrange(0, 61), 1, rng.randrange(0, 61), 1) for _ in range(300)]
+    whole = Sums(4)
+    for v in vecs:
+        whole.add(v)
+    parts = [Sums(4) for _ in range(7)]
+    for i, v in enumerate(vecs):
+        parts[i % 7].add(v)
+    merged = Sums(4)
+    for p in reversed(parts):
+        merged.merge(p)
+    assert merged == whole
+    assert whole.part(1).s == [sum(v[2] for v in vecs), 300]
+
+
+def test_mean_interval_and_paired_difference():
+    rng = random.Random(2)
+    s = Sums(4)
+    for _ in range(400):
+        x = rng.randrange(0, 20)
+        s.add((x, 1, x + 2, 1))  # the mod adds exactly 2 to every game
+    f = figure("coins", "mean", s.part(0))
+    assert f.low < f.value < f.high
+    d = difference("coins", s)
+    assert abs(d.value - 2) < 1e-9 and abs(d.high - d.low) < 1e-6 and d.resolved
+    same = Sums(4)
+    for _ in range(400):
+        x = rng.randrange(0, 20)
+        same.add((x, 1, rng.randrange(0, 20), 1))
+    d = difference("coins", same)
+    assert d.low < d.value < d.high
+
+
+@pytest.mark.slow  # 240 greedy games for one statistical claim; the columns are in test_cli
+def test_compare_marks_a_real_difference():
+    out = run("simulate", "--games", "60", "--players", "3", "--bots", "greedy", "--jobs", "1",
+              "--compare", "examples/mods/shrine", "--json")
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.stdout)
+    assert doc["base"]["games"] == doc["with_mod"]["games"] == 60
+    diffs = doc["differences"]
+    assert all(d["low"] <= d["value"] <= d["high"] for d in diffs.values())
+    # the shrines heal: wounds at the end go down, and the interval says so
+    assert diffs["wounds"]["resolved"] and diffs["wounds"]["high"] < 0
+    text = run("simulate", "--games", "60", "--players", "3", "--bots", "greedy", "--jobs", "1",
+               "--compare", "examples/mods/shrine").stdout
+    assert any(line.startswith("  wounds") and line.endswith("*") for line in text.splitlines())
+
+
+def test_precision_plays_on_until_narrow_and_stays_deterministic():
+    args = ["simulate", "--games", "40", "--players", "3", "--precision", "0.06",
+            "--max-games", "1500", "--json"]
+    one, two = run(*args, "--jobs", "1"), run(*args, "--jobs", "2")
+    assert one.exit_code == 0 and one.stdout == two.stdout
+    doc = json.loads(one.stdout)
+    assert 40 < doc["games"] <= 1500
+    rates = [f for f in doc["figures"].values() if f["kind"] == "rate"]
+    assert doc["games"] == 1500 or max(f["high"] - f["low"] for f in rates) <= 0.12 + 1e-9
+
+
+@pytest.mark.parametrize("args", [
+    ["--max-games", "100"],                      # a cap without --precision
+    ["--precision", "0.01", "--games", "50", "--max-games", "10"],
+    ["--bots", "search:x"], ["--bots", "greedy:3"], ["--bots", "clever"],
+    ["--precision", "2"],
+])
+def test_bad_simulate_options_exit_2(args):
+    out = run("simulate", "--games", "5", *args)
+    assert out.exit_code == 2 and "Traceback" not in out.output
+
+
+def test_a_precision_cut_short_by_the_cap_says_so():
+    out = run("simulate", "--games", "10", "--players", "3", "--jobs", "1",
+              "--precision", "0.01", "--max-games", "20")
+    assert out.exit_code == 0
+    assert "stopped at 20 games (--max-games) before every rate was within ±1.00%" in out.stderr
+
+
+def test_workers_share_the_parents_memory_and_give_it_back(tmp_path):
+    """--jobs 2 forks with the collector frozen (no copy of the heap in each worker) and
+    unfreezes after, also when a worker fails; the tallies are those of one process."""
+    import gc
+
+    from raiders.interpreter.tools.simulate import Setup, SimulationError, simulate
+
+    setup = Setup("deluxe", None, 3, ("random",) * 3, ())
+    one, two = simulate((setup,), 24, jobs=1), simulate((setup,), 24, jobs=2)
+    assert one.to_json() == two.to_json() and gc.get_freeze_count() == 0
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    failing = Setup("deluxe", None, 3, ("random",) * 3, (), log_dir=str(blocked))
+    with pytest.raises(SimulationError):
+        simulate((failing,), 4, jobs=2)
+    assert gc.get_freeze_count() == 0
