@@ -270,3 +270,10 @@ def test_cli_stdin_and_diff(tmp_path):
 def test_fmt_refuses_a_file_that_is_not_a_card_file():
     result = CliRunner().invoke(main, ["fmt", "examples/mods/gorgon/mod.yaml"])
     assert result.exit_code == 2 and "is not a card file (*.dsl)" in result.output
+
+
+def test_the_shipped_cards_and_examples_are_in_the_canonical_layout():
+    """CI runs `raiders fmt --check cards examples`; a card file added out of layout fails here
+    first, in the fast tier, instead of at the end of CI."""
+    res = CliRunner().invoke(main, ["fmt", "--check", str(ROOT / "cards"), str(ROOT / "examples")])
+    assert res.exit_code == 0, res.output

@@ -5,8 +5,7 @@
 
 kind mimic : treasure(strength: per_players = 10 / 13 / 16, wounds: int = 2) {
   resolve {
-    if total >= strength { share chest among highest }
-    else { attack lowest { wound wounds } }
+    if total >= strength { share chest among highest } else { attack lowest { wound wounds } }
   }
 }
 
