@@ -220,21 +220,38 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
 @click.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="The port on localhost (0: any free port).")
+              help="The port to listen on (0: any free port).")
+@click.option("--bind", default="127.0.0.1", show_default=True, metavar="ADDRESS",
+              help="The address to listen on. Any address but a loopback one (127.0.0.1, ::1) "
+                   "makes the server reachable from other machines: it then wants a random "
+                   "token in every URL, and prints the URL with it.")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Answer requests that name the server NAME too (its `Host:`; repeatable). "
+                   "By default only localhost, 127.0.0.1, [::1] and the bound address.")
 @click.option("--allow-path", "allow_paths", multiple=True, metavar="DIR",
               type=click.Path(exists=True),
               help="Let the logs name rulesets and mod folders inside DIR too (repeatable).")
-def serve(folder: str, port: int, allow_paths: tuple[str, ...]) -> None:
+def serve(folder: str, port: int, bind: str, allow_hosts: tuple[str, ...],
+          allow_paths: tuple[str, ...]) -> None:
     """Serve the replay viewer for a folder of logs on http://127.0.0.1:PORT/.
 
-    The index lists every *.yaml log below FOLDER; each opens in the same viewer that
-    `raiders replay LOG --html` writes. Only localhost is served. Stop with Ctrl-C.
+    The index lists every log below FOLDER (a YAML file whose `format:` line says
+    raiders-log); each opens in the same viewer that `raiders replay LOG --html` writes. No
+    other file is listed or shown. Requests that name another host (DNS rebinding) are
+    refused. Stop with Ctrl-C.
     """
     from raiders.interpreter.tools.serve import make_server
 
-    server = make_server(folder, port, allow_paths)
-    host, real_port = server.server_address[:2]
-    click.echo(f"serving {display_path(folder)} on http://{host}:{real_port}/ (Ctrl-C stops)")
+    try:
+        server = make_server(folder, port, allow_paths, bind, allow_hosts)
+    except OSError as err:
+        raise Failure(f"error: cannot listen on {bind} port {port}: "
+                      f"{err.strerror or err}") from None
+    click.echo(f"serving {display_path(folder)} ({len(server.files)} log(s)) on "
+               f"{server.url} (Ctrl-C stops)")
+    if server.token:
+        click.echo("reachable from other machines: the URL carries a token, needed on every "
+                   "request; share it only with those who may see these logs")
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -164,9 +164,11 @@ def embed_json(data: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def render_html(data: dict[str, Any]) -> str:
+def render_html(data: dict[str, Any], nav: str = "") -> str:
+    """The page; `nav` is HTML put beside the title (serve's link back to its index)."""
     page = _asset("page.html")
-    parts = {"{{TITLE}}": html.escape(data["title"]), "{{STYLE}}": _asset("viewer.css"),
+    parts = {"{{TITLE}}": html.escape(data["title"]), "{{NAV}}": nav,
+             "{{STYLE}}": _asset("viewer.css"),
              "{{DATA}}": embed_json(data), "{{SCRIPT}}": _asset("viewer.js")}
     # One pass: text put in (a title from a file name) is never searched for a placeholder.
     return re.sub(r"\{\{[A-Z]+\}\}", lambda m: parts[m.group(0)], page)
