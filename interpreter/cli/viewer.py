@@ -228,11 +228,15 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
               help="Answer requests that name the server NAME too (its `Host:`; repeatable). "
                    "By default only localhost, 127.0.0.1, [::1] and the bound address.")
+@click.option("--client-timeout", type=click.FloatRange(0.1, 3600), default=10.0,
+              show_default=True, metavar="SECONDS",
+              help="How long a client may take to send its request, and to take its answer "
+                   "(a slower one gets 408 and is closed).")
 @click.option("--allow-path", "allow_paths", multiple=True, metavar="DIR",
               type=click.Path(exists=True),
               help="Let the logs name rulesets and mod folders inside DIR too (repeatable).")
 def serve(folder: str, port: int, bind: str, allow_hosts: tuple[str, ...],
-          allow_paths: tuple[str, ...]) -> None:
+          client_timeout: float, allow_paths: tuple[str, ...]) -> None:
     """Serve the replay viewer for a folder of logs on http://127.0.0.1:PORT/.
 
     The index lists every log below FOLDER (a YAML file whose `format:` line says
@@ -243,7 +247,8 @@ def serve(folder: str, port: int, bind: str, allow_hosts: tuple[str, ...],
     from raiders.interpreter.tools.serve import make_server
 
     try:
-        server = make_server(folder, port, allow_paths, bind, allow_hosts)
+        server = make_server(folder, port, allow_paths, bind, allow_hosts,
+                             timeout=client_timeout)
     except OSError as err:
         raise Failure(f"error: cannot listen on {bind} port {port}: "
                       f"{err.strerror or err}") from None

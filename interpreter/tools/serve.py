@@ -184,6 +184,7 @@ class LogServer:
         self._waiting: dict[asyncio.StreamWriter, None] = {}  # reading a head, oldest first
         self._open = 0
         self._tasks: set[asyncio.Task] = set()
+        self._stopping = False
         self._pages: dict[tuple[int, int, int], str] = {}
         self._pool = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="raiders-serve")
         self._loop: Optional[asyncio.AbstractEventLoop] = None
@@ -206,6 +207,7 @@ class LogServer:
         server = await asyncio.start_server(self._connection, sock=self._sock, limit=MAX_LINE)
         async with server:
             await self._stop.wait()
+            self._stopping = True
             server.close()
             for task in list(self._tasks):  # the connections still open end with the server
                 task.cancel()
@@ -258,12 +260,44 @@ class LogServer:
                     "408 Request Timeout", "the request took too long", None), False
             self._waiting.pop(writer, None)
             await asyncio.wait_for(self._send(writer, status, body, head_only), self.timeout)
+            if status >= 400:
+                await self._linger(reader, writer)
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.TimeoutError, OSError):
             pass  # the client went away, or would not take its answer
         finally:
             self._waiting.pop(writer, None)
+            await self._close(writer)
             self._open -= 1
+
+    async def _close(self, writer: asyncio.StreamWriter) -> None:
+        """Close once the answer is sent (an abort would drop what is still buffered), within
+        the timeout; at once when the server stops or the connection is gone."""
+        if self._stopping or writer.transport.is_closing():
             writer.transport.abort()
+            return
+        writer.close()
+        try:
+            await asyncio.wait_for(writer.wait_closed(), self.timeout)
+        except (asyncio.TimeoutError, ConnectionError, OSError):
+            writer.transport.abort()
+
+    async def _linger(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """After an error, half-close and read (and drop) what the client still sends, a little
+        while: closed at once with its request unread, the connection would be reset, and the
+        client could lose the answer (a lingering close, as Apache makes)."""
+        if not writer.can_write_eof():
+            return
+        writer.write_eof()
+
+        async def drain_input() -> None:
+            for _ in range(64):  # at most 64 * MAX_LINE bytes
+                if not await reader.read(MAX_LINE):
+                    return
+
+        try:
+            await asyncio.wait_for(drain_input(), min(1.0, self.timeout))
+        except asyncio.TimeoutError:
+            pass
 
     async def _read_request(self, reader: asyncio.StreamReader) -> Request:
         lines: list[bytes] = []
