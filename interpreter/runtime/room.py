@@ -6,7 +6,7 @@ they hold and their statuses. For one event, in that order of cards (docs/dsl.md
 every `modify` that applies, then the first `instead of` that applies (a replacement never
 applies twice within its own chain, so two replacements cannot loop), then the effect, then
 every `after`. A chain deeper than MAX_DEPTH, or a room that sets off more than MAX_EVENTS
-events, is a RulesError naming the card.
+events and rule checks, is a RulesError naming the card.
 
 `Table` is the game as the rules see it (players, supply, where dice and choices come from);
 `Context` is one room's round (or one phase of the game) being played on it.
@@ -22,7 +22,10 @@ from .compiled import CardRules, CompiledRoom, Handler
 from .state import Card, Floor, Mark, Play, Player
 
 MAX_DEPTH = 32
-MAX_EVENTS = 20_000  # per room: enough for any real card, a clear stop for runaway ones
+# Per room, the events set off plus the rules checked for them (a fan-out, many rules hearing
+# each event, is stopped after as much work as a chain): real games take at most 17, and a
+# runaway stops within 20,000 steps, a few hundredths of a second.
+MAX_EVENTS = 20_000
 MAX_NUMBER = 10**6  # amounts beyond this are a runaway card, not a game
 MAX_VALUE = 10**12  # a modified value or strength (`never` is 10**9); floats hold it exactly
 
@@ -511,6 +514,9 @@ class Context:
                   extra=None, reissued: Optional[tuple[str, frozenset]] = None) -> bool:
         """`instead of`: the first handler that applies runs in the event's place (the same
         event dealt there is not modified again by what modified this one)."""
+        self.events += len(reps)  # each rule checked counts against the room's budget
+        if self.events > MAX_EVENTS:
+            self._runaway(reps[0][0].event)
         for h, owner in reps:
             if self._applies(h, owner, subject, item, extra):
                 self._run(h, owner, subject, amount, reissued)
@@ -520,6 +526,9 @@ class Context:
     def _react(self, reacts: list, subject: list[Player], amount: int, item=None,
                extra=None) -> None:
         """`after`: every handler that applies, in bus order."""
+        self.events += len(reacts)  # each rule checked counts against the room's budget
+        if self.events > MAX_EVENTS:
+            self._runaway(reacts[0][0].event)
         for h, owner in reacts:
             if self._applies(h, owner, subject, item, extra):
                 self._run(h, owner, subject, amount)
@@ -539,8 +548,9 @@ class Context:
     def _runaway(self, event: str) -> None:
         cards = {h.card for h, _ in self.applied}
         who = ", ".join(sorted(cards)) or (self.room.id if self.room is not None else "?")
-        raise RulesError(f"a runaway chain of `{event}` events (more than {MAX_EVENTS} in one "
-                         f"room, or amounts beyond {MAX_NUMBER}) set off by {who}")
+        raise RulesError(f"a runaway chain of `{event}` events (more than {MAX_EVENTS} events "
+                         f"and rules checked in one room, or amounts beyond {MAX_NUMBER}) set "
+                         f"off by {who}")
 
     def _run(self, h: Handler, owner: Optional[Player], subject: list[Player],
              amount: int, reissued: Optional[tuple[str, frozenset]] = None) -> None:
