@@ -55,7 +55,7 @@ CODES: dict[str, str] = {
     "E507": "YAML anchor or alias",
     "E508": "mod used with a ruleset it is not written for",
     "W601": "a mod's boss-like card joins the room deck",
-    "W602": "a rule sets off its own event (a runaway chain)",
+    "W602": "rules set each other off (their events multiply)",
     "W603": "an item passed to a neighbour is passed on by the neighbour's own copy",
     "W604": "an item the supply holds that no card of the game ever gives",
     "W605": "a status that reads its holder is put on a thing nobody holds",

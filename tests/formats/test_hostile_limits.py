@@ -377,6 +377,37 @@ def test_a_rule_that_sets_off_its_own_event_is_warned_of(tmp_path):
     assert '"severity": "warning"' in json_out and '"code": "W602"' in json_out
 
 
+def test_rules_that_set_each_other_off_across_cards_and_events_are_warned_of(tmp_path):
+    """Before: 16 pairs of rules setting each other off through two events (issue 27), and two
+    cards doing so, got no W602: only a rule's own event was looked at. Now a graph of what
+    every rule hears and sets off, across cards; a chain that ends (wound -> gain, nothing
+    hearing gain) is not warned. The message says what the game does: the chain ends (each
+    rule runs once in it), and only many such rules in play make it a runaway."""
+    pairs = "\n".join(
+        f"monster m{i} {{ strength 9 / 12 / 15  wounds 2\n"
+        "  after wound { everyone: gain 1 coin }\n"
+        "  after gain { everyone: wound 1 } }" for i in range(16))
+    result = run("validate", mod(tmp_path, pairs + "\n", "pairs"))
+    assert result.exit_code == 0, result.output
+    warned = [line for line in result.output.splitlines() if "warning[W602]" in line]
+    assert len(warned) == 32, result.output
+    assert ("`after wound` on `m0` sets off `gain`, which `after gain` on `m0` sets off "
+            "`wound`, back to the first: each runs once in a chain, so the chain ends") \
+        in warned[0]
+    two_cards = mod(tmp_path, "\n".join([
+        "monster ogre { strength 9 / 12 / 15  wounds 2",
+        "  after wound { everyone: heal 1 } }",
+        "treasure salve { name \"Salve\"  chest 0",
+        "  after heal { everyone: wound 1 } }",
+        "monster orc { strength 9 / 12 / 15  wounds 2",
+        "  after wound { everyone: gain 1 coin } }", ""]), "two")
+    result = run("validate", two_cards)
+    warned = [line for line in result.output.splitlines() if "warning[W602]" in line]
+    assert [w.split(":")[1:3] for w in warned] == [["2", "27"], ["4", "26"]], result.output
+    assert "`after heal` on `salve` sets off `wound`, which `after wound` on `ogre` sets " \
+        "off `heal`" in warned[1]
+
+
 def test_a_nul_in_a_ruleset_folder_name_is_not_found(tmp_path):
     """Found by the slow tier's ruleset fuzzing: `cards: ["\\x00"]` was `ValueError: embedded
     null byte` with a traceback. Now E505 where the name stands."""
