@@ -55,9 +55,13 @@ def materialize(spec: str, scratch: str) -> Side:
     if not sep or not rev:
         raise DiffError(f"`{spec}` is neither a folder nor REV:PATH (a git revision of a mod "
                         "folder, e.g. HEAD~1:examples/mods/gorgon)")
+    if rev.startswith("-"):  # git would read it as an option (`--output=FILE` writes a file)
+        raise DiffError(f"`{rev}` in `{spec}` is not a revision: it starts with `-`")
     path = path or "."
     cwd = os.getcwd()
-    names = _git(["ls-tree", "-r", "-z", "--name-only", rev, "--", path], cwd)
+    # --end-of-options: whatever REV says, git reads it as a revision, never as an option
+    names = _git(["ls-tree", "-r", "-z", "--name-only", "--end-of-options", rev, "--", path],
+                 cwd)
     files = [n for n in names.decode("utf-8", "replace").split("\0") if n.endswith(_SUFFIXES)]
     if not files:
         raise DiffError(f"no card files or mod.yaml at {spec}")
@@ -76,7 +80,7 @@ def materialize(spec: str, scratch: str) -> Side:
         target = out / inside
         target.parent.mkdir(parents=True, exist_ok=True)
         # `REV:./name`: the path relative to the current folder, as ls-tree printed it
-        target.write_bytes(_git(["show", f"{rev}:./{name}"], cwd))
+        target.write_bytes(_git(["show", "--end-of-options", f"{rev}:./{name}"], cwd))
     return Side(spec, str(out))
 
 
