@@ -10,7 +10,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast
-from .diagnostics import Diagnostic, did_you_mean
+from .diagnostics import Diagnostic, did_you_mean, visible
 from .spans import Span
 from .vocabulary import EVENTS, SELECTORS
 
@@ -535,7 +535,7 @@ def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic
         elif ch == "-":
             hint = "`->` maps a table key to its row; a minus sign needs spaces around it"
         return Diagnostic(Span(path, err.line, err.column, err.line, err.column + 1), "E002",
-                          f"unexpected character `{ch}`", hint)
+                          f"unexpected character `{visible(ch)}`", hint)
     assert isinstance(err, UnexpectedToken)
     tok = err.token
     opened = _unclosed_brace(text)
