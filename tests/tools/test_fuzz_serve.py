@@ -21,6 +21,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Optional
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -38,12 +39,13 @@ LOG_CONTENT = b"Hugo"
 class Server:
     """`raiders serve` in a child process; the port it printed, its token, its stderr."""
 
-    def __init__(self, folder: Path, bind: str, tmp: Path):
+    def __init__(self, folder: Path, bind: str, tmp: Path, argv: Optional[list[str]] = None):
+        # argv: another server that prints the same first line (to measure an older one)
         self.stderr_path = tmp / f"serve-{bind}.err"
         self.stderr = open(self.stderr_path, "w")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "raiders", "serve", str(folder), "--port", "0",
-             "--bind", bind, "--client-timeout", "0.5"],
+            argv or [sys.executable, "-m", "raiders", "serve", str(folder), "--port", "0",
+                     "--bind", bind, "--client-timeout", "0.5"],
             stdout=subprocess.PIPE, stderr=self.stderr, text=True)
         line = self.proc.stdout.readline()
         assert " on http://" in line, line
