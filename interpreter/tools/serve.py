@@ -179,7 +179,7 @@ class LogServer:
         self.names = host_names(bind, allow_hosts)
         # Reachable from other machines: a token in the URL, as notebook servers do.
         self.token = None if is_loopback(bind) else secrets.token_urlsafe(24)
-        shown = "127.0.0.1" if bind in ("0.0.0.0", "::", "") else bind
+        shown = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(bind, bind)
         self.url = self.link(f"http://{_url_host(shown)}:{self.port}/")
         self._waiting: dict[asyncio.StreamWriter, None] = {}  # reading a head, oldest first
         self._open = 0
