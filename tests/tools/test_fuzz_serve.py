@@ -158,6 +158,14 @@ def _send(port: int, data: bytes, close: bool) -> bytes:
     return out
 
 
+def _code(answer: bytes) -> Optional[int]:
+    """An answer's status (HTTP/1.0 or 1.1), else None."""
+    parts = answer.split(b"\r\n", 1)[0].split(b" ", 2)
+    if len(parts) >= 2 and parts[0] in (b"HTTP/1.0", b"HTTP/1.1") and parts[1].isdigit():
+        return int(parts[1])
+    return None
+
+
 def problems(server: Server, req) -> list[str]:
     """What went wrong with one case: `hang`, `traceback`, `death`, `disclosure`, `status`."""
     data, close, hosts, target = _build(req, server)
@@ -167,10 +175,8 @@ def problems(server: Server, req) -> list[str]:
     except socket.timeout:
         return ["hang"]
     head = answer.split(b"\r\n", 1)[0]
-    parts = head.split(b" ", 2)
-    code = int(parts[1]) if len(parts) >= 2 and parts[0] == b"HTTP/1.1" and \
-        parts[1].isdigit() else None
-    if code not in PROMISED:
+    code = _code(answer)
+    if code not in PROMISED or not head.startswith(b"HTTP/1.1 "):
         found.append(f"status {head[:80]!r}")
     if SECRET in answer:
         found.append("disclosure: secrets.yaml")
@@ -184,7 +190,7 @@ def problems(server: Server, req) -> list[str]:
         return found + ["death"]
     try:  # alive and answering
         honest = f"GET /?token={server.token} HTTP/1.1\r\nHost: localhost:{server.port}\r\n\r\n"
-        if not _send(server.port, honest.encode(), True).startswith(b"HTTP/1.1 200"):
+        if _code(_send(server.port, honest.encode(), True)) != 200:
             found.append("not answering after it")
     except socket.timeout:
         found.append("hang (the next request)")
