@@ -185,11 +185,13 @@ class LogServer:
         self._open = 0
         self._tasks: set[asyncio.Task] = set()
         self._stopping = False
-        self._pages: dict[tuple[int, int, int], str] = {}
+        self._pages: dict[tuple[int, int, int], str] = {}  # by the log's inode, time, size
+        self._pages_lock = threading.Lock()
         self._pool = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="raiders-serve")
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._stop: Optional[asyncio.Event] = None
         self._stopped = threading.Event()
+        self._stop_asked = False  # shutdown before the loop ran
 
     def link(self, path: str) -> str:
         return f"{path}?token={self.token}" if self.token else path
@@ -204,6 +206,8 @@ class LogServer:
 
     async def _main(self) -> None:
         self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+        if self._stop_asked:
+            return
         server = await asyncio.start_server(self._connection, sock=self._sock, limit=MAX_LINE)
         async with server:
             await self._stop.wait()
@@ -214,6 +218,8 @@ class LogServer:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
     def shutdown(self) -> None:
+        """Stop serve_forever (from another thread) and wait until it has returned."""
+        self._stop_asked = True
         if self._loop is not None and self._stop is not None and not self._stopped.is_set():
             self._loop.call_soon_threadsafe(self._stop.set)
             self._stopped.wait()
@@ -237,7 +243,7 @@ class LogServer:
 
     async def _serve_one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
         if self._open >= self.max_connections:
-            if not self._waiting:  # every slot is sending an answer: this one must wait its turn
+            if not self._waiting:  # every slot is sending an answer: refused, to try again
                 writer.transport.abort()
                 return
             oldest = next(iter(self._waiting))
@@ -361,7 +367,9 @@ class LogServer:
         if file_format(log) != "log":  # replaced since the server started: no longer a log
             return HTTPStatus.NOT_FOUND, _error_page("404 Not Found", "no longer a log", index)
         key = (st.st_ino, st.st_mtime_ns, st.st_size)
-        if (kept := self._pages.get(key)) is not None:
+        with self._pages_lock:
+            kept = self._pages.get(key)
+        if kept is not None:
             return HTTPStatus.OK, kept
         try:
             page = render_html(view_for(log, self.allow, display_path(log)),
@@ -377,9 +385,10 @@ class LogServer:
                   file=sys.stderr)
             return HTTPStatus.INTERNAL_SERVER_ERROR, _error_page(
                 "500 Internal Server Error", "this log could not be shown", index)
-        if len(self._pages) >= _KEPT_PAGES:
-            self._pages.pop(next(iter(self._pages)))
-        self._pages[key] = page
+        with self._pages_lock:  # two threads make pages
+            if len(self._pages) >= _KEPT_PAGES:
+                self._pages.pop(next(iter(self._pages)))
+            self._pages[key] = page
         return HTTPStatus.OK, page
 
     async def _send(self, writer: asyncio.StreamWriter, status: HTTPStatus, body: str,
