@@ -271,8 +271,8 @@ def _yaml_seeds(kind: str) -> list[str]:
         out = []
         for name in ("deluxe", "classic"):
             text = (ROOT / "cards" / name / "ruleset.yaml").read_text(encoding="utf-8")
-            folders = f"[{ROOT / 'cards' / 'common'}, {ROOT / 'cards' / name}]"
-            out.append(text.replace("cards: [../common, .]", f"cards: {folders}"))
+            folders = f"[builtin:common, builtin:{name}]"
+            out.append(text.replace("cards: [builtin:common, .]", f"cards: {folders}"))
         return out
     return [f.read_text(encoding="utf-8") for f in _files("examples/mods/*/mod.yaml")]
 
