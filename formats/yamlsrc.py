@@ -248,6 +248,19 @@ def not_declared(path: str, text: str, kind: str) -> Optional[Diagnostic]:
                       f"(see docs/{kind}s.md)")
 
 
+def load_declared(path: str, kind: str) -> tuple[Optional[str], list[Any], list[Diagnostic]]:
+    """load_file for a file read as a raiders `kind`: one that declares no raiders format is
+    refused (E510, text None) before it is parsed, so that none of it is ever quoted."""
+    text, diags = read_text(path)
+    if text is None:
+        return None, [], diags
+    foreign = not_declared(path, text, kind)
+    if foreign is not None:
+        return None, [], [foreign]
+    docs, diags = load_documents(text, path)
+    return text, docs, diags
+
+
 def load_file(path: str) -> tuple[Optional[str], list[Any], list[Diagnostic]]:
     """(text, documents, diagnostics) of a YAML file, read only if its size is within limits."""
     text, diags = read_text(path)

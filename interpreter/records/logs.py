@@ -172,8 +172,9 @@ def read_log(path: str, allow: Sequence[str] = ()) -> LogSpec:
     """Read and check a log file; raises InputError with positioned diagnostics.
 
     The paths the log names (`ruleset`, `cards`) must lead inside the log's own folder or
-    into one of the folders `allow`s (formats/safeio.py)."""
-    _, docs, diags = yamlsrc.load_file(path)
+    into one of the folders `allow`s (formats/safeio.py). A file that declares no raiders
+    format is refused before it is parsed (E510)."""
+    _, docs, diags = yamlsrc.load_declared(path, "log")
     if diags:
         raise InputError(diags)
     if len(docs) != 1:
