@@ -38,6 +38,7 @@ FIRST_PLAYER = ("none", "random")
 SCORING = ("standard", "duel", "solo")
 MAX_COPIES = 100  # copies of one card in a deck or a supply (a ruleset's, a mod's)
 MAX_SETTING = 1_000_000  # any number setting (coins, floors, a cap): beyond it, not a game
+MAX_FOLDERS = 100  # card folders one `cards:` list names: 100,000 were 100,000 diagnostics
 
 
 @attrs.frozen
@@ -161,7 +162,7 @@ class _Reader(Reader):
             "bool": lambda: v if isinstance(v, bool) else self._bad(
                 where, f"`{key}` takes true or false"),
             "ids": lambda: self._ids(v, where, key),
-            "paths": lambda: self._ids(v, where, key),
+            "paths": lambda: self._paths(v, where, key),
             "counts": lambda: self._counts(v, where, key),
             "variants": lambda: self._variants(v, where),
             "mode": lambda: self._choice(v, where, key, PLAY_MODES),
@@ -188,6 +189,13 @@ class _Reader(Reader):
         if not yamlsrc.is_seq(v) or not all(yamlsrc.is_str(x) for x in v):
             return self._bad(where, f"`{key}` takes a list of names: [a, b]")
         return tuple(v)
+
+    def _paths(self, v, where, key):
+        folders = self._ids(v, where, key)
+        if folders is not None and len(folders) > MAX_FOLDERS:
+            return self._bad(where, f"`{key}` names {len(folders):,} card folders: at most "
+                             f"{MAX_FOLDERS}")
+        return folders
 
     def _counts(self, v, where, key):
         if not yamlsrc.is_map(v):

@@ -36,6 +36,7 @@ ALLOW_HINT = "to allow more, name the folder on the command line: --allow-path D
 # A built-in card folder named by a file (`cards: [builtin:common, .]`): the one way out of a
 # file's own folder that needs no --allow-path, since it leads only into the installed cards.
 BUILTIN = "builtin:"
+_PATH_MAX, _NAME_MAX = 4096, 255  # longer is no path on any file system raiders runs on
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -181,6 +182,9 @@ class Confinement:
             if "\0" in raw:
                 return None, "a path cannot hold a NUL character"
             candidate = os.path.normpath(os.path.join(self.base, raw))
+            if len(candidate) > _PATH_MAX or any(len(part) > _NAME_MAX
+                                                 for part in candidate.split(os.sep)):
+                return None, "a name too long to be a path"
             if not _inside(candidate, self.lexical):
                 if os.path.isabs(raw):
                     return None, "an absolute path outside the file's own folder"
@@ -225,11 +229,9 @@ def refused(span: Span, raw: str, why: str, what: str, hint: Optional[str] = Non
 
 
 def leads_out(path: PathLike, folder: PathLike) -> bool:
-    """Whether a file found in `folder` is (or passes through) a link leading out of it."""
-    try:
-        return not _inside(os.path.realpath(path), [os.path.realpath(folder)])
-    except (OSError, ValueError):
-        return True
+    """Whether a file found in `folder` (a card file, a mod.yaml) is (or passes through) a
+    link leading out of it: the path policy's own rule (Confinement.inside)."""
+    return not Confinement(folder).inside(path)
 
 
 def link_out(path: PathLike, folder: PathLike) -> Diagnostic:

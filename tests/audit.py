@@ -10,13 +10,14 @@ imports would be recorded too.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import attrs
 
@@ -98,3 +99,45 @@ def run_audited(args: Sequence[object], cwd: os.PathLike | str | None = None,
         events = json.loads(record.read_text(encoding="utf-8")) if record.exists() else []
     return Audited(proc.returncode, proc.stdout + proc.stderr,
                    tuple((str(e), str(p)) for e, p in events))
+
+
+# ---- in this process ---------------------------------------------------------------------------
+
+_EVENTS = ("open", "os.listdir", "os.scandir")
+_recorders: list[list[tuple[str, str]]] = []
+_installed: list[bool] = []
+
+
+def _hook(event: str, args: tuple) -> None:
+    if not _recorders or event not in _EVENTS or not args:
+        return
+    target = args[0]
+    if isinstance(target, (str, bytes, os.PathLike)):
+        try:
+            path = os.path.abspath(os.fsdecode(target))
+        except (TypeError, ValueError):
+            path = repr(target)
+        for seen in _recorders:
+            seen.append((event, path))
+
+
+@contextlib.contextmanager
+def watching() -> Iterator[list[tuple[str, str]]]:
+    """Within the block, every file this process opens and every folder it lists, as
+    (event, absolute path): for a fuzz case run in-process (CliRunner), where starting a child
+    for each would cost too much. The hook, once added, stays (it records nothing outside)."""
+    if not _installed:
+        sys.addaudithook(_hook)
+        _installed.append(True)
+    seen: list[tuple[str, str]] = []
+    _recorders.append(seen)
+    try:
+        yield seen
+    finally:
+        _recorders.remove(seen)
+
+
+def touching(events: Iterable[tuple[str, str]], places: Iterable[os.PathLike | str]
+             ) -> list[tuple[str, str]]:
+    """Audited.touching for events recorded in this process."""
+    return Audited(0, "", tuple(events)).touching(places)

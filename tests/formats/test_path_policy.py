@@ -172,6 +172,27 @@ def test_an_unknown_builtin_folder_is_not_found(tmp_path):
         in result.output, result.output
 
 
+def test_a_hundred_thousand_card_folders_are_one_diagnostic(tmp_path):
+    """Found by the ruleset fuzzing: 100,000 `/etc` entries were 100,000 E506 diagnostics
+    (65 MB printed, ten minutes). Now one E503 where the list stands."""
+    folder = stranger_ruleset(tmp_path, "[" + ", ".join(["/etc"] * 100_000) + "]")
+    result = CliRunner().invoke(main, ["validate", str(folder)])
+    assert result.exit_code == 1
+    assert "ruleset.yaml:5:8: error[E503]: `cards` names 100,000 card folders: at most 100" \
+        in result.output
+    assert result.output.count("error[") == 1 and len(result.output) < 2000
+
+
+def test_a_folder_name_too_long_for_a_path_is_refused_where_it_stands(tmp_path):
+    """Found by the ruleset fuzzing: a 40,000-character name was `error: …: File name too
+    long`, with no position. Now E506 at the name, nothing looked up."""
+    folder = stranger_ruleset(tmp_path, "[builtin:common, ., " + "a" * 40_000 + "]")
+    result = CliRunner().invoke(main, ["validate", str(folder)])
+    assert result.exit_code == 1
+    assert "ruleset.yaml:5:21: error[E506]" in result.output, result.output[:2000]
+    assert "a name too long to be a path" in result.output
+
+
 # ---- a file beside that is not a raiders file --------------------------------------------------
 
 def test_a_log_naming_a_secrets_file_beside_it_gets_one_diagnostic(tmp_path):
