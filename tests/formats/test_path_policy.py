@@ -176,7 +176,7 @@ def test_a_hundred_thousand_card_folders_are_one_diagnostic(tmp_path):
     """Found by the ruleset fuzzing: 100,000 `/etc` entries were 100,000 E506 diagnostics
     (65 MB printed, ten minutes). Now one E503 where the list stands."""
     folder = stranger_ruleset(tmp_path, "[" + ", ".join(["/etc"] * 100_000) + "]")
-    result = CliRunner().invoke(main, ["validate", str(folder)])
+    result = CliRunner().invoke(main, ["validate", str(folder / "ruleset.yaml")])
     assert result.exit_code == 1
     assert "ruleset.yaml:5:8: error[E503]: `cards` names 100,000 card folders: at most 100" \
         in result.output
@@ -189,7 +189,7 @@ def test_a_folder_name_too_long_for_a_path_is_refused_where_it_stands(tmp_path):
     folder = stranger_ruleset(tmp_path, "[builtin:common, ., " + "a" * 40_000 + "]")
     result = CliRunner().invoke(main, ["validate", str(folder)])
     assert result.exit_code == 1
-    assert "ruleset.yaml:5:21: error[E506]" in result.output, result.output[:2000]
+    assert "ruleset.yaml:5:28: error[E506]" in result.output, result.output[:2000]
     assert "a name too long to be a path" in result.output
 
 
