@@ -285,18 +285,10 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
         return None, r.diags
     base = path.parent
     box = Confinement(base, roots or ())
-    folders = [Path(f) for f in _card_folders(r, doc["cards"], values["cards"], box)]
-    for i, folder in enumerate(folders):
-        if folder.parts and not os.path.exists(folder):  # False, not ValueError, for a NUL
-            r.err(yamlsrc.value_span(spath, doc["cards"], i), "E505",
-                  f"card folder `{values['cards'][i]}` not found", f"looked for {folder}")
+    folders = [Path(f) for f in _card_folders(r, doc["cards"], values["cards"], box, "")]
     for name, variant in values["variants"].items():
         node = doc["variants"][name]["cards"] if "cards" in variant else None
-        found = _card_folders(r, node, variant.get("cards", ()), box)
-        for i, (raw, folder) in enumerate(zip(variant.get("cards", ()), found, strict=True)):
-            if folder and not os.path.exists(folder):
-                r.err(yamlsrc.value_span(spath, node, i), "E505",
-                      f"variant `{name}`: card folder `{raw}` not found")
+        found = _card_folders(r, node, variant.get("cards", ()), box, f"variant `{name}`: ")
         if "cards" in variant:
             variant["cards"] = tuple(found)
     if r.diags:
@@ -329,18 +321,30 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
     return ruleset, r.diags + lib_diags
 
 
-def _card_folders(r: _Reader, node: Any, raws: tuple[str, ...], box: Confinement) -> list[str]:
+def _card_folders(r: _Reader, node: Any, raws: tuple[str, ...], box: Confinement,
+                  whose: str) -> list[str]:
     """The folders a `cards:` list names, each resolved by the one path policy; a refused
-    one (E506: absolute, `..` out, a link out, `/`) is never opened and stands as ""."""
+    one (E506: absolute, `..` out, a link out, `/`) is never opened, one missing is E505, and
+    a file that is no card file (a `secrets.yaml` beside) is E503, never read as cards. Each
+    stands as "" when it is wrong."""
     found = []
     for i, raw in enumerate(raws):
+        where = yamlsrc.value_span(r.path, node, i)
         path, why = box.resolve(raw)
         if path is None:
             r.diags.append(refused(
-                yamlsrc.value_span(r.path, node, i), str(raw), why or "", "ruleset's `cards`",
+                where, str(raw), why or "", "ruleset's `cards`",
                 "a ruleset's card folders lie inside its own folder (move them there), or are "
                 "built-in ones named " + ", ".join(f"`{BUILTIN}{n}`" for n in builtin_names())))
-        found.append(path or "")
+        elif not os.path.exists(path):
+            r.err(where, "E505", f"{whose}card folder `{raw}` not found", f"looked for {path}")
+        elif not is_dir(path) and not path.endswith(CARD_SUFFIX):
+            r.err(where, "E503", f"{whose}`cards` names a file that is not a card folder",
+                  f"`cards` lists folders of card files (`*{CARD_SUFFIX}`)")
+        else:
+            found.append(path)
+            continue
+        found.append("")
     return found
 
 

@@ -82,7 +82,8 @@ def _covered_by(ruleset_file: Path) -> list[Path]:
     # resolved as load_ruleset resolves them (the one path policy): a refused one is left out
     box = Confinement(ruleset_file.parent)
     resolved = (box.resolve(c)[0] for c in folders if isinstance(c, str))
-    return [Path(p).resolve() for p in resolved if p is not None]
+    # realpath, not Path.resolve: a link loop is no folder, not a RuntimeError
+    return [Path(os.path.realpath(p)) for p in resolved if p is not None]
 
 
 def _owning_ruleset(card_folder: Path) -> Path | None:

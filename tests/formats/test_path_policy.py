@@ -200,6 +200,27 @@ def test_a_folder_name_too_long_for_a_path_is_refused_where_it_stands(tmp_path):
     assert "a name too long to be a path" in result.output
 
 
+def test_a_file_beside_the_ruleset_named_as_a_card_folder_is_not_read_as_cards(tmp_path):
+    """Found by the ruleset fuzzing: `cards: [.., secrets.yaml]` read the secrets file as a
+    card file and quoted it in a syntax error. Now E503 at the name; the file is not opened."""
+    folder = stranger_ruleset(tmp_path, "[builtin:common, ., secrets.yaml]")
+    (folder / "secrets.yaml").write_text(f"api_key: {SECRET}\n", encoding="utf-8")
+    done = run_audited(["validate", folder / "ruleset.yaml"], cwd=tmp_path)
+    assert_refused(done, "E503", "that-folder/ruleset.yaml:5:28", [folder / "secrets.yaml"])
+    assert "`cards` names a file that is not a card folder" in done.output
+
+
+def test_a_link_loop_named_as_a_card_folder_is_not_found(tmp_path):
+    """Found by the ruleset fuzzing: a link to itself named in `cards:` was a RuntimeError
+    (`Symlink loop`) with a traceback from `validate`. Now E505 where it stands."""
+    folder = stranger_ruleset(tmp_path, "[builtin:common, ., loop]")
+    (folder / "loop").symlink_to(folder / "loop")
+    result = CliRunner().invoke(main, ["validate", str(folder)])
+    assert result.exit_code == 1, result.exception
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "ruleset.yaml:5:28: error[E505]: card folder `loop` not found" in result.output
+
+
 # ---- a file beside that is not a raiders file --------------------------------------------------
 
 def test_a_log_naming_a_secrets_file_beside_it_gets_one_diagnostic(tmp_path):
