@@ -235,12 +235,15 @@ def foreign_yaml(path: str, text: str) -> bool:
         declared_format(text) is None
 
 
+_SAYS_ANYTHING = re.compile(r"^[ \t]*[^\s#]", re.M)  # a line that is not blank or a comment
+
+
 def not_declared(path: str, text: str, kind: str) -> Optional[Diagnostic]:
     """E510 when a text read as a raiders `kind` (ruleset, log, scenario) declares no raiders
     format at all: it is refused before it is parsed, and nothing of it is quoted (a file
     declaring another raiders format is read, and its `format:` says what is wrong)."""
-    if declared_format(text) is not None:
-        return None
+    if declared_format(text) is not None or not _SAYS_ANYTHING.search(text):
+        return None  # (an empty file, or only comments, has nothing to quote: its format says)
     return Diagnostic(Span.whole_file(path), "E510",
                       f"not a raiders {kind}: the file declares no raiders format; "
                       "nothing of it is read",
