@@ -208,7 +208,7 @@ class Confinement:
 
 def _builtin(name: str) -> tuple[Optional[str], Optional[str]]:
     """`builtin:NAME`: a folder of the installed cards, held inside them like any path."""
-    if not name or name.startswith(("/", "\\")) or "\0" in name:
+    if not name or name.startswith(("/", "\\", BUILTIN)) or "\0" in name:
         return None, "`builtin:` takes the name of a built-in card folder: " + \
             ", ".join(f"builtin:{n}" for n in builtin_names())
     path, why = Confinement(builtin_cards()).resolve(name)
