@@ -15,9 +15,9 @@ from raiders.dsl.diagnostics import Diagnostic, did_you_mean
 from raiders.dsl.spans import Span
 from raiders.formats import yamlsrc
 from raiders.formats.atomic import write_atomic  # noqa: F401  (the play/replay commands import it here)
-from raiders.interpreter.game.engine import GameResult, RoomRecord
+from raiders.interpreter.game.engine import Deal, GameResult, RoomRecord
 from raiders.interpreter.runtime.rules import Rules
-from raiders.interpreter.runtime.state import Card, Floor, RoomSlot
+from raiders.interpreter.runtime.state import Card, Floor, Player, RoomSlot
 
 from .yamlcheck import InputError, Reader, allowing, rules_from
 
@@ -63,6 +63,13 @@ class LogMeta:
 
 def render_log(meta: LogMeta, rules: Rules, result: GameResult) -> str:
     """The log of a finished (or stopped) game as YAML text."""
+    return render_game(meta, result.players, result.deal, result.rooms, result)
+
+
+def render_game(meta: LogMeta, players: Sequence[Player], deal: Deal, rooms: Sequence[RoomRecord],
+                result: Optional[GameResult]) -> str:
+    """A game's log as YAML text: `result` None for a game in progress (no `result:` line,
+    as `raiders record` writes one after each room)."""
     out = [f"format: {FORMAT}", f"ruleset: {_scalar(meta.ruleset)}",
            f"variant: {_scalar(meta.variant)}"]
     if meta.seed is not None:
@@ -72,19 +79,19 @@ def render_log(meta: LogMeta, rules: Rules, result: GameResult) -> str:
     if meta.cards:
         out.append(f"cards: {_flow(list(meta.cards))}")
     out.append("players:")
-    for p in result.players:
+    for p in players:
         out.append(f"  - {_flow({'name': p.name, 'character': p.character})}")
-    deal = result.deal
     if deal.first_player is not None:
-        out.append(f"first_player: {_scalar(result.players[deal.first_player].name)}")
+        out.append(f"first_player: {_scalar(players[deal.first_player].name)}")
     out.append("dungeon:")
     for floor in deal.floors:
         facing = "".join("U" if s.face_up else "D" for s in floor.rooms)
         out.append(f"  - {_flow({'rooms': [s.card for s in floor.rooms], 'facing': facing})}")
-    out.append("rooms:" if result.rooms else "rooms: []")
-    for rec in result.rooms:
+    out.append("rooms:" if rooms else "rooms: []")
+    for rec in rooms:
         out.extend(_room_lines(rec))
-    out.append("result: " + _flow({"winners": result.winners, "out": result.out}))
+    if result is not None:
+        out.append("result: " + _flow({"winners": result.winners, "out": result.out}))
     return "\n".join(out) + "\n"
 
 
