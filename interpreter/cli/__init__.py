@@ -37,6 +37,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     # the replay viewer over HTTP (docs/viewer.md)
     "serve": ("viewer", "serve",
               "Serve the replay viewer for a folder of logs on http://127.0.0.1:PORT/."),
+    # a game at a real table, recorded in the browser (docs/record.md)
+    "record": ("record", "record",
+               "Record a game played at a real table, room by room, in the browser."),
     # a mod's change reviewed
     "diff": ("review", "diff_cmd",
              "Review a mod's change: which cards changed, what they do before and after, and "

@@ -100,7 +100,7 @@ class Recorder:
                             "copies": rules.deck.get(rid, 0), "boss": rid in rules.bosses,
                             "words": describe(rules, rid)}
                       for rid in sorted({*rules.deck, *rules.bosses})},
-            "mods": [Path(m).name for m in self.mods],
+            "mods": self.mod_names(),
         }
 
     def create(self, name: str, setup: Mapping[str, Any]) -> str:
@@ -191,6 +191,9 @@ class Recorder:
                                              "facing": str(floor.get("facing") or "")}))
         lines.append("rooms: []")
         return "\n".join(lines) + "\n"
+
+    def mod_names(self) -> list[str]:
+        return [Path(m).name for m in self.mods]
 
     # ---- the games of the folder
     def games(self) -> list[dict[str, Any]]:

@@ -1,0 +1,222 @@
+"""`raiders record` in a real browser (Chromium through Playwright, tests/viewer_browser.py):
+whole games entered by clicks and keys from the plays of example logs, and the saved log
+replayed with --check to the same result (issue 25)."""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from viewer_browser import launch, why_no_browser
+
+from raiders.interpreter.records.logs import LogSpec, read_log
+from raiders.interpreter.records.replay import replay
+from raiders.interpreter.tools.record import Recorder
+from raiders.interpreter.tools.recordserver import make_server
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    why = why_no_browser()
+    if why:
+        pytest.skip(why)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+def serve(folder: Path, mods: tuple[str, ...] = ()):
+    server = make_server(Recorder(folder, mods), "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def rendered(page, before: str) -> str:
+    """Wait for the page to draw itself again; its new render number."""
+    # a selector, not wait_for_function: the page's CSP forbids eval, which that uses
+    page.wait_for_selector(f"#app:not([data-seq='{before}'])", state="attached")
+    return page.get_attribute("#app", "data-seq")
+
+
+def set_up(page, spec: LogSpec, name: str) -> None:
+    page.wait_for_selector("#create")
+    page.fill("#game-name", name)
+    page.select_option("#ruleset", spec.meta.ruleset)
+    page.wait_for_selector(f"#setup[data-loaded^='{spec.meta.ruleset}/']", state="attached")
+    page.select_option("#variant", spec.meta.variant)
+    page.wait_for_selector(f"#setup[data-loaded='{spec.meta.ruleset}/{spec.meta.variant}']",
+                           state="attached")
+    page.select_option("#player-count", str(len(spec.names)))
+    rows = page.locator(".player")
+    for i, (who, char) in enumerate(zip(spec.names, spec.characters, strict=True)):
+        rows.nth(i).locator("input").fill(who)
+        rows.nth(i).locator("select").select_option(char)
+    if spec.first_player is not None and page.locator("#first-player").count():
+        page.select_option("#first-player", str(spec.first_player))
+    if spec.meta.difficulty is not None:
+        page.select_option("#difficulty", str(spec.meta.difficulty))
+    assert spec.floors is not None
+    for f, floor in enumerate(spec.floors):
+        for r, slot in enumerate(floor.rooms):
+            page.select_option(f"#room-{f}-{r}", slot.card)
+            page.set_checked(f"#up-{f}-{r}", slot.face_up)
+    page.click("#create")
+    page.wait_for_selector("#question, #result")
+
+
+def enter_rooms(page, spec: LogSpec, rooms: range) -> None:
+    """Answer each question the page asks from the log's rooms: power cards and yes/no by
+    key, items and dice by click."""
+    for k in rooms:
+        room = spec.rooms[k]
+        used: dict[str, int] = {}
+        while True:
+            seq = page.get_attribute("#app", "data-seq")
+            if page.locator("#result").count() or _recorded(page) > k:
+                break
+            kind = page.get_attribute("#question", "data-kind")
+            who = page.get_attribute("#question", "data-player")
+            if kind == "card":
+                i = used.get(who, 0)
+                used[who] = i + 1
+                card = room.plays[who].cards[i]
+                if isinstance(card, int):
+                    page.keyboard.press(str(card))
+                else:
+                    page.click(f"#options button[data-card='{card}']")
+            elif kind in ("peek", "may"):
+                if kind == "peek":
+                    yes = who in room.peeks
+                else:
+                    i = used.get("?" + who, 0)
+                    used["?" + who] = i + 1
+                    yes = room.choices[who][i]
+                page.keyboard.press("y" if yes else "n")
+            else:
+                i = used.get("#" + kind, 0)
+                used["#" + kind] = i + 1
+                value = room.rolls[i] if kind == "roll" else room.monster
+                page.click(f"#options button[data-value='{value}']")
+            rendered(page, seq)
+            assert not page.is_visible("#error"), page.inner_text("#error")
+
+
+def _recorded(page) -> int:
+    import re
+
+    return int(re.search(r"\((\d+)\)", page.inner_text("#history summary")).group(1))
+
+
+def same_result(saved: Path, spec: LogSpec, allow: tuple[str, ...] = ()) -> None:
+    mine = read_log(str(saved), allow)
+    outcome = replay(mine, check=True)
+    assert outcome.divergence is None, str(outcome.divergence)
+    want = replay(spec, check=True).result
+    assert outcome.result is not None and want is not None
+    assert (outcome.result.winners, outcome.result.out) == (want.winners, want.out)
+    assert [r.after_state for r in outcome.result.rooms] == [r.after_state for r in want.rooms]
+
+
+def test_a_whole_25_room_game_by_clicks_and_keys(browser, tmp_path):
+    spec = read_log(str(ROOT / "examples/logs/deluxe-standard-table.yaml"))
+    server, url = serve(tmp_path)
+    try:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(url)
+        set_up(page, spec, "table")
+        enter_rooms(page, spec, range(len(spec.rooms)))
+        page.wait_for_selector("#result")
+        assert "Bob" in page.inner_text("#result")
+    finally:
+        server.shutdown()
+    same_result(tmp_path / "table.yaml", spec)
+
+
+def test_an_illegal_card_cannot_be_chosen_and_the_page_says_why(browser, tmp_path):
+    spec = read_log(str(ROOT / "examples/logs/classic-duel-table.yaml"))
+    server, url = serve(tmp_path)
+    try:
+        page = browser.new_page(viewport=DESKTOP)
+        page.goto(url)
+        set_up(page, spec, "duel")
+        enter_rooms(page, spec, range(1))
+        # room 2 (C-2: power cards come back only when the floor ends): whoever played a
+        # power card in room 1 finds it disabled, with the reason beside it
+        checked = 0
+        while not checked:
+            who = page.get_attribute("#question", "data-player")
+            spent = [c for c in spec.rooms[0].plays[who].cards if isinstance(c, int)]
+            for card in spent:
+                assert page.is_disabled(f"#options button[data-card='{card}']")
+                assert f"played power {card}, which is not in their hand" in \
+                    page.inner_text("#why-not")
+                seq = page.get_attribute("#app", "data-seq")
+                page.keyboard.press(str(card))  # the key of a card not in hand does nothing
+                page.wait_for_timeout(300)
+                assert page.get_attribute("#app", "data-seq") == seq
+                checked += 1
+            if not checked:  # this player spent an item: answer from the log, ask the next
+                seq = page.get_attribute("#app", "data-seq")
+                page.keyboard.press(str(spec.rooms[1].plays[who].cards[0]))
+                rendered(page, seq)
+    finally:
+        server.shutdown()
+
+
+@pytest.mark.parametrize("log, mods", [
+    ("examples/logs/classic-duel-table.yaml", ()),
+])
+def test_a_classic_duel(browser, tmp_path, log, mods):
+    spec = read_log(str(ROOT / log), mods)
+    server, url = serve(tmp_path, mods)
+    try:
+        page = browser.new_page(viewport=DESKTOP)
+        page.goto(url)
+        set_up(page, spec, "game")
+        enter_rooms(page, spec, range(len(spec.rooms)))
+        page.wait_for_selector("#result")
+    finally:
+        server.shutdown()
+    same_result(tmp_path / "game.yaml", spec, mods)
+
+
+def test_a_reload_mid_game_goes_on(browser, tmp_path):
+    spec = read_log(str(ROOT / "examples/logs/classic-duel-table.yaml"))
+    server, url = serve(tmp_path)
+    try:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(url)
+        set_up(page, spec, "duel")
+        enter_rooms(page, spec, range(6))
+        # half of room 7 entered, then the page is reloaded: the room's answers so far are kept
+        seq = page.get_attribute("#app", "data-seq")
+        card = spec.rooms[6].plays[page.get_attribute("#question", "data-player")].cards[0]
+        page.click(f"#options button[data-card='{card}']")
+        rendered(page, seq)
+        page.reload()
+        page.wait_for_selector("#question")
+        assert "So far" in page.inner_text("#question")
+        assert _recorded(page) == 6
+    finally:
+        server.shutdown()
+    # and a server started afresh on the same folder goes on from the log
+    server, url = serve(tmp_path)
+    try:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(url + "#game=duel.yaml")
+        page.wait_for_selector("#question")
+        assert _recorded(page) == 6
+        enter_rooms(page, spec, range(6, len(spec.rooms)))
+        page.wait_for_selector("#result")
+    finally:
+        server.shutdown()
+    same_result(tmp_path / "duel.yaml", spec)
