@@ -67,6 +67,9 @@ class Recorder:
 
     folder: Path
     mods: tuple[str, ...] = ()
+    # what a log's text gives, kept while the text stays the same (a room takes many requests)
+    _views: dict = attrs.field(factory=dict, init=False, repr=False)
+    _specs: dict = attrs.field(factory=dict, init=False, repr=False)
 
     # ---- the set-up
     def rules_for(self, ruleset: str, variant: Optional[str]) -> Rules:
@@ -245,10 +248,19 @@ class Recorder:
         return self.state(name)
 
     def _read(self, file: Path) -> LogSpec:
+        """The log as it is on disk now (read again whenever its text changed)."""
+        key = (file.name, file.read_bytes())
+        spec = self._specs.get(key)
+        if spec is not None:
+            return spec
         try:
-            return read_log(str(file), self.mods)
+            spec = read_log(str(file), self.mods)
         except InputError as err:
             raise RecordError("; ".join(_diag_text(d) for d in err.diagnostics)) from None
+        if len(self._specs) >= 8:
+            self._specs.clear()
+        self._specs[key] = spec
+        return spec
 
     def _write(self, file: Path, spec: LogSpec, game: Game, records: list[RoomRecord],
                result: Optional[GameResult], created: bool = False) -> None:
@@ -263,7 +275,15 @@ class Recorder:
     def _view(self, file: Path, spec: LogSpec, probe: "_Probe") -> dict[str, Any]:
         from raiders.interpreter.tools.viewer import build_view
 
-        view = build_view(spec, file.name)
+        # The view replays the log once more (with the rules' reasons): the same text gives the
+        # same view, and most requests (an answer in the middle of a room) leave the log as is.
+        key = (file.name, file.read_bytes())
+        view = self._views.get(key)
+        if view is None:
+            view = build_view(spec, file.name)
+            if len(self._views) >= 8:
+                self._views.clear()
+            self._views[key] = view
         rules = spec.rules
         rs = rules.ruleset
         k = len(spec.rooms)
