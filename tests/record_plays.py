@@ -7,8 +7,9 @@ from typing import Any, Callable, Optional
 from raiders.interpreter.records.logs import LogSpec
 
 
-def setup_of(spec: LogSpec) -> dict[str, Any]:
-    """What the set-up form sends for the game a log holds."""
+def setup_of(spec: LogSpec, hidden: bool = False) -> dict[str, Any]:
+    """What the set-up form sends for the game a log holds (`hidden`: its face-down rooms left
+    blank, to be said when turned over)."""
     setup: dict[str, Any] = {
         "ruleset": spec.meta.ruleset, "variant": spec.meta.variant,
         "players": [{"name": n, "character": c} for n, c in zip(spec.names, spec.characters,
@@ -18,7 +19,7 @@ def setup_of(spec: LogSpec) -> dict[str, Any]:
     if spec.meta.difficulty is not None:
         setup["difficulty"] = spec.meta.difficulty
     assert spec.floors is not None
-    setup["dungeon"] = [{"rooms": [s.card for s in f.rooms],
+    setup["dungeon"] = [{"rooms": [s.card if s.face_up or not hidden else "" for s in f.rooms],
                          "facing": "".join("U" if s.face_up else "D" for s in f.rooms)}
                         for f in spec.floors]
     return setup
@@ -34,6 +35,9 @@ def answer_for(spec: LogSpec, k: int, question: dict[str, Any], used: dict[str, 
         used[key] = i + 1
         return values[i]
 
+    if kind == "room":
+        assert spec.floors is not None
+        return spec.floors[question["floor"]].rooms[question["room"]].card
     if kind == "card":
         return nth(who, room.plays[who].cards)
     if kind == "peek":

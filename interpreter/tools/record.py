@@ -33,12 +33,15 @@ from raiders.interpreter.records.yamlcheck import InputError
 from raiders.interpreter.runtime.legality import check_play
 from raiders.interpreter.runtime.room import RulesError
 from raiders.interpreter.runtime.rules import Rules, load_rules
-from raiders.interpreter.runtime.state import POWER_CARDS, Card
+from raiders.interpreter.runtime.state import POWER_CARDS, Card, Floor, RoomSlot
 
 MARK = "# recorded at the table with `raiders record`"
+# Face-down rooms nobody has turned over yet: the log holds a stand-in for each (a dungeon is
+# whole in a log), and this comment says which they are, `floor.room` counted from 1.
+UNSEEN = "# face-down rooms not yet turned over (stand-ins): "
 GAME_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 PLAYER_NAME = re.compile(r"^[^\x00-\x1f\x7f:#{}\[\],&*!|>'\"%@`]{1,24}$")
-KINDS = ("peek", "card", "may", "roll", "monster")
+KINDS = ("room", "peek", "card", "may", "roll", "monster")
 MAX_ANSWERS = 200  # far more than any room asks (5 players, rounds, second cards)
 
 
@@ -185,12 +188,12 @@ class Recorder:
         if dungeon:
             if not isinstance(dungeon, list):
                 raise RecordError("the dungeon is a list of floors", "dungeon")
+            rooms, unseen = _stand_ins(rules, dungeon)
+            if unseen:
+                lines.insert(1, UNSEEN + " ".join(f"{f + 1}.{r + 1}" for f, r in sorted(unseen)))
             lines.append("dungeon:")
-            for floor in dungeon:
-                if not isinstance(floor, dict) or not isinstance(floor.get("rooms"), list) \
-                        or not all(isinstance(r, str) and r for r in floor["rooms"]):
-                    raise RecordError("each floor gives its rooms", "dungeon")
-                lines.append("  - " + _flow({"rooms": floor["rooms"],
+            for floor, cards in zip(dungeon, rooms, strict=True):
+                lines.append("  - " + _flow({"rooms": cards,
                                              "facing": str(floor.get("facing") or "")}))
         lines.append("rooms: []")
         return "\n".join(lines) + "\n"
@@ -228,11 +231,31 @@ class Recorder:
         file = self.file(name)
         spec = self._read(file)
         given = _answers(answers)
-        probe = _probe(spec, given)
+        unseen = _unseen(file)
+        k = len(spec.rooms)
+        place = divmod(k, spec.rules.ruleset.rooms_per_floor)
+        if place in unseen and spec.result is None:
+            # the room is turned over: the table says which it is, before anything else
+            question = _room_question(spec, unseen, place)
+            if not given:
+                _describe(question, _probe(spec, [], stop_before=True).game)
+                return self._view(file, spec, _Probe(None, [], [], question), answers=[])
+            card = given[0].value
+            if given[0].kind != "room" or card not in [o["card"] for o in question["options"]]:
+                raise RecordError(f"room {k + 1} is face down: say first which room it is "
+                                  "(one of the cards the deck has left)")
+            spec = _with_room(spec, place, card)
+            probe = _probe(spec, given[1:])
+            if not probe.done:
+                probe.answers = given
+                return self._view(file, spec, probe)
+            unseen = unseen - {place}
+        else:
+            probe = _probe(spec, given)
         if probe.done:
-            self._write(file, spec, probe.game, probe.records, probe.result)
+            self._write(file, spec, probe.game, probe.records, probe.result, unseen=unseen)
             spec = self._read(file)
-            probe = _probe(spec, [])
+            return self.state(name)
         return self._view(file, spec, probe)
 
     def undo(self, name: str) -> dict[str, Any]:
@@ -244,7 +267,7 @@ class Recorder:
         kept = attrs.evolve(spec, rooms=spec.rooms[:-1], result=None, result_span=None)
         probe = _probe(kept, [])
         assert probe.game is not None
-        self._write(file, spec, probe.game, probe.records, None)
+        self._write(file, spec, probe.game, probe.records, None, unseen=_unseen(file))
         return self.state(name)
 
     def _read(self, file: Path) -> LogSpec:
@@ -263,16 +286,29 @@ class Recorder:
         return spec
 
     def _write(self, file: Path, spec: LogSpec, game: Game, records: list[RoomRecord],
-               result: Optional[GameResult], created: bool = False) -> None:
+               result: Optional[GameResult], created: bool = False,
+               unseen: Optional[set[tuple[int, int]]] = None) -> None:
         if not created and not _ours(file):  # someone put another file there meanwhile
             raise RecordError(f"`{file.name}` is no longer a log `raiders record` wrote: "
                               "not written over")
         meta = LogMeta(spec.meta.ruleset, spec.meta.variant, spec.meta.seed, spec.meta.cards,
                        spec.meta.difficulty)
-        write_atomic(file, MARK + "\n" + render_game(meta, game.players, game.deal, records,
-                                                     result))
+        if unseen is None:
+            unseen = _unseen(file)
+        deal = game.deal
+        if unseen:
 
-    def _view(self, file: Path, spec: LogSpec, probe: "_Probe") -> dict[str, Any]:
+            cards = _fill(spec.rules, [[s.card for s in f.rooms] for f in deal.floors], unseen)
+            deal = attrs.evolve(deal, floors=[
+                Floor([RoomSlot(c, s.face_up) for c, s in zip(row, f.rooms, strict=True)],
+                      f.floor_card) for row, f in zip(cards, deal.floors, strict=True)])
+        note = UNSEEN + " ".join(f"{f + 1}.{r + 1}" for f, r in sorted(unseen)) + "\n" \
+            if unseen else ""
+        write_atomic(file, MARK + "\n" + note + render_game(meta, game.players, deal, records,
+                                                            result))
+
+    def _view(self, file: Path, spec: LogSpec, probe: "_Probe",
+              answers: Optional[list] = None) -> dict[str, Any]:
         from raiders.interpreter.tools.viewer import build_view
 
         # The view replays the log once more (with the rules' reasons): the same text gives the
@@ -288,15 +324,119 @@ class Recorder:
         rs = rules.ruleset
         k = len(spec.rooms)
         nxt = None
-        if probe.result is None and probe.game is not None:
+        if view["result"] is None and spec.floors is not None:
             f, r = divmod(k, rs.rooms_per_floor)
-            slot = probe.game.deal.floors[f].rooms[r]
-            nxt = {"floor": f, "room": r, "number": k + 1, "card": slot.card,
-                   "name": rules.rooms[slot.card].name or slot.card,
-                   "kind": rules.rooms[slot.card].face, "faceUp": slot.face_up}
+            slot = (probe.game.deal.floors if probe.game is not None else spec.floors)[f].rooms[r]
+            hidden = probe.question is not None and probe.question["kind"] == "room"
+            nxt = {"floor": f, "room": r, "number": k + 1, "card": None if hidden else slot.card,
+                   "name": "a face-down room" if hidden else rules.rooms[slot.card].name
+                   or slot.card, "kind": "?" if hidden else rules.rooms[slot.card].face,
+                   "faceUp": slot.face_up}
         return {"game": file.name, "view": view, "next": nxt, "question": probe.question,
-                "answers": [attrs.asdict(a) for a in probe.answers],
+                "answers": [attrs.asdict(a) for a in probe.answers] if answers is None else answers,
+                "unseen": sorted(f"{f + 1}.{r + 1}" for f, r in _unseen(file)),
                 "finished": view["result"] is not None}
+
+
+def _unseen(file: Path) -> set[tuple[int, int]]:
+    """The face-down rooms the log holds stand-ins for (its second line says)."""
+    try:
+        with open(file, encoding="utf-8") as fh:
+            fh.readline()
+            line = fh.readline()
+    except OSError:
+        return set()
+    if not line.startswith(UNSEEN):
+        return set()
+    out = set()
+    for word in line[len(UNSEEN):].split():
+        f, _, r = word.partition(".")
+        if f.isdigit() and r.isdigit() and int(f) > 0 and int(r) > 0:
+            out.add((int(f) - 1, int(r) - 1))
+    return out
+
+
+def _left(rules: Rules, floors: Sequence[Sequence[Optional[str]]],
+          unseen: set[tuple[int, int]]) -> tuple[dict[str, int], list[str]]:
+    """The room deck's copies not on the table face up or known, and the bosses not used."""
+    left = dict(rules.deck)
+    bosses = list(rules.bosses)
+    for f, floor in enumerate(floors):
+        for r, card in enumerate(floor):
+            if (f, r) in unseen or not card:
+                continue
+            if card in bosses:
+                bosses.remove(card)
+            elif left.get(card, 0) > 0:
+                left[card] -= 1
+    return left, bosses
+
+
+def _boss_slot(rules: Rules, n_floors: int, f: int, r: int) -> bool:
+    return bool(rules.bosses) and f == n_floors - 1 and r == rules.ruleset.rooms_per_floor - 1
+
+
+def _stand_ins(rules: Rules, dungeon: list) -> tuple[list[list[str]], set[tuple[int, int]]]:
+    """The form's floors with a stand-in for each face-down room left blank (the deck's
+    first card with a copy left; the boss slot's, a boss), and which rooms those are."""
+    floors: list[list[str]] = []
+    unseen: set[tuple[int, int]] = set()
+    for f, floor in enumerate(dungeon):
+        if not isinstance(floor, dict) or not isinstance(floor.get("rooms"), list) \
+                or not all(isinstance(r, str) for r in floor["rooms"]):
+            raise RecordError("each floor gives its rooms", "dungeon")
+        facing = str(floor.get("facing") or "")
+        for r, card in enumerate(floor["rooms"]):
+            if not card:
+                if r < len(facing) and facing[r] == "U":
+                    raise RecordError(f"floor {f + 1}, room {r + 1} lies face up: say which "
+                                      "room it is", "dungeon")
+                unseen.add((f, r))
+        floors.append(list(floor["rooms"]))
+    return _fill(rules, floors, unseen), unseen
+
+
+def _fill(rules: Rules, floors: list[list[str]], unseen: set[tuple[int, int]]) -> list[list[str]]:
+    """A stand-in in each unseen room, from what the deck has left once every room known
+    is counted (picked again at each write: a room turned over may take a stand-in's card)."""
+    floors = [list(floor) for floor in floors]
+    left, bosses = _left(rules, floors, unseen)
+    for f, r in sorted(unseen):
+        if _boss_slot(rules, len(floors), f, r):
+            if not bosses:
+                raise RecordError("no boss is left for the last room", "dungeon")
+            floors[f][r] = bosses.pop(0)
+            continue
+        card = next((c for c, n in left.items() if n > 0), None)
+        if card is None:
+            raise RecordError("the deck has no card left for the face-down rooms", "dungeon")
+        left[card] -= 1
+        floors[f][r] = card
+    return floors
+
+
+def _room_question(spec: LogSpec, unseen: set[tuple[int, int]],
+                   place: tuple[int, int]) -> dict[str, Any]:
+    rules = spec.rules
+    assert spec.floors is not None
+    cards = [[s.card for s in floor.rooms] for floor in spec.floors]
+    left, bosses = _left(rules, cards, unseen)
+    f, r = place
+    ids = bosses if _boss_slot(rules, len(cards), f, r) else [c for c, n in left.items() if n > 0]
+    return {"kind": "room", "player": None, "floor": f, "room": r,
+            "text": f"Floor {f + 1}, room {r + 1} is turned over: which room is it?",
+            "options": [{"card": c, "name": rules.rooms[c].name or c,
+                         "kind": rules.rooms[c].face} for c in sorted(ids)]}
+
+
+def _with_room(spec: LogSpec, place: tuple[int, int], card: str) -> LogSpec:
+
+    assert spec.floors is not None
+    f, r = place
+    floors = [Floor([RoomSlot(s.card, s.face_up) for s in floor.rooms], floor.floor_card)
+              for floor in spec.floors]
+    floors[f].rooms[r] = RoomSlot(card, floors[f].rooms[r].face_up)
+    return attrs.evolve(spec, floors=floors)
 
 
 def _ours(file: Path) -> bool:
@@ -328,6 +468,8 @@ def _answers(raw: Sequence[Mapping[str, Any]]) -> list[Answer]:
             raise RecordError(f"answer {i + 1}: a {kind} is answered true or false")
         if kind in ("roll", "monster") and (not isinstance(value, int) or isinstance(value, bool)):
             raise RecordError(f"answer {i + 1}: a {kind} is a whole number")
+        if kind == "room" and not isinstance(value, str):
+            raise RecordError(f"answer {i + 1}: a room is a card id")
         if kind == "card" and not (isinstance(value, str) or (isinstance(value, int)
                                                                and not isinstance(value, bool))):
             raise RecordError(f"answer {i + 1}: a card is a power value 1..5 or an item id")
@@ -357,6 +499,7 @@ class _Answers:
         self.given = given
         self.used = 0
         self.k = k
+        self.stop = False  # ask nothing: stop at the first question of room k
         self.game: Optional[Game] = None
 
     def live(self) -> bool:
@@ -365,6 +508,8 @@ class _Answers:
         at = self.game.entry_index
         if at > self.k:
             raise _Done()
+        if at == self.k and self.stop:
+            raise _Asked(None)
         return at == self.k
 
     def take(self, question: dict[str, Any]) -> Any:
@@ -476,10 +621,12 @@ class _Probe:
     result: Optional[GameResult] = None
 
 
-def _probe(spec: LogSpec, given: list[Answer]) -> _Probe:
-    """Replay the log, then enter the next room with the answers `given` for it."""
+def _probe(spec: LogSpec, given: list[Answer], stop_before: bool = False) -> _Probe:
+    """Replay the log, then enter the next room with the answers `given` for it
+    (`stop_before`: only the log's rooms, to see the table as they leave it)."""
     k = len(spec.rooms)
     answers = _Answers(given, k)
+    answers.stop = stop_before
     branch = branch_game(spec, k, [_Seat(answers, n) for n in spec.names], 0)
     game = answers.game = branch.game
     logged_roll = game.scripted_rolls
@@ -503,8 +650,10 @@ def _probe(spec: LogSpec, given: list[Answer]) -> _Probe:
         probe.result = branch.run(records.append)
     except _Asked as asked:
         probe.question = asked.question
-        if asked.question is None:
+        if asked.question is None and not stop_before:
             raise RecordError("the log cannot be played on (a kept room asks again)") from None
+        if asked.question is None:
+            return probe
         _describe(probe.question, game)
         return probe
     except _Done:

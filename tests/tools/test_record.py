@@ -31,14 +31,27 @@ def same_game(saved: Path, original: Path) -> None:
 
 
 def test_a_logged_duel_recorded_answer_by_answer_replays_to_the_same_result(tmp_path):
+    # the face-down rooms are left blank at the set-up and said as each is turned over
     spec = read_log(str(DUEL))
     rec = Recorder(tmp_path)
-    name = rec.create("duel", setup_of(spec))
-    state = record_rooms(spec, rec.state(name), lambda answers: rec.state(name, answers))
+    name = rec.create("duel", setup_of(spec, hidden=True))
+    state = rec.state(name)
+    assert state["unseen"][:2] == ["1.2", "1.5"]
+    state = record_rooms(spec, state, lambda answers: rec.state(name, answers), range(1))
+    q = state["question"]
+    assert q["kind"] == "room" and state["next"]["card"] is None
+    assert "zombie" in [o["card"] for o in q["options"]]
+    with pytest.raises(RecordError, match="face down: say first which room"):
+        rec.state(name, [{"kind": "room", "player": None, "value": "necromancer"}])
+    state = record_rooms(spec, state, lambda answers: rec.state(name, answers),
+                         range(1, len(spec.rooms)))
     assert state["finished"] and state["view"]["result"]["winners"] == ["Hugo"]
+    assert state["unseen"] == []
     text = (tmp_path / name).read_text()
-    assert text.startswith(MARK + "\n") and "\nresult: {winners: [Hugo], out: []}\n" in text
+    assert text.startswith(MARK + "\nformat: raiders-log/1\n")
+    assert "\nresult: {winners: [Hugo], out: []}\n" in text
     same_game(tmp_path / name, DUEL)
+    assert read_log(str(tmp_path / name)).floors == spec.floors
 
 
 def test_only_legal_cards_are_offered_and_each_other_says_why(tmp_path):

@@ -47,7 +47,8 @@ def rendered(page, before: str) -> str:
     return page.get_attribute("#app", "data-seq")
 
 
-def set_up(page, spec: LogSpec, name: str) -> None:
+def set_up(page, spec: LogSpec, name: str, hidden: bool = False) -> None:
+    """Fill the set-up form for the log's game (`hidden`: face-down rooms left blank)."""
     page.wait_for_selector("#create")
     page.fill("#game-name", name)
     page.select_option("#ruleset", spec.meta.ruleset)
@@ -67,7 +68,7 @@ def set_up(page, spec: LogSpec, name: str) -> None:
     assert spec.floors is not None
     for f, floor in enumerate(spec.floors):
         for r, slot in enumerate(floor.rooms):
-            page.select_option(f"#room-{f}-{r}", slot.card)
+            page.select_option(f"#room-{f}-{r}", "" if hidden and not slot.face_up else slot.card)
             page.set_checked(f"#up-{f}-{r}", slot.face_up)
     page.click("#create")
     page.wait_for_selector("#question, #result")
@@ -85,7 +86,11 @@ def enter_rooms(page, spec: LogSpec, rooms: range) -> None:
                 break
             kind = page.get_attribute("#question", "data-kind")
             who = page.get_attribute("#question", "data-player")
-            if kind == "card":
+            if kind == "room":  # a face-down room turned over: the log's card
+                assert spec.floors is not None
+                f, r = divmod(k, spec.rules.ruleset.rooms_per_floor)
+                page.click(f"#options button[data-card='{spec.floors[f].rooms[r].card}']")
+            elif kind == "card":
                 i = used.get(who, 0)
                 used[who] = i + 1
                 card = room.plays[who].cards[i]
@@ -132,7 +137,7 @@ def test_a_whole_25_room_game_by_clicks_and_keys(browser, tmp_path):
     try:
         page = browser.new_page(viewport=PHONE)
         page.goto(url)
-        set_up(page, spec, "table")
+        set_up(page, spec, "table", hidden=True)
         enter_rooms(page, spec, range(len(spec.rooms)))
         page.wait_for_selector("#result")
         assert "Bob" in page.inner_text("#result")

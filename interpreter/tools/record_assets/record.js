@@ -175,7 +175,7 @@
                          ids.some(id => opts.rooms[id].boss);
             const pick = el("select", {class: "room", id: "room-" + f + "-" + r,
                                        "aria-label": "floor " + (f + 1) + " room " + (r + 1)},
-                            el("option", {value: "", text: "—"}),
+                            el("option", {value: "", text: boss ? "—" : "— (face down: said when turned over)"}),
                             ids.filter(id => boss ? opts.rooms[id].boss : opts.rooms[id].copies > 0)
                                .map(id => el("option", {value: id, text: opts.rooms[id].name + " (" + id + ")"})));
             const up = el("input", {type: "checkbox", class: "face-up", id: "up-" + f + "-" + r,
@@ -320,7 +320,7 @@
            el("span", {class: "muted", text: "(" + next.kind + (next.faceUp ? "" : ", face down") + ")"})));
       if (pending.length) {
         sec.append(el("p", {class: "pending", id: "pending"}, "So far: " + pending.map(a =>
-          (a.player ? a.player + " " : "") + a.kind + " " + (a.kind === "card" ? cardName(view, a.value) : String(a.value))).join("; ")));
+          (a.player ? a.player + " " : "") + a.kind + " " + (a.kind === "card" || a.kind === "room" ? cardName(view, a.value) : String(a.value))).join("; ")));
       }
       sec.append(el("p", {id: "ask", text: q.text}));
       const opts = el("div", {class: "options", id: "options"});
@@ -336,6 +336,12 @@
           opts.append(b);
           if (o.legal) keys[key] = () => answer("card", q.player, o.card);
           else whys.append(el("p", {class: "why", text: o.name + ": " + o.why}));
+        }
+      } else if (q.kind === "room") {
+        for (const o of q.options) {
+          opts.append(el("button", {type: "button", class: "room-choice", "data-card": o.card,
+                                    onclick: () => answer("room", null, o.card)},
+                         o.name, el("span", {class: "key", text: o.kind})));
         }
       } else if (q.kind === "peek" || q.kind === "may") {
         opts.append(el("button", {type: "button", class: "yes", onclick: () => answer(q.kind, q.player, true)},
