@@ -3,22 +3,18 @@ whole games entered by clicks and keys from the plays of example logs, and the s
 replayed with --check to the same result (issue 25)."""
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
+from record_browser import DESKTOP, PHONE, enter_rooms, new_page, recorded, rendered, serve, set_up
 from viewer_browser import launch, why_no_browser
 
 from raiders.interpreter.records.logs import LogSpec, read_log
 from raiders.interpreter.records.replay import replay
-from raiders.interpreter.tools.record import Recorder
-from raiders.interpreter.tools.recordserver import make_server
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 
 
 @pytest.fixture(scope="module")
@@ -32,93 +28,6 @@ def browser():
         b = launch(p)
         yield b
         b.close()
-
-
-def serve(folder: Path, mods: tuple[str, ...] = ()):
-    server = make_server(Recorder(folder, mods), "127.0.0.1", 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
-
-
-def rendered(page, before: str) -> str:
-    """Wait for the page to draw itself again; its new render number."""
-    # a selector, not wait_for_function: the page's CSP forbids eval, which that uses
-    page.wait_for_selector(f"#app:not([data-seq='{before}'])", state="attached")
-    return page.get_attribute("#app", "data-seq")
-
-
-def set_up(page, spec: LogSpec, name: str, hidden: bool = False) -> None:
-    """Fill the set-up form for the log's game (`hidden`: face-down rooms left blank)."""
-    page.wait_for_selector("#create")
-    page.fill("#game-name", name)
-    page.select_option("#ruleset", spec.meta.ruleset)
-    page.wait_for_selector(f"#setup[data-loaded^='{spec.meta.ruleset}/']", state="attached")
-    page.select_option("#variant", spec.meta.variant)
-    page.wait_for_selector(f"#setup[data-loaded='{spec.meta.ruleset}/{spec.meta.variant}']",
-                           state="attached")
-    page.select_option("#player-count", str(len(spec.names)))
-    rows = page.locator(".player")
-    for i, (who, char) in enumerate(zip(spec.names, spec.characters, strict=True)):
-        rows.nth(i).locator("input").fill(who)
-        rows.nth(i).locator("select").select_option(char)
-    if spec.first_player is not None and page.locator("#first-player").count():
-        page.select_option("#first-player", str(spec.first_player))
-    if spec.meta.difficulty is not None:
-        page.select_option("#difficulty", str(spec.meta.difficulty))
-    assert spec.floors is not None
-    for f, floor in enumerate(spec.floors):
-        for r, slot in enumerate(floor.rooms):
-            page.select_option(f"#room-{f}-{r}", "" if hidden and not slot.face_up else slot.card)
-            page.set_checked(f"#up-{f}-{r}", slot.face_up)
-    page.click("#create")
-    page.wait_for_selector("#question, #result")
-
-
-def enter_rooms(page, spec: LogSpec, rooms: range) -> None:
-    """Answer each question the page asks from the log's rooms: power cards and yes/no by
-    key, items and dice by click."""
-    for k in rooms:
-        room = spec.rooms[k]
-        used: dict[str, int] = {}
-        while True:
-            seq = page.get_attribute("#app", "data-seq")
-            if page.locator("#result").count() or _recorded(page) > k:
-                break
-            kind = page.get_attribute("#question", "data-kind")
-            who = page.get_attribute("#question", "data-player")
-            if kind == "room":  # a face-down room turned over: the log's card
-                assert spec.floors is not None
-                f, r = divmod(k, spec.rules.ruleset.rooms_per_floor)
-                page.click(f"#options button[data-card='{spec.floors[f].rooms[r].card}']")
-            elif kind == "card":
-                i = used.get(who, 0)
-                used[who] = i + 1
-                card = room.plays[who].cards[i]
-                if isinstance(card, int):
-                    page.keyboard.press(str(card))
-                else:
-                    page.click(f"#options button[data-card='{card}']")
-            elif kind in ("peek", "may"):
-                if kind == "peek":
-                    yes = who in room.peeks
-                else:
-                    i = used.get("?" + who, 0)
-                    used["?" + who] = i + 1
-                    yes = room.choices[who][i]
-                page.keyboard.press("y" if yes else "n")
-            else:
-                i = used.get("#" + kind, 0)
-                used["#" + kind] = i + 1
-                value = room.rolls[i] if kind == "roll" else room.monster
-                page.click(f"#options button[data-value='{value}']")
-            rendered(page, seq)
-            assert not page.is_visible("#error"), page.inner_text("#error")
-
-
-def _recorded(page) -> int:
-    import re
-
-    return int(re.search(r"\((\d+)\)", page.inner_text("#history summary")).group(1))
 
 
 def same_result(saved: Path, spec: LogSpec, allow: tuple[str, ...] = ()) -> None:
@@ -135,7 +44,7 @@ def test_a_whole_25_room_game_by_clicks_and_keys(browser, tmp_path):
     spec = read_log(str(ROOT / "examples/logs/deluxe-standard-table.yaml"))
     server, url = serve(tmp_path)
     try:
-        page = browser.new_page(viewport=PHONE)
+        page = new_page(browser, PHONE)
         page.goto(url)
         set_up(page, spec, "table", hidden=True)
         enter_rooms(page, spec, range(len(spec.rooms)))
@@ -150,7 +59,7 @@ def test_an_illegal_card_cannot_be_chosen_and_the_page_says_why(browser, tmp_pat
     spec = read_log(str(ROOT / "examples/logs/classic-duel-table.yaml"))
     server, url = serve(tmp_path)
     try:
-        page = browser.new_page(viewport=DESKTOP)
+        page = new_page(browser, DESKTOP)
         page.goto(url)
         set_up(page, spec, "duel")
         enter_rooms(page, spec, range(1))
@@ -175,7 +84,7 @@ def test_an_illegal_card_cannot_be_chosen_and_the_page_says_why(browser, tmp_pat
                 page.keyboard.press(str(spec.rooms[1].plays[who].cards[0]))
                 rendered(page, seq)
         # room 2 is complete, with the cards of the log (the ignored key counted for nothing)
-        assert _recorded(page) == 2
+        assert recorded(page) == 2
         saved = read_log(str(tmp_path / "duel.yaml"))
         assert {n: p.cards for n, p in saved.rooms[1].plays.items()} == \
             {n: p.cards for n, p in spec.rooms[1].plays.items()}
@@ -211,7 +120,7 @@ def test_a_classic_duel_and_a_game_with_a_mod_boss(browser, tmp_path, which):
     folder.mkdir()
     server, url = serve(folder, mods)
     try:
-        page = browser.new_page(viewport=DESKTOP)
+        page = new_page(browser, DESKTOP)
         page.goto(url)
         set_up(page, spec, "game")
         enter_rooms(page, spec, range(len(spec.rooms)))
@@ -225,7 +134,7 @@ def test_a_reload_mid_game_goes_on(browser, tmp_path):
     spec = read_log(str(ROOT / "examples/logs/classic-duel-table.yaml"))
     server, url = serve(tmp_path)
     try:
-        page = browser.new_page(viewport=PHONE)
+        page = new_page(browser, PHONE)
         page.goto(url)
         set_up(page, spec, "duel")
         enter_rooms(page, spec, range(6))
@@ -237,16 +146,16 @@ def test_a_reload_mid_game_goes_on(browser, tmp_path):
         page.reload()
         page.wait_for_selector("#question")
         assert "So far" in page.inner_text("#question")
-        assert _recorded(page) == 6
+        assert recorded(page) == 6
     finally:
         server.shutdown()
     # and a server started afresh on the same folder goes on from the log
     server, url = serve(tmp_path)
     try:
-        page = browser.new_page(viewport=PHONE)
+        page = new_page(browser, PHONE)
         page.goto(url + "#game=duel.yaml")
         page.wait_for_selector("#question")
-        assert _recorded(page) == 6
+        assert recorded(page) == 6
         enter_rooms(page, spec, range(6, len(spec.rooms)))
         page.wait_for_selector("#result")
     finally:
