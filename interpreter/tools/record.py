@@ -606,8 +606,12 @@ class _Threats(dict):
 
     def get(self, k: Any, default: Any = None) -> Any:
         if k == self.answers.k and self.answers.live():
-            return self.answers.take({"kind": "monster", "player": None, "values": self.values,
-                                      "text": "Which monster card is revealed?"})
+            value = self.answers.take({"kind": "monster", "player": None, "values": self.values,
+                                       "text": "Which monster card is revealed?"})
+            if value not in self.values:  # C-12: the monster deck's cards
+                raise RecordError(f"the monster deck holds {', '.join(map(str, self.values))}, "
+                                  f"not {value}")
+            return value
         return super().get(k, default)
 
 

@@ -201,6 +201,10 @@ def make_server(recorder: Recorder, host: str = "127.0.0.1", port: int = 0,
                 except OSError as err:
                     self._refuse(500, f"could not write the log: {err.strerror or err}")
                     return
+                except Exception as err:  # a bug: said to the page, never a traceback here
+                    self._refuse(500, f"internal error ({type(err).__name__}: {err}); the log "
+                                      "is as it was before this request")
+                    return
             self._json(status, data)
 
     return ThreadingHTTPServer((host, port), Handler)

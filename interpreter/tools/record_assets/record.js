@@ -248,6 +248,7 @@
   }
 
   async function answer(kind, player, value) {
+    undoArmed = false;
     pending.push({kind, player: player === undefined ? null : player, value});
     return send();
   }
