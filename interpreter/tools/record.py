@@ -115,6 +115,8 @@ class Recorder:
         if not isinstance(name, str) or not GAME_NAME.match(name) or name.endswith(".tmp"):
             raise RecordError("a game's name is 1-64 letters, digits, `-`, `_` or `.`, "
                               "starting with a letter or digit", "name")
+        if not isinstance(setup, Mapping):
+            raise RecordError("the set-up is an object of fields (ruleset, players, …)", "setup")
         file = self.folder / (name if name.endswith(".yaml") else name + ".yaml")
         text = self._header(setup)
         try:

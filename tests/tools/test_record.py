@@ -245,4 +245,10 @@ def test_bad_requests_are_refused_and_write_nothing(client, tmp_path):
         assert status in (404, 422), path
     status, body = client.request("POST", "/api/games", {"name": "../out", "setup": setup_of(spec)})
     assert status == 422 and body["field"] == "name"
+    for setup in ([1, 2], {"ruleset": "deluxe", "players": "everyone"},
+                  {"ruleset": "deluxe", "players": [{"name": "Ann: {x}"}]},
+                  {"ruleset": "../../etc", "players": [{"name": "A"}]},
+                  {"ruleset": "deluxe", "seed": 10 ** 30, "players": [{"name": "A"}]}):
+        status, body = client.request("POST", "/api/games", {"name": "x", "setup": setup})
+        assert status == 422, (setup, body)
     assert list(tmp_path.iterdir()) == []

@@ -375,6 +375,7 @@
       app.append(el("div", {class: "row"}, el("button", {type: "button", id: "undo", class: "danger", onclick: undo},
         undoArmed ? "Really undo room " + done + "?" : "Undo the last room", el("span", {class: "key", text: "u"}))));
     }
+    app.append(dungeon_(view, state.unseen || []));
     app.append(history_(view));
     keys.Backspace = back;
     keys.u = () => { if (done) undo(); };
@@ -411,6 +412,21 @@
       table(view, step.players));
   }
 
+  function dungeon_(view, unseen) {
+    // the deal as the log holds it (a seed's deal, to lay out at the table); a face-down
+    // room not yet turned over is only a stand-in, so it is not named
+    const sec = el("details", {id: "deal"}, el("summary", {text: "The dungeon and the characters"}));
+    sec.append(el("p", {}, view.players.map(p => p.name + ": " + cardName(view, p.character)).join("; ")));
+    const ol = el("ol");
+    view.floors.forEach((floor, f) => {
+      ol.append(el("li", {text: floor.rooms.map((room, r) =>
+        unseen.includes((f + 1) + "." + (r + 1)) ? "(face down, not yet turned over)"
+          : cardName(view, room.card) + (room.up ? "" : " (face down)")).join(" · ")}));
+    });
+    sec.append(ol);
+    return el("section", {}, sec);
+  }
+
   function history_(view) {
     const sec = el("details", {id: "history"}, el("summary", {text: "Rooms recorded (" + view.steps.length + ")"}));
     const ol = el("ol");
@@ -418,7 +434,7 @@
       ol.append(el("li", {text: s.name + " — " + s.plays.map(p => p.player + " " + p.words).join(", ")}));
     }
     sec.append(ol);
-    return el("section", {class: "hide-narrow-not"}, sec);
+    return el("section", {}, sec);
   }
 
   document.addEventListener("keydown", (ev) => {
