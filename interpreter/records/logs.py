@@ -52,6 +52,12 @@ def _flow(v: Any) -> str:
     return _scalar(v)
 
 
+def flow(value: Any) -> str:
+    """A value as a log writes it: YAML flow style, strings quoted only where YAML needs it
+    (what `raiders record` writes a log's header with)."""
+    return _flow(value)
+
+
 @attrs.define
 class LogMeta:
     ruleset: str

@@ -28,7 +28,7 @@ from raiders.formats.atomic import write_atomic
 from raiders.interpreter.game.engine import Game, GameResult, RoomRecord
 from raiders.interpreter.game.players import SeatView
 from raiders.interpreter.records.branch import branch_game
-from raiders.interpreter.records.logs import LogMeta, LogSpec, read_log, render_game
+from raiders.interpreter.records.logs import LogMeta, LogSpec, flow, read_log, render_game
 from raiders.interpreter.records.yamlcheck import InputError
 from raiders.interpreter.runtime.legality import check_play
 from raiders.interpreter.runtime.room import RulesError
@@ -137,8 +137,6 @@ class Recorder:
         return file.name
 
     def _header(self, setup: Mapping[str, Any]) -> str:
-        from raiders.interpreter.records.logs import _flow, _scalar
-
         def field(key: str, kind: type, required: bool = False) -> Any:
             value = setup.get(key)
             if value is None or value == "":
@@ -160,14 +158,14 @@ class Recorder:
         players = setup.get("players")
         if not isinstance(players, list) or not players:
             raise RecordError("list the players in seat order, clockwise", "players")
-        lines = [MARK, "format: raiders-log/1", f"ruleset: {_scalar(ruleset)}",
-                 f"variant: {_scalar(rules.variant.name)}"]
+        lines = [MARK, "format: raiders-log/1", f"ruleset: {flow(ruleset)}",
+                 f"variant: {flow(rules.variant.name)}"]
         if seed is not None:
             lines.append(f"seed: {seed}")
         if difficulty is not None:
             lines.append(f"difficulty: {difficulty}")
         if self.mods:
-            lines.append("cards: " + _flow([os.path.relpath(Path(m).resolve(),
+            lines.append("cards: " + flow([os.path.relpath(Path(m).resolve(),
                                                             self.folder.resolve())
                                             for m in self.mods]))
         lines.append("players:")
@@ -182,10 +180,10 @@ class Recorder:
             if char is not None and char not in rules.characters:
                 raise RecordError(f"player {i + 1}: unknown character `{char}`", "players")
             entry = {"name": pname} if char is None else {"name": pname, "character": char}
-            lines.append(f"  - {_flow(entry)}")
+            lines.append(f"  - {flow(entry)}")
         first = field("first_player", str)
         if first is not None:
-            lines.append(f"first_player: {_scalar(first)}")
+            lines.append(f"first_player: {flow(first)}")
         dungeon = setup.get("dungeon")
         if dungeon:
             if not isinstance(dungeon, list):
@@ -195,7 +193,7 @@ class Recorder:
                 lines.insert(1, UNSEEN + " ".join(f"{f + 1}.{r + 1}" for f, r in sorted(unseen)))
             lines.append("dungeon:")
             for floor, cards in zip(dungeon, rooms, strict=True):
-                lines.append("  - " + _flow({"rooms": cards,
+                lines.append("  - " + flow({"rooms": cards,
                                              "facing": str(floor.get("facing") or "")}))
         lines.append("rooms: []")
         return "\n".join(lines) + "\n"
