@@ -54,11 +54,13 @@ def fill(page, spec: LogSpec, name: str, hidden: bool = False) -> None:
     """Fill the set-up form for the log's game."""
     page.wait_for_selector("#create")
     page.fill("#game-name", name)
+    # each choice draws the form again once its options come: wait for that each time
     page.select_option("#ruleset", spec.meta.ruleset)
-    page.wait_for_selector(f"#setup[data-loaded^='{spec.meta.ruleset}/']", state="attached")
-    page.select_option("#variant", spec.meta.variant)
-    page.wait_for_selector(f"#setup[data-loaded='{spec.meta.ruleset}/{spec.meta.variant}']",
+    page.wait_for_selector(f"#setup[data-loaded^='{spec.meta.ruleset}/']:not([data-loading])",
                            state="attached")
+    page.select_option("#variant", spec.meta.variant)
+    page.wait_for_selector(f"#setup[data-loaded='{spec.meta.ruleset}/{spec.meta.variant}']"
+                           ":not([data-loading])", state="attached")
     page.select_option("#player-count", str(len(spec.names)))
     rows = page.locator(".player")
     for i, (who, char) in enumerate(zip(spec.names, spec.characters, strict=True)):

@@ -103,12 +103,13 @@
                 body);
     let opts = null;
     async function load(rs, v) {
+      form.dataset.loading = "1";  // the form is drawn again when the options come
       try {
         const q = "/api/options?ruleset=" + encodeURIComponent(rs) +
                   (v ? "&variant=" + encodeURIComponent(v) : "");
         opts = await api("GET", q);
         showError("");
-      } catch (e) { showError(e.message); return; }
+      } catch (e) { showError(e.message); delete form.dataset.loading; return; }
       ruleset.replaceChildren(...opts.rulesets.map(r => el("option", {value: r, text: r,
                                                                        selected: r === opts.ruleset})));
       variant.replaceChildren(...opts.variants.map(r => el("option", {value: r, text: r,
@@ -229,6 +230,7 @@
       count.value = String(Math.max(opts.minPlayers, Math.min(opts.maxPlayers, 4)));
       rows(); rooms();
       form.dataset.loaded = opts.ruleset + "/" + opts.variant;
+      delete form.dataset.loading;
     }
     await load("deluxe", null);
     return form;
