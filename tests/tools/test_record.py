@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from record_plays import record_rooms, setup_of
+from record_plays import answer_for, record_rooms, setup_of
 
 from raiders.interpreter.records.logs import read_log
 from raiders.interpreter.records.replay import replay
@@ -252,3 +252,53 @@ def test_bad_requests_are_refused_and_write_nothing(client, tmp_path):
         status, body = client.request("POST", "/api/games", {"name": "x", "setup": setup})
         assert status == 422, (setup, body)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_dice_and_questions_are_asked_of_the_table(tmp_path):
+    # A game with the dice and wishing-well mods, played by bots: its rolls and `may` answers
+    # are entered as the table's, and the rooms come out as logged.
+    from click.testing import CliRunner
+
+    from raiders.interpreter.cli import main
+
+    mods = tuple(str(ROOT / "examples/mods" / m) for m in ("dice", "wishing-well"))
+    source = tmp_path / "source"
+    source.mkdir()
+    args = ["play", "--seed", "6", "--players", "3", "--bots", "greedy",
+            "--log", str(source / "bots.yaml")]
+    for m in mods:
+        args += ["--cards", m]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    spec = read_log(str(source / "bots.yaml"), mods)
+    upto = 1 + max(next(k for k, r in enumerate(spec.rooms) if r.rolls),
+                   next(k for k, r in enumerate(spec.rooms) if r.choices))
+    rec = Recorder(tmp_path, mods)
+    name = rec.create("dice", setup_of(spec))
+    asked: set[str] = set()
+
+    def send(answers):
+        asked.update(a["kind"] for a in answers)
+        return rec.state(name, answers)
+
+    # up to the first room that rolls a die; there the die is asked, and a face it does not
+    # have is refused
+    k_roll = next(k for k, r in enumerate(spec.rooms) if r.rolls)
+    state = record_rooms(spec, rec.state(name), send, range(k_roll))
+    answers: list = []
+    used: dict = {}
+    while state["question"]["kind"] != "roll":
+        q = state["question"]
+        answers.append({"kind": q["kind"], "player": q.get("player"),
+                        "value": answer_for(spec, k_roll, q, used)})
+        state = rec.state(name, answers)
+    faces = state["question"]["faces"]
+    with pytest.raises(RecordError, match=f"a {faces}-sided die shows 1 to {faces}, not "
+                                          f"{faces + 1}"):
+        rec.state(name, [*answers, {"kind": "roll", "player": None, "value": faces + 1}])
+    record_rooms(spec, rec.state(name), send, range(k_roll, upto))
+    assert {"roll", "may"} <= asked
+    mine = replay(read_log(str(tmp_path / name), mods), check=True)
+    theirs = replay(spec)
+    assert mine.divergence is None and mine.rooms_played == upto
+    assert [r.after_state for r in mine.game.records] == \
+        [r.after_state for r in theirs.game.records[:upto]]
