@@ -54,9 +54,13 @@
   function storeKey() {
     return current ? "raiders-record:" + current.game + ":" + current.view.steps.length : null;
   }
+  let savedKey = null;
   function savePending() {
+    // the answers of the room being entered, kept by game and room: a reload keeps them
     try {
       const k = storeKey();
+      if (savedKey && savedKey !== k) localStorage.removeItem(savedKey);
+      savedKey = k;
       if (!k) return;
       if (pending.length) localStorage.setItem(k, JSON.stringify(pending));
       else localStorage.removeItem(k);
@@ -244,7 +248,12 @@
       current = state;
       pending = [];
       try { pending = JSON.parse(localStorage.getItem(storeKey()) || "[]"); } catch (e) { pending = []; }
-      if (pending.length) return send();
+      if (pending.length) {
+        try {
+          return showGame(await api("POST", "/api/games/" + encodeURIComponent(name) + "/answer",
+                                    {answers: pending}));
+        } catch (e) { pending = []; }  // kept answers the log no longer fits: start the room again
+      }
       showGame(state);
     } catch (e) { showError(e.message); home(); }
   }
