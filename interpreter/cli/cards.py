@@ -80,7 +80,7 @@ def validate(paths: tuple[str, ...], fmt: str, base: str, allow_paths: tuple[str
         summary = f"checked {report.files} file(s): " + (
             f"{errors} error(s)" if errors else "no problems found") + (
             f", {warned} warning(s)" if warned else "")
-        click.echo(summary, err=bool(errors))
+        click.echo(summary)  # a report, like ok/FAIL lines: stdout; diagnostics: stderr
     # Warnings are printed but do not fail the check (like a compiler's).
     if any(d.severity == "error" for d in diags) or report.files == 0:
         raise Failure()
@@ -196,8 +196,9 @@ def show(card: Optional[str], ruleset: str, variant: Optional[str], cards: tuple
     kind = lib.kinds.get(card)
     if decl is None and kind is None:
         hint = did_you_mean(card, [*lib.cards, *lib.kinds])
-        raise click.UsageError(f"no card or kind `{card}` in {rules.ruleset.id}"
-                               + (f"; {hint}" if hint else "") + " (`raiders show` lists them)")
+        # a well-formed question with no such card: a problem found (1), not a usage error
+        raise Failure(f"error: no card or kind `{card}` in {rules.ruleset.id}"
+                      + (f"; {hint}" if hint else "") + " (`raiders show` lists them)")
     if as_python:
         if decl is None:
             raise click.UsageError(f"`{card}` is a kind: its procedure is compiled into each "

@@ -177,10 +177,11 @@ def write_html(path: str, data: dict[str, Any]) -> None:
     write_atomic(Path(path), render_html(data))
 
 
-def view_for(log_path: str, allow: tuple[str, ...] = (), title: Optional[str] = None
-             ) -> dict[str, Any]:
-    """Read a log and build its viewer data (raises InputError for a bad log)."""
+def view_for(log_path: str, allow: tuple[str, ...] = (), title: Optional[str] = None,
+             cards: Optional[tuple[str, ...]] = None) -> dict[str, Any]:
+    """Read a log and build its viewer data (raises InputError for a bad log); `cards`: the
+    mods to play it with instead of the log's (`replay --cards`)."""
     from raiders.interpreter.records.logs import read_log
 
-    spec = read_log(log_path, allow)
+    spec = read_log(log_path, allow, cards)
     return build_view(spec, title if title is not None else Path(log_path).name)

@@ -21,8 +21,8 @@ def test_usage_errors_exit_2():
     assert run("play", "--ruleset", "classic", "--variant", "solo", "--players", "3").exit_code == 2
     assert run("play", "--bots", "clever").exit_code == 2
     assert run("play", "--difficulty", "3").exit_code == 2  # not solo
-    assert run("show", "dragn").exit_code == 2
-    assert "did you mean `dragon`" in run("show", "dragn").output
+    unknown = run("show", "dragn")  # a card not found is a problem found (1), not usage (2)
+    assert unknown.exit_code == 1 and "did you mean `dragon`" in unknown.stderr
 
 
 def test_show_words_come_from_the_compiled_card():
