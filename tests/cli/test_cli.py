@@ -52,8 +52,9 @@ def test_simulate_compare_shows_both_columns():
 
 
 def test_a_human_seat_is_asked_and_illegal_answers_are_refused():
-    # seat 1 answers "9" (refused), then always the first legal card offered
-    answers = "9\n" + "\n".join(["1", "2", "3", "4", "5"] * 5 * 3) + "\n"
+    # seat 1 answers "9" (refused), then the cards 1..5 in turn, each followed by an empty
+    # line: a card prompt asks again, a yes/no question takes its default (no)
+    answers = "9\n" + "\n\n".join(["1", "2", "3", "4", "5"] * 5 * 3) + "\n\n"
     result = run("play", "--players", "3", "--seed", "2", "--human", "1", "--bots", "random",
                  "-q", input=answers)
     assert result.exit_code == 0, result.output
