@@ -149,3 +149,31 @@ def test_text_from_the_log_is_never_markup(browser, tmp_path):
     assert page.locator("img").count() == 0
     assert "<img src=x" in page.text_content("#players")
     assert errors == []
+
+
+def test_a_phone_wide_page_does_not_scroll_sideways(browser, tmp_path):
+    """Issue 24: at 420 px the dungeon's rows and the controls ran off the right edge."""
+    log = ROOT / "examples" / "logs" / "deluxe-standard-table.yaml"
+    data = view_for(str(log))
+    page_file = tmp_path / "narrow.html"
+    write_html(str(page_file), data)
+    page = browser.new_page(viewport={"width": 420, "height": 900})
+    page.goto(page_file.as_uri())
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 420, f"the page is {width} px wide"
+
+
+def test_a_played_room_is_labelled_played_not_face_down(browser, tmp_path):
+    log = ROOT / "examples" / "logs" / "deluxe-standard-table.yaml"
+    page, errors, data = _open(browser, tmp_path, log)
+    first = data["floors"][0]["rooms"]
+    down = next(i for i, s in enumerate(first) if not s["up"])
+    for _ in range(down + 1):
+        page.keyboard.press("ArrowRight")
+    label = page.text_content(f'[data-room="1.{down + 1}"] .room-facing')
+    assert label == "played", label
+    later = page.text_content('[data-room="2.1"] .room-facing')
+    assert later in ("face up", "face down")
+    assert not errors
