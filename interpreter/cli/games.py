@@ -359,7 +359,7 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
             msg = f"stopped after {outcome.rooms_played} room(s): a game in progress"
             if narrate or not quiet:
                 click.echo(f"{'ok    ' if check else ''}{shown}: {msg}")
-                click.echo(standings(outcome.game.players))
+                click.echo(standings(outcome.game.players, rules))
         elif narrate:
             for line in result_lines(outcome.result, rules.variant.scoring == "solo", rules):
                 click.echo(line)

@@ -54,7 +54,7 @@ def check_file(path: str, allow: Sequence[str] = (), quiet: bool = False,
         if not quiet:
             lines.append(f"ok    {shown}: stopped after {outcome.rooms_played} room(s): "
                          "a game in progress")
-            lines.append(standings(outcome.game.players))
+            lines.append(standings(outcome.game.players, outcome.game.rules))
     elif not quiet:
         compared = (f"{outcome.checkpoints} checkpoint(s) equal" if outcome.checkpoints
                     else "no checkpoints to compare")

@@ -64,3 +64,13 @@ def test_replay_check_complete_wants_a_finished_game(tmp_path):
     many = run("replay", "--check", "--complete", "--jobs", 2, tmp_path)
     assert many.exit_code == 1 and many.stdout.count("FAIL  ") == 1
     assert run("replay", "--complete", progress).exit_code == 2  # it is about --check
+
+
+def test_items_are_named_wherever_a_person_reads():
+    """Issue 24: the standings of a game in progress and the dealt dungeon gave item ids."""
+    progress = run("replay", "--check", LOGS / "deluxe-standard-in-progress.yaml")
+    assert "Sam: 7c 5w [Torch] | Ivy: 4c 1w [Crystal Ball]" in progress.stdout
+    narrated = run("replay", LOGS / "deluxe-standard-in-progress.yaml")
+    assert "[Crystal Ball]" in narrated.stdout and "crystal-ball" not in narrated.stdout
+    dungeon = run("show", "--dungeon", "--seed", 7)
+    assert "Wizard (1 coin, 1 wound, Crystal Ball, Crystal Ball)" in dungeon.stdout

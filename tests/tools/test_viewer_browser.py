@@ -50,7 +50,10 @@ def _open(browser, tmp_path: Path, log: Path, data=None):
     return page, errors, data
 
 
-def _shown(page) -> dict[str, dict]:
+def _shown(page, data) -> dict[str, dict]:
+    """The players' table as the engine's state: items are shown by name (issue 24), read
+    back into ids."""
+    ids = {c["name"]: cid for cid, c in data["cards"].items()}
     rows = page.eval_on_selector_all(
         "#players tbody tr",
         """rows => rows.map(r => ({
@@ -59,7 +62,8 @@ def _shown(page) -> dict[str, dict]:
             wounds: r.querySelector('[data-field=wounds]').textContent,
             items: r.querySelector('[data-field=items]').textContent}))""")
     return {r["name"]: {"coins": int(r["coins"]), "wounds": int(r["wounds"]),
-                        "items": [] if r["items"] == "—" else r["items"].split(", ")}
+                        "items": [] if r["items"] == "—" else
+                        [ids[n] for n in r["items"].split(", ")]}
             for r in rows}
 
 
@@ -77,7 +81,7 @@ def test_every_room_shows_the_checkpoints(browser, tmp_path, name):
         heading = page.text_content("#room h2")
         assert heading.startswith(f"Floor {step['floor'] + 1}, room {step['room'] + 1}: ")
         assert step["name"] in heading
-        shown = _shown(page)
+        shown = _shown(page, data)
         # what the engine had after the room is on the screen …
         for i, pname in enumerate(p["name"] for p in data["players"]):
             state = step["players"][i]
@@ -176,4 +180,7 @@ def test_a_played_room_is_labelled_played_not_face_down(browser, tmp_path):
     assert label == "played", label
     later = page.text_content('[data-room="2.1"] .room-facing')
     assert later in ("face up", "face down")
+    held = {i for p in data["steps"][down]["players"] for i in p["items"]}
+    table = page.text_content("#players")
+    assert held and all(data["cards"][i]["name"] in table and i not in table for i in held)
     assert not errors

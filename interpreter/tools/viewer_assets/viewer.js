@@ -211,7 +211,8 @@
     }
   }
 
-  function fmtItems(items) { return items.length ? items.join(", ") : "—"; }
+  // items by the names on their cards, as the narration gives them
+  function fmtItems(items) { return items.length ? items.map(cardName).join(", ") : "—"; }
 
   function renderPlayers() {
     var box = $("players");
