@@ -87,6 +87,7 @@ def build_view(spec: LogSpec, title: str) -> dict[str, Any]:
         data["floors"] = floors
         data["start"] = {"players": [_player_state(p) for p in game.players],
                          "supply": dict(sorted(game.supply.items()))}
+        cards.update(i for p in game.players for i in p.items)  # shown by name
 
     def on_room(rec: RoomRecord, game: Game) -> None:
         effects, start = room_effects.of(rec.trace)
@@ -114,6 +115,7 @@ def build_view(spec: LogSpec, title: str) -> dict[str, Any]:
         }
         for cs in rec.plays.values():
             cards.update(c for c in cs if isinstance(c, str))
+        cards.update(i for p in game.players for i in p.items)  # shown by name
         if entry is not None and entry.after:
             step["checkpoint"] = entry.after
             step["diverges"] = _compare(entry.after, rec)
