@@ -13,6 +13,8 @@ from .common import (
     SEED,
     Failure,
     allow_path_option,
+    complete_card,
+    complete_ruleset,
     load_rules_or_exit,
     print_diagnostics,
     styled_diagnostic,
@@ -23,7 +25,8 @@ from .common import (
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="`json`: one object per diagnostic, for editors and CI.")
-@click.option("--base", default="deluxe", show_default=True, metavar="RULESET",
+@click.option("--base", shell_complete=complete_ruleset, default="deluxe", show_default=True,
+              metavar="RULESET",
               help="Ruleset whose kinds and items loose card files (a mod) build on.")
 @allow_path_option
 def validate(paths: tuple[str, ...], fmt: str, base: str, allow_paths: tuple[str, ...]) -> None:
@@ -139,8 +142,8 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, allow_paths: tuple[str, ...]) 
 
 
 @click.command()
-@click.argument("card", required=False)
-@click.option("--ruleset", default="deluxe", show_default=True,
+@click.argument("card", required=False, shell_complete=complete_card)
+@click.option("--ruleset", shell_complete=complete_ruleset, default="deluxe", show_default=True,
               help="A built-in ruleset (deluxe, classic) or a path to a ruleset.yaml.")
 @click.option("--variant", default=None,
               help="Show the card as this variant plays it (e.g. classic solo's monsters).")

@@ -74,3 +74,21 @@ def test_items_are_named_wherever_a_person_reads():
     assert "[Crystal Ball]" in narrated.stdout and "crystal-ball" not in narrated.stdout
     dungeon = run("show", "--dungeon", "--seed", 7)
     assert "Wizard (1 coin, 1 wound, Crystal Ball, Crystal Ball)" in dungeon.stdout
+
+
+def complete(words: str) -> list[str]:
+    """What bash completion offers for the last word (click's protocol: `type,value` lines)."""
+    env = {"_RAIDERS_COMPLETE": "bash_complete", "COMP_WORDS": words,
+           "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+    result = CliRunner().invoke(main, [], env=env, prog_name="raiders")
+    return result.output.splitlines()
+
+
+def test_completion_offers_rulesets_and_card_ids():
+    assert {"plain,deluxe", "plain,classic", "file,"} <= set(complete("raiders play --ruleset "))
+    assert complete("raiders simulate --ruleset cl") == ["plain,classic", "file,cl"]
+    assert "plain,dragon" in complete("raiders show drag")
+    assert "plain,monster" in complete("raiders show mon")  # a kind
+    gorgon = f"raiders show --cards {ROOT / 'examples' / 'mods' / 'gorgon'} gor"
+    assert complete(gorgon) == ["plain,gorgon"]  # the mod's cards too
+    assert complete("raiders show --ruleset nowhere drag") in ([], [""])  # no error, nothing
