@@ -142,7 +142,7 @@ CASES: list[Case] = [
       "`snake` is a room, not a character"),
     C("ruleset_missing_folder", [("ruleset_missing_folder/ruleset.yaml", "E505", 3, 32)],
       "card folder `./extra` not found"),
-    C("yaml_malformed.yaml", [("E501", 4, 11)], "YAML"),
+    C("yaml_malformed.yaml", [("E501", 3, 8)], "never closed"),  # at the `[`, not the next key
     C("yaml_duplicate_key.yaml", [("E501", 3, 1)], "duplicate key"),
     C("yaml_python_tag.yaml", [("E501", 7, 9)], "python/object/apply:os.system` is not allowed"),
     C("yaml_python_tag_doc.yaml", [("E501", 1, 1)], "is not allowed here"),
