@@ -1,6 +1,7 @@
 """`play --human` (issue 24): the table names the others' items as the narration does, shows
 the power cards they have left this floor (X-3: played ones lie face up), gives the rooms to
 come with their numbers, and does not ask for a card when only one can be played."""
+import functools
 import re
 
 from raiders.interpreter.game.botspec import make_bot
@@ -9,6 +10,7 @@ from raiders.interpreter.game.human import HumanSeat
 from raiders.interpreter.runtime.rules import load_rules
 
 
+@functools.lru_cache(maxsize=None)  # one game for every test here: the fast tier stays fast
 def play_as_person(seed: int = 2):
     """Seat 1 a person who always answers the highest power card offered (and no to
     questions): one who lives to the end of the game."""
