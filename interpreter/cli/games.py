@@ -203,11 +203,12 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
                 write_new(target, text, overwrite=force)
             except OSError as err:
                 raise Failure(f"error: cannot write {target}: {err.strerror or err}") from None
-            if log_file:
-                replay_hint(meta, target, cards, ruleset)
+            if g == 0:  # --log-dir: every log names the same paths; said once, of the folder
+                replay_hint(meta, target, cards, ruleset, log_dir)
 
 
-def replay_hint(meta, target, cards: tuple[str, ...], ruleset: str) -> None:
+def replay_hint(meta, target, cards: tuple[str, ...], ruleset: str,
+                folder: Optional[str] = None) -> None:
     """A log may name only paths inside its own folder (docs/security.md). When this one names
     a mod or a ruleset elsewhere, say so as it is written, with the exact command that replays
     it, rather than let the replay be refused later."""
@@ -231,9 +232,12 @@ def replay_hint(meta, target, cards: tuple[str, ...], ruleset: str) -> None:
     if any(outside(n) for n in meta.cards):
         for c in cards:  # every one: --cards stands for all the mods a log names
             words += ["--cards", c]
-    click.echo(f"note: {target} names {', '.join(f'`{n}`' for n in named)}, outside its own "
-               "folder, where a log may not lead by itself (docs/security.md); replay it "
-               "with:\n  " + shlex.join([*words, str(target)]), err=True)
+    what = f"the logs in {folder} name" if folder else f"{target} names"
+    click.echo(f"note: {what} {', '.join(f'`{n}`' for n in named)}, outside "
+               f"{'their' if folder else 'its'} own folder, where a log may not lead by itself "
+               "(docs/security.md); replay "
+               f"{'them' if folder else 'it'} with:\n  "
+               + shlex.join([*words, str(folder or target)]), err=True)
 
 
 @click.command()

@@ -28,7 +28,7 @@ def own_game(tmp_path, monkeypatch):
 
 def test_play_says_how_to_replay_a_log_naming_a_mod_outside_its_folder(tmp_path, monkeypatch):
     result = own_game(tmp_path, monkeypatch)
-    assert "`../mymod`, outside its own folder" in result.stderr
+    assert "game.yaml names `../mymod`, outside its own folder" in result.stderr
     command = result.stderr.strip().splitlines()[-1].strip()
     assert command == "raiders replay --cards ../mymod game.yaml"
     replayed = run(*shlex.split(command)[1:], "--check")
@@ -72,3 +72,15 @@ def test_every_command_that_reads_a_log_takes_cards(tmp_path, monkeypatch):
     assert run("replay", "--check", "--cards", "../mymod", "branch.yaml").exit_code == 0
     narrated = run("replay", "--cards", "../mymod", "game.yaml")
     assert narrated.exit_code == 0 and "Winner" in narrated.stdout
+
+
+def test_a_folder_of_logs_gets_the_command_once(tmp_path, monkeypatch):
+    shutil.copytree(GORGON, tmp_path / "mymod")
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "--cards", "mymod", "--games", "2", "--seed", "1", "--log-dir", "logs")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("note: the logs in logs name `../mymod`") == 1
+    command = result.stderr.strip().splitlines()[-1].strip()
+    assert command == "raiders replay --cards mymod logs"
+    replayed = run(*shlex.split(command)[1:], "--check")
+    assert replayed.exit_code == 0 and "2 log(s): 2 ok, 0 failed" in replayed.stdout
