@@ -310,7 +310,7 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
     if html:
         from .viewer import replay_html
 
-        if replay_html(files, refused, html, check, quiet, allow_paths, mods):
+        if replay_html(files, refused, html, check, quiet, allow_paths, mods, complete):
             raise Failure()
         return
     ok = bad = 0

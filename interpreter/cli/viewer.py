@@ -56,7 +56,7 @@ def _html_targets(files: list[str], html: str) -> list[Path]:
 
 def replay_html(files: list[str], refused: list[Diagnostic], html: str, check: bool,
                 quiet: bool, allow_paths: tuple[str, ...],
-                cards: Optional[tuple[str, ...]] = None) -> int:
+                cards: Optional[tuple[str, ...]] = None, complete: bool = False) -> int:
     """`replay --html`: a page per log; the exit status (1: a bad log, an unwritable page, or
     with --check a divergence)."""
     import os
@@ -100,6 +100,8 @@ def replay_html(files: list[str], refused: list[Diagnostic], html: str, check: b
         elif data["result"] is not None and data["result"]["diverges"]:
             d = data["result"]["diverges"][0]
             note = f"; the result differs: {d['field']}: expected {d['expected']!r}"
+        elif complete and data["result"] is None:
+            note = "; a game in progress, not a finished game (--complete)"
         if note and check:
             bad += 1
         else:

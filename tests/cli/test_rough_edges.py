@@ -64,6 +64,8 @@ def test_replay_check_complete_wants_a_finished_game(tmp_path):
     many = run("replay", "--check", "--complete", "--jobs", 2, tmp_path)
     assert many.exit_code == 1 and many.stdout.count("FAIL  ") == 1
     assert run("replay", "--complete", progress).exit_code == 2  # it is about --check
+    page = run("replay", "--check", "--complete", "--html", tmp_path / "p.html", progress)
+    assert page.exit_code == 1 and "not a finished game (--complete)" in page.stdout
 
 
 def test_items_are_named_wherever_a_person_reads():
