@@ -274,9 +274,8 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
     lets it name paths inside DIR too, and --cards DIR plays it with the mod DIR
     instead of the mods it names (docs/security.md).
 
-    \b
-    Output: the ok/FAIL line of each log and the summary on stdout; diagnostics (a bad
-    log's file, line and column) on stderr.
+    Output: the ok/FAIL line of each log and the summary on stdout; diagnostics (a
+    bad log's file, line and column) on stderr.
 
     \b
     Examples:
