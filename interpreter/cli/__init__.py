@@ -47,6 +47,18 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+def _set_color(ctx: click.Context, param: click.Parameter, value: Optional[bool]) -> None:
+    if value is not None:
+        ctx.color = value
+
+
+def _color_option() -> click.Option:
+    """`--color/--no-color` after the command too (`raiders play --no-color`), as before it."""
+    return click.Option(["--color/--no-color", "color"], default=None, expose_value=False,
+                        callback=_set_color, is_eager=True,
+                        help="Colour on (--color) or off (--no-color); as `raiders --no-color`.")
+
+
 class _Main(click.Group):
     """The command group: commands imported when named, and the last net under every command:
     an operating-system error no command foresaw (a name too long, a disk full, a folder that
@@ -60,7 +72,10 @@ class _Main(click.Group):
             module, attribute, _ = COMMANDS[name]
             self.commands[name] = getattr(importlib.import_module(f"{__name__}.{module}"),
                                           attribute)
-        return self.commands.get(name)
+        cmd = self.commands.get(name)
+        if cmd is not None and not any(p.name == "color" for p in cmd.params):
+            cmd.params.append(_color_option())
+        return cmd
 
     def resolve_command(self, ctx: click.Context, args: list[str]):
         """click's, and a close name suggested for a mistyped command (as for options)."""

@@ -6,6 +6,7 @@ game, same bytes) and atomic (a temporary file renamed into place).
 from __future__ import annotations
 
 import json
+import os
 import re
 from typing import Any, Optional, Sequence
 
@@ -181,11 +182,14 @@ class LogSpec:
     players_span: Optional[Span] = None
 
 
-def read_log(path: str, allow: Sequence[str] = ()) -> LogSpec:
+def read_log(path: str, allow: Sequence[str] = (),
+             cards: Optional[Sequence[str]] = None) -> LogSpec:
     """Read and check a log file; raises InputError with positioned diagnostics.
 
     The paths the log names (`ruleset`, `cards`) must lead inside the log's own folder or
-    into one of the folders `allow`s (formats/safeio.py)."""
+    into one of the folders `allow`s (formats/safeio.py). `cards` (the command line's
+    `--cards`) are the mod folders to play it with instead of those the log names, which are
+    then never opened: a person names their own mod where the log may not."""
     _, docs, diags = yamlsrc.load_file(path)
     if diags:
         raise InputError(diags)
@@ -196,10 +200,10 @@ def read_log(path: str, allow: Sequence[str] = ()) -> LogSpec:
     r = Reader(path, doc, FIELDS, "log")
     r.require_format(FORMAT, "log")
     with allowing(allow):
-        return _read(r, path)
+        return _read(r, path, cards)
 
 
-def _read(r: Reader, path: str) -> LogSpec:
+def _read(r: Reader, path: str, given: Optional[Sequence[str]]) -> LogSpec:
     ruleset = r.get("ruleset", "str", required=True)
     variant = r.get("variant", "str")
     seed = r.get("seed", "int")
@@ -207,7 +211,9 @@ def _read(r: Reader, path: str) -> LogSpec:
     cards = [str(c) for c in (r.get("cards", "list", default=[]) or [])]
     if r.diags:
         raise InputError(r.diags)
-    rules = rules_from(r, ruleset, variant, cards, "log")
+    if given is not None:
+        cards = [os.path.abspath(c) for c in given]
+    rules = rules_from(r, ruleset, variant, cards, "log", given is not None)
     meta = LogMeta(ruleset, rules.variant.name, seed, tuple(cards), difficulty)
     if difficulty is not None and rules.variant.scoring != "solo":
         r.fail(r.span("difficulty"), "`difficulty` is for solo play only")
