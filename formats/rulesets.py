@@ -333,7 +333,7 @@ def _card_folders(r: _Reader, node: Any, raws: tuple[str, ...], box: Confinement
         path, why = box.resolve(raw)
         if path is None:
             r.diags.append(refused(
-                where, str(raw), why or "", "ruleset's `cards`",
+                where, str(raw), why or "", "ruleset's `cards`", hint=
                 "a ruleset's card folders lie inside its own folder (move them there), or are "
                 "built-in ones named " + ", ".join(f"`{BUILTIN}{n}`" for n in builtin_names())))
         elif not os.path.exists(path):

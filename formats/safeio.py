@@ -215,17 +215,19 @@ def _builtin(name: str) -> tuple[Optional[str], Optional[str]]:
     return path, why and why.replace("the file's own folder", "the built-in cards")
 
 
-def refused(span: Span, raw: str, why: str, what: str, hint: Optional[str] = None) -> Diagnostic:
-    """The diagnostic for a path a file may not name (E506); the path is not opened. The hint
-    says what to write instead (a built-in folder by name, when `raw` ends in one)."""
+def refused(span: Span, raw: str, why: str, what: str, more: str = "",
+            hint: Optional[str] = None) -> Diagnostic:
+    """The diagnostic for a path a file may not name (E506); the path is not opened. `hint`:
+    what this format allows (by default, a log's or a scenario's); `more`: another way out,
+    said after it; and a built-in folder by name, when `raw` ends in one."""
     shown = raw if len(raw) <= 120 else raw[:117] + "…"
     tail = os.path.basename(os.path.normpath(raw)) if isinstance(raw, str) and raw else ""
     if tail in builtin_names() and not raw.startswith(BUILTIN):
         hint = (f"the built-in `{tail}` cards are named `{BUILTIN}{tail}` (e.g. "
                 f"`cards: [{BUILTIN}{tail}, .]`); " + (hint or ALLOW_HINT))
     return Diagnostic(span, "E506", f"the {what} names `{shown}`: {why}; it is not read",
-                      hint or "a log or scenario file may name built-in rulesets and paths "
-                      "inside its own folder; " + ALLOW_HINT)
+                      (hint or "a log or scenario file may name built-in rulesets and paths "
+                               "inside its own folder; " + ALLOW_HINT) + more)
 
 
 def leads_out(path: PathLike, folder: PathLike) -> bool:
