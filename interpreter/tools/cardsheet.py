@@ -16,8 +16,10 @@ that stays readable, and what still does not fit is cut at a line end with `…`
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import warnings
 from typing import Callable, Optional
 
 import attrs
@@ -53,7 +55,6 @@ INK, GREY, PAPER = "#1a1a1a", "#555555", "#ffffff"
 _FONTS = os.path.join(matplotlib.get_data_path(), "fonts", "ttf")
 REGULAR = os.path.join(_FONTS, "DejaVuSans.ttf")
 BOLD = os.path.join(_FONTS, "DejaVuSans-Bold.ttf")
-OBLIQUE = os.path.join(_FONTS, "DejaVuSans-Oblique.ttf")
 _RC = {"pdf.fonttype": 42, "svg.fonttype": "path", "svg.hashsalt": "raiders",
        "path.simplify": False}
 
@@ -101,8 +102,18 @@ def width(text: str, font: str, size: float) -> float:
     key = (text, font)
     if key not in _WIDTHS:
         prop = FontProperties(fname=font, size=_REF)
-        _WIDTHS[key] = text_to_path.get_text_width_height_descent(text, prop, ismath=False)[0]
+        with _quiet():
+            _WIDTHS[key] = text_to_path.get_text_width_height_descent(text, prop,
+                                                                      ismath=False)[0]
     return _WIDTHS[key] * size / _REF
+
+
+@contextlib.contextmanager
+def _quiet():
+    """matplotlib's own warning of a missing glyph: draw_face reports it, naming the card."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font")
+        yield
 
 
 def missing_glyphs(text: str, font: str) -> list[str]:
@@ -112,24 +123,32 @@ def missing_glyphs(text: str, font: str) -> list[str]:
 
 
 def wrap(text: str, font: str, size: float, limit: float) -> list[str]:
-    """Greedy line breaking at spaces; a word wider than a line is broken where it must be."""
+    """Greedy line breaking at spaces (a line's width is its words' and spaces' widths: no
+    font kerns across a space); a word wider than a line is broken where it must be."""
+    space = width(" ", font, size)
     lines: list[str] = []
-    line = ""
+    line, used = "", 0.0
     for word in text.split():
-        while width(word, font, size) > limit:  # a word no line holds: break it
-            cut = max(1, max(i for i in range(1, len(word) + 1)
-                             if i == 1 or width(word[:i], font, size) <= limit))
+        w = width(word, font, size)
+        while w > limit:  # a word no line holds: break it
+            lo, hi = 1, len(word)  # the longest piece that fits (at least one character)
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                lo, hi = (mid, hi) if width(word[:mid], font, size) <= limit else (lo, mid - 1)
+            cut = lo
             if line:
                 lines.append(line)
-                line = ""
+                line, used = "", 0.0
             lines.append(word[:cut])
             word = word[cut:]
-        trial = f"{line} {word}" if line else word
-        if line and width(trial, font, size) > limit:
+            w = width(word, font, size)
+        if line and used + space + w > limit:
             lines.append(line)
-            line = word
+            line, used = word, w
+        elif line:
+            line, used = f"{line} {word}", used + space + w
         else:
-            line = trial
+            line, used = word, w
     if line:
         lines.append(line)
     return lines
@@ -202,9 +221,9 @@ def draw_face(face: Face) -> Drawn:
         out.warnings.append(f"its name is too long even at {size:g} pt: printed as "
                             f"`{' '.join(lines)}`")
     y = top - band - 9.5
-    kind_size, kind_lines, kind_dropped = fit([face.kind_line], OBLIQUE, (6.5, 5.0), inner, 8)
+    kind_size, kind_lines, kind_dropped = fit([face.kind_line], REGULAR, (6.5, 5.0), inner, 8)
     for line in kind_lines[0] if kind_lines else []:
-        out.items.append(Text(PAD, y, line, kind_size, OBLIQUE, GREY))
+        out.items.append(Text(PAD, y, line, kind_size, REGULAR, GREY))
     if kind_dropped:
         out.warnings.append("its kind is too long to print whole")
     y -= 6
@@ -382,7 +401,7 @@ def pdf_sheets(drawn: list[Drawn], paper: str, title: str = "raiders cards") -> 
 
     buf = io.BytesIO()
     pw, ph = PAPERS[paper]
-    with matplotlib.rc_context(_RC):
+    with matplotlib.rc_context(_RC), _quiet():
         with PdfPages(buf, metadata={"Title": title, "Creator": "raiders print",
                                      "CreationDate": None, "Producer": None}) as pdf:
             for start in range(0, max(len(drawn), 1), PER_PAGE):
@@ -400,7 +419,7 @@ def pdf_sheets(drawn: list[Drawn], paper: str, title: str = "raiders cards") -> 
 def card_file(card: Drawn, fmt: str, dpi: int = 300) -> bytes:
     """One card on its own, as SVG (words as outlines: it prints the same anywhere) or PNG."""
     buf = io.BytesIO()
-    with matplotlib.rc_context(_RC):
+    with matplotlib.rc_context(_RC), _quiet():
         fig = Figure(figsize=(CARD_W / 72, CARD_H / 72))
         _draw(_axes(fig, CARD_W, CARD_H), card, 0, 0)
         metadata: dict = {"Date": None} if fmt == "svg" else {"Software": None}
