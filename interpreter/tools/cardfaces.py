@@ -87,8 +87,27 @@ def _path_sources(raw: str, ruleset: Optional[str], variant: Optional[str]) -> l
         below = sorted(path.glob(f"*/{RULESET_FILE}"))
         if below and not any(path.glob("*.dsl")):  # a folder of rulesets (`cards/`)
             return [_ruleset_source(str(rf.parent), variant) for rf in below]
+    owner = _owning_ruleset(path, variant)
+    if owner is not None:  # a ruleset's own card file or folder (`cards/deluxe/bosses.dsl`)
+        root = path.resolve()
+        return [Source(owner.ruleset.name, owner, tuple(
+            cid for cid, decl in owner.library.cards.items()
+            if _inside(Path(decl.span.path).resolve(), root)))]
+    if path.is_dir():
         return [_mod_source(path, ruleset, variant, None)]
     return [_mod_source(path.parent, ruleset, variant, path)]
+
+
+def _owning_ruleset(path: Path, variant: Optional[str]) -> Optional[Rules]:
+    """The ruleset whose cards a file or folder is, if any: one in a folder above it (up to
+    three) or beside one of those, that reads it."""
+    root = path.resolve()
+    for folder in [root if root.is_dir() else root.parent, *list(root.parents)[:3]]:
+        for rf in sorted([*folder.glob(RULESET_FILE), *folder.glob(f"*/{RULESET_FILE}")]):
+            rules = load_rules(str(rf), variant, ())
+            if any(_inside(Path(f).resolve(), root) for f in rules.library.sources):
+                return rules
+    return None
 
 
 def _ruleset_source(name: str, variant: Optional[str]) -> Source:
