@@ -149,7 +149,7 @@ def _write_cards(drawn, out: str, fmt: str, dpi: int, force: bool, cardsheet) ->
         raise Failure(f"error: {', '.join(taken[:3])}{more} exist(s): nothing written "
                       "(--force replaces them)")
     os.makedirs(out, exist_ok=True)
-    for d, target in zip(drawn, targets):
+    for d, target in zip(drawn, targets, strict=True):
         try:
             write_new(target, cardsheet.card_file(d, fmt, dpi), overwrite=force)
         except FileExists:

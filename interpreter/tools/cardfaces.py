@@ -26,6 +26,8 @@ from raiders.interpreter.runtime.rules import Rules, load_rules
 _PER_PLAYERS = re.compile(r"^(\d+(?:/\d+)*) for (\d+)\.\.(\d+) players$")
 _NUMBER = re.compile(r"^-?\d+$")
 _PARAM_LINE = re.compile(r"^(\w+): (.*)\.$")
+# where a table's rows start in the words (`by the highest value played: 5 → …; 4 → …`)
+_TABLE_ROW = re.compile(r"(?:: |; )(?=-?\d+ → )")
 
 
 @attrs.frozen
@@ -159,7 +161,7 @@ def face(rules: Rules, card_id: str, origin: str) -> Face:
     for line in body:
         m = _PARAM_LINE.match(line)
         if m is None or m.group(1) not in params:
-            words.append(line)
+            words.extend(_rows(line))
             continue
         name, value = m.group(1), m.group(2)
         pp = _PER_PLAYERS.match(value)
@@ -195,6 +197,15 @@ def face(rules: Rules, card_id: str, origin: str) -> Face:
                 depth=len(chain) - 1, per_players=tuple(per_players), badges=tuple(badges),
                 layout=getattr(card, "layout", ""), words=tuple(words), footer=footer,
                 copies=max(copies, 1))
+
+
+def _rows(line: str) -> list[str]:
+    """A table's rows on lines of their own (a vault's rewards, a trap's hits): the words
+    before the first row end with a colon, each row keeps its arrow."""
+    parts = _TABLE_ROW.split(line)
+    if len(parts) == 1:
+        return [line]
+    return [parts[0] + ":", *parts[1:]]
 
 
 def _split(lines: list[str]) -> tuple[str, list[str], list[str]]:

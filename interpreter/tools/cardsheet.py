@@ -271,15 +271,20 @@ def _fit_name(name: str, limit: float, height: float) -> tuple[float, list[str],
 
 def _numbers(out: Drawn, face: Face, ink: str, y: float, inner: float) -> float:
     """The numbers where a player looks for them: a row of boxes per number that depends on
-    the player count (a monster's strength), badges for the others (wounds, chests, coins,
-    supply), a floor card's five rooms; returns the height left below them."""
-    for name, values in face.per_players:
+    the player count (a monster's strength) with the first badge beside it (its wounds),
+    badges for the others (chests, coins, supply), a floor card's five rooms; returns the
+    height left below them."""
+    badges = list(face.badges)
+    beside = 34.0  # the column a badge takes beside a row of boxes
+    for row, (name, values) in enumerate(face.per_players):
         out.items.append(Text(PAD, y - 6, name.replace("_", " ").upper(), 6.0, BOLD, ink))
         y -= 9
         n = len(values)
         gap = 4.0
-        w = min(44.0, (inner - gap * (n - 1)) / n)
         h = 28.0
+        side = badges.pop(0) if row == 0 and badges and n <= 3 else None
+        room = inner - (beside + gap if side else 0)
+        w = min(44.0, (room - gap * (n - 1)) / n)
         for i, (players, value) in enumerate(values):
             x = PAD + i * (w + gap)
             out.items.append(Box(x, y - h, w, h, None, ink, width=1.0, round=3.0))
@@ -288,25 +293,18 @@ def _numbers(out: Drawn, face: Face, ink: str, y: float, inner: float) -> float:
             out.items.append(Text(x + w / 2, y - 7, label, lsize, REGULAR, GREY, "center"))
             vsize = _shrunk(value, BOLD, 15.0, 6.0, w - 4)
             out.items.append(Text(x + w / 2, y - h + 5, value, vsize, BOLD, INK, "center"))
+        if side:
+            _badge(out, ink, side, PAD + inner - beside, y + 1, beside, h)
         y -= h + 5
-    if face.badges:
-        n = len(face.badges)
+    if badges:
         per_row = 4
         gap = 4.0
         w = (inner - gap * (per_row - 1)) / per_row
         h = 30.0
-        for i, (label, value) in enumerate(face.badges):
+        for i, badge in enumerate(badges):
             row, col = divmod(i, per_row)
-            x = PAD + col * (w + gap)
-            by = y - row * (h + gap)
-            d = 19.0
-            out.items.append(Box(x + (w - d) / 2, by - d, d, d, ink, None, circle=True))
-            vsize = _shrunk(value, BOLD, 10.0, 5.0, d - 3)
-            out.items.append(Text(x + w / 2, by - d / 2 - vsize * 0.36, value, vsize, BOLD,
-                                  PAPER, "center"))
-            lsize = _shrunk(label, REGULAR, 5.5, 3.5, w)
-            out.items.append(Text(x + w / 2, by - h + 3, label, lsize, REGULAR, GREY, "center"))
-        y -= ((n + per_row - 1) // per_row) * (h + gap) + 1
+            _badge(out, ink, badge, PAD + col * (w + gap), y - row * (h + gap), w, h)
+        y -= ((len(badges) + per_row - 1) // per_row) * (h + gap) + 1
     if face.layout:
         n = len(face.layout)
         gap = 3.0
@@ -321,6 +319,19 @@ def _numbers(out: Drawn, face: Face, ink: str, y: float, inner: float) -> float:
                                   BOLD, PAPER if down else INK, "center"))
         y -= h + 5
     return y
+
+
+def _badge(out: Drawn, ink: str, badge: tuple[str, str], x: float, top: float, w: float,
+           h: float) -> None:
+    """A number in a disc of the frame's colour, what it is written under it."""
+    label, value = badge
+    d = 19.0
+    out.items.append(Box(x + (w - d) / 2, top - d, d, d, ink, None, circle=True))
+    vsize = _shrunk(value, BOLD, 10.0, 5.0, d - 3)
+    out.items.append(Text(x + w / 2, top - d / 2 - vsize * 0.36, value, vsize, BOLD, PAPER,
+                          "center"))
+    lsize = _shrunk(label, REGULAR, 5.5, 3.5, w)
+    out.items.append(Text(x + w / 2, top - h + 3, label, lsize, REGULAR, GREY, "center"))
 
 
 def _shrunk(text: str, font: str, largest: float, smallest: float, limit: float) -> float:

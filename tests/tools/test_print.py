@@ -98,7 +98,7 @@ def check_pdf(pdf: Path, faces, paper: str, sheet, tmp: Path) -> None:
     text_pages = words(pdf)
     images = gray_pages(pdf, tmp)
     assert len(images) == len(text_pages) == pages(pdf)
-    for p, (page_words, (w, h, px)) in enumerate(zip(text_pages, images)):
+    for p, (page_words, (w, h, px)) in enumerate(zip(text_pages, images, strict=True)):
         on_page = faces[p * per:(p + 1) * per]
         rects = card_rects(sheet, paper, len(on_page))
         # every word inside a card's frame, and each card's name and numbers inside it
@@ -109,7 +109,7 @@ def check_pdf(pdf: Path, faces, paper: str, sheet, tmp: Path) -> None:
                     and y0 >= b + sheet.INSET - 1 and y1 <= d - sheet.INSET]
             assert home, f"page {p + 1}: {word!r} at {x0:.0f},{y0:.0f} is outside every frame"
             inside[home[0]].append(word)
-        for face, got in zip(on_page, inside):
+        for face, got in zip(on_page, inside, strict=True):
             text = " ".join(got)
             assert " ".join(face.name.split()) in text, (face.card_id, text)
             for _, values in face.per_players:
@@ -123,10 +123,10 @@ def check_pdf(pdf: Path, faces, paper: str, sheet, tmp: Path) -> None:
         grid = card_rects(sheet, paper, per)
         marks = [(x1, h - y1, x2, h - y2) for x1, y1, x2, y2 in sheet.crop_marks(paper)]
 
-        def ink(x: int, y: int) -> bool:
+        def ink(x: int, y: int, px=px, w=w) -> bool:
             return px[y * w + x] < 200
 
-        def near_mark(x: int, y: int) -> bool:
+        def near_mark(x: int, y: int, marks=marks) -> bool:
             return any(min(a, c) - 2 <= x <= max(a, c) + 2 and min(b, d) - 2 <= y <= max(b, d) + 2
                        for a, b, c, d in marks)
 
@@ -224,7 +224,8 @@ def test_words_shrink_then_are_cut_with_a_warning_never_silently(printing):
 
     short = printing.draw_face(face(["Take 1 wound."]))
     assert not short.warnings
-    sizes = [t.size for t in short.items if isinstance(t, printing.Text) and t.text == "Take 1 wound."]
+    sizes = [t.size for t in short.items
+             if isinstance(t, printing.Text) and t.text == "Take 1 wound."]
     assert sizes == [printing.WORD_SIZES[0]]
     longer = printing.draw_face(face(["word " * 250]))  # fits only when shrunk
     assert not longer.warnings
@@ -353,10 +354,11 @@ def test_bosses_2013_give_eleven_cards_with_the_numbers_of_cards_md(printing, tm
     assert run(MODS / "bosses-2013", "--out", again).exit_code == 0
     assert again.read_bytes() == out.read_bytes()  # the same cards, the same bytes
     found = {}
-    for page_words, on_page in zip(words(out), [faces[:9], faces[9:]]):
+    for page_words, on_page in zip(words(out), [faces[:9], faces[9:]], strict=True):
         rects = card_rects(printing, "a4", len(on_page))
-        for face, (a, b, c, d) in zip(on_page, rects):
-            got = [w[4] for w in page_words if a <= w[0] and w[2] <= c and b <= w[1] and w[3] <= d]
+        for face, (a, b, c, d) in zip(on_page, rects, strict=True):
+            got = [w[4] for w in page_words
+                   if a <= w[0] and w[2] <= c and b <= w[1] and w[3] <= d]
             found[face.name] = got
     assert sorted(found) == sorted(BOSSES_2013)
     for name, numbers in BOSSES_2013.items():
