@@ -91,8 +91,9 @@ def card_rects(sheet, paper: str, n: int):
     return rects
 
 
-def check_pdf(pdf: Path, faces, paper: str, sheet, tmp: Path) -> None:
-    """Pages, cards, names and numbers in the text layer, nothing outside the frames."""
+def check_pdf(pdf: Path, faces, paper: str, sheet, tmp: Path, cut=frozenset()) -> None:
+    """Pages, cards, names and numbers in the text layer, nothing outside the frames. `cut`:
+    cards whose name is too long to print whole (the start of it is there, and `…`)."""
     per = sheet.PER_PAGE
     assert pages(pdf) == math.ceil(len(faces) / per)
     text_pages = words(pdf)
@@ -111,7 +112,10 @@ def check_pdf(pdf: Path, faces, paper: str, sheet, tmp: Path) -> None:
             inside[home[0]].append(word)
         for face, got in zip(on_page, inside, strict=True):
             text = " ".join(got)
-            assert " ".join(face.name.split()) in text, (face.card_id, text)
+            if face.card_id in cut:
+                assert text.startswith(face.name.split()[0]) and "…" in text
+            else:
+                assert " ".join(face.name.split()) in text, (face.card_id, text)
             for _, values in face.per_players:
                 for players, value in values:
                     assert re.search(rf"\b{players} players?\b", text), (face.card_id, text)
@@ -371,7 +375,7 @@ def test_bosses_2013_give_eleven_cards_with_the_numbers_of_cards_md(printing, tm
 def test_unicode_names_print_and_copies_fill_the_sheets(printing, tmp_path):
     mod = tmp_path / "unicode"
     mod.mkdir()
-    name = "Ωμέγα Дракон — Œil ü"
+    name = "Ωμέγα Дракон — Œil ü $1 {x}"  # `$` is no maths here
     (mod / "cards.dsl").write_text(
         f'boss omega {{ name "{name}" strength 10 / 12 / 14 wounds 2 }}\n'
         'item charm { }\n', encoding="utf-8")
@@ -398,3 +402,23 @@ def test_png_cards(printing, tmp_path):
     assert head.startswith(b"\x89PNG")
     w, h = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
     assert (w, h) == (250, 350)  # 2.5 × 3.5 in at 100 dpi
+
+
+@pytest.mark.slow
+def test_a_name_too_long_is_cut_and_reported_by_the_command(printing, tmp_path):
+    mod = tmp_path / "long"
+    mod.mkdir()
+    long_name = " ".join(["Interminable"] * 40)
+    (mod / "cards.dsl").write_text(
+        f'boss endless {{ name "{long_name}" strength 1 / 2 / 3 wounds 1 }}\n'
+        'boss brief { name "Brief" strength 1 / 2 / 3 wounds 1 }\n')
+    (mod / "mod.yaml").write_text("bosses: [endless, brief]\n")
+    out = tmp_path / "long.pdf"
+    result = CliRunner().invoke(main, ["print", str(mod), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.output.splitlines() if line.startswith("warning")]
+    assert len(warnings) == 1 and "card `endless`" in warnings[0] and "name" in warnings[0]
+    faces = faces_of(mod)
+    check_pdf(out, faces, "a4", printing, tmp_path, cut={"endless"})  # inside its frame
+    strict = CliRunner().invoke(main, ["print", str(mod), "--out", str(out), "--strict"])
+    assert strict.exit_code == 1 and "1 warning(s) (--strict)" in strict.output
