@@ -28,8 +28,8 @@ EXTRA_HINT = "pip install 'raiders[print]'"
 @click.option("--variant", default=None,
               help="Print the cards as this variant plays them (e.g. classic solo's monsters).")
 @click.option("--copies", is_flag=True,
-              help="Print each card as many times as a game holds it (the deck's or the "
-                   "supply's count), to play with; default: each card once, to proofread.")
+              help="In the PDF, each card as many times as a game holds it (the deck's or "
+                   "the supply's count), to play with; default: each card once, to proofread.")
 @click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
               help="With --format png: the resolution.")
 @click.option("--force", is_flag=True,

@@ -136,11 +136,13 @@ def check_pdf(pdf: Path, faces, paper: str, sheet, tmp: Path, cut=frozenset()) -
 
         gx0, gy0 = grid[0][0], grid[0][1]
         gx1, gy1 = grid[-1][2], grid[-1][3]
-        for y in range(h):
-            for x in range(w):
-                if gx0 - 1 <= x <= gx1 + 1 and gy0 - 1 <= y <= gy1 + 1:
-                    continue
-                assert not ink(x, y) or near_mark(x, y), f"page {p + 1}: ink at {x},{y}"
+        for y in range(h):  # the margin, a row at a time (a pixel at a time where inked)
+            inside_rows = gy0 - 1 <= y <= gy1 + 1
+            spans = [(0, int(gx0) - 1), (int(gx1) + 2, w)] if inside_rows else [(0, w)]
+            for x0, x1 in spans:
+                if x1 > x0 and min(px[y * w + x0:y * w + x1]) < 200:
+                    for x in range(x0, x1):
+                        assert not ink(x, y) or near_mark(x, y), f"page {p + 1}: ink at {x},{y}"
         framed = 0
         for slot, (a, b, c, d) in enumerate(grid):
             mid = int((b + d) / 2)
@@ -148,14 +150,16 @@ def check_pdf(pdf: Path, faces, paper: str, sheet, tmp: Path, cut=frozenset()) -
             framed += has_frame
             assert has_frame == (slot < len(on_page)), (p, slot)
             strip = range(2, int(sheet.INSET) - 2)
-            for y in range(int(b) + 2, int(d) - 2):
-                for off in strip:
-                    assert not ink(int(a) + off, y) and not ink(int(c) - 1 - off, y), \
-                        f"page {p + 1} card {slot}: ink between the edge and the frame"
-            for x in range(int(a) + 2, int(c) - 2):
-                for off in strip:
-                    assert not ink(x, int(b) + off) and not ink(x, int(d) - 1 - off), \
-                        f"page {p + 1} card {slot}: ink between the edge and the frame"
+            left, right, top, bottom = int(a), int(c) - 1, int(b), int(d) - 1
+            for y in range(top + 2, bottom - 1):
+                row = y * w
+                assert min(px[row + left + strip.start:row + left + strip.stop]) >= 200 and \
+                    min(px[row + right - strip.stop + 1:row + right - strip.start + 1]) >= 200, \
+                    f"page {p + 1} card {slot}: ink between the edge and the frame, row {y}"
+            for off in strip:
+                for y in (top + off, bottom - off):
+                    assert min(px[y * w + left + 2:y * w + right - 1]) >= 200, \
+                        f"page {p + 1} card {slot}: ink between the edge and the frame, row {y}"
         assert framed == len(on_page)
     fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True,
                            check=True).stdout.splitlines()[2:]
