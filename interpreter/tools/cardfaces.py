@@ -17,7 +17,12 @@ from typing import Optional
 import attrs
 
 from raiders.formats.mods import is_mod_collection, mod_name, mod_rulesets
-from raiders.formats.rulesets import RULESET_FILE, builtin_ids, resolve_ruleset_path
+from raiders.formats.rulesets import (
+    RULESET_FILE,
+    builtin_dir,
+    builtin_ids,
+    resolve_ruleset_path,
+)
 from raiders.interpreter.runtime.compiled import CompiledRoom
 from raiders.interpreter.runtime.describe import compiled, describe
 from raiders.interpreter.runtime.rules import Rules, load_rules
@@ -101,14 +106,20 @@ def _path_sources(raw: str, ruleset: Optional[str], variant: Optional[str]) -> l
 
 
 def _owning_ruleset(path: Path, variant: Optional[str]) -> Optional[Rules]:
-    """The ruleset whose cards a file or folder is, if any: one in a folder above it (up to
-    three) or beside one of those, that reads it."""
+    """The ruleset whose cards a file or folder is, if any: a built-in one for a file among
+    the built-in cards (`cards/common/monsters.dsl`), else one whose ruleset.yaml sits in the
+    folder or a folder above it (up to three) and reads it. No other folder is looked into."""
     root = path.resolve()
-    for folder in [root if root.is_dir() else root.parent, *list(root.parents)[:3]]:
-        for rf in sorted([*folder.glob(RULESET_FILE), *folder.glob(f"*/{RULESET_FILE}")]):
-            rules = load_rules(str(rf), variant, ())
-            if any(_inside(Path(f).resolve(), root) for f in rules.library.sources):
-                return rules
+    builtin = builtin_dir().resolve()
+    if _inside(root, builtin):
+        candidates = [builtin_dir() / name / RULESET_FILE for name in builtin_ids()]
+    else:
+        folders = [root if root.is_dir() else root.parent, *list(root.parents)[:3]]
+        candidates = [f / RULESET_FILE for f in folders if (f / RULESET_FILE).is_file()]
+    for rf in candidates:
+        rules = load_rules(str(rf), variant, ())
+        if any(_inside(Path(f).resolve(), root) for f in rules.library.sources):
+            return rules
     return None
 
 

@@ -217,6 +217,9 @@ def test_a_card_file_prints_its_own_cards_only(tmp_path):
     mod.mkdir()
     (mod / "a.dsl").write_text('boss one { name "One" strength 1 / 2 / 3 wounds 1 }\n')
     (mod / "b.dsl").write_text('boss two { name "Two" strength 1 / 2 / 3 wounds 1 }\n')
+    other = tmp_path / "other"  # a broken ruleset beside the mod: none of its business
+    other.mkdir()
+    (other / "ruleset.yaml").write_text("format: [broken\n")
     assert [f.card_id for f in faces_of(mod / "b.dsl")] == ["two"]
     assert sorted(f.card_id for f in faces_of(mod)) == ["one", "two"]
 
