@@ -122,7 +122,7 @@ def _check_out(out: str, fmt: str) -> None:
 
 
 def _file_names(drawn, fmt: str) -> list[str]:
-    """`dragon.svg`; a second card of the same id (two rulesets printed at once) `dragon-2.svg`."""
+    """`ID.svg`; a second card of the same id (two rulesets printed at once) `ID-2.svg`."""
     names: list[str] = []
     taken: set[str] = set()
     for d in drawn:
