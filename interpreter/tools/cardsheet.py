@@ -227,8 +227,7 @@ def draw_face(face: Face) -> Drawn:
     if kind_dropped:
         out.warnings.append("its kind is too long to print whole")
     y -= 6
-    y = _numbers(out, face, ink, y, inner)
-    # the footer: where the card comes from; above it, the rules in words
+    # the footer: where the card comes from
     foot_size, foot, foot_dropped = fit([face.footer], REGULAR, FOOT_SIZES, inner,
                                         2 * FOOT_SIZES[0] * LEADING)
     foot_lines = foot[0] if foot else []
@@ -239,8 +238,15 @@ def draw_face(face: Face) -> Drawn:
     if foot_dropped:
         out.warnings.append("its footer (id, origin, copies) is too long to print whole")
     bottom = INSET + 6 + len(foot_lines) * foot_size * LEADING
-    words = list(face.words)
-    size, laid, dropped = fit(words, REGULAR, WORD_SIZES, inner, y - bottom)
+    # the numbers, then the rules in words; a card with more numbers than leave room for its
+    # words (a mod's kind with a dozen parameters) says the last of them in words instead
+    while True:
+        size, laid, dropped = fit(list(face.words), REGULAR, WORD_SIZES, inner,
+                                  y - _numbers_height(face) - bottom)
+        if not dropped or not (face.badges or face.per_players):
+            break
+        face = _one_number_in_words(face)
+    y = _numbers(out, face, ink, y, inner)
     for para in laid:
         for line in para:
             y -= size * LEADING
@@ -267,6 +273,30 @@ def _fit_name(name: str, limit: float, height: float) -> tuple[float, list[str],
         return size, [name], 0
     size, laid, dropped = fit([name], BOLD, (9.0, NAME_SIZES[1]), limit, height)
     return size, laid[0] if laid else [], dropped
+
+
+def _numbers_height(face: Face) -> float:
+    """How far down _numbers draws (keep the two in step)."""
+    rows = len(face.per_players)
+    badges = len(face.badges) - (1 if rows and face.badges and len(face.per_players[0][1]) <= 3
+                                 else 0)
+    return rows * 42 + -(-badges // 4) * 34 + (1 if badges else 0) + (31 if face.layout else 0)
+
+
+def _one_number_in_words(face: Face) -> Face:
+    """The last number of a face (a badge, else a row of boxes) said in words instead, above
+    the rules."""
+    if face.badges:
+        (label, value), badges = face.badges[-1], face.badges[:-1]
+        said = f"{label.capitalize()}: {value}."
+        face = attrs.evolve(face, badges=badges)
+    else:
+        (name, values), rows = face.per_players[-1], face.per_players[:-1]
+        counts = "/".join(v for _, v in values)
+        said = (f"{name.replace('_', ' ').capitalize()}: {counts} for "
+                f"{values[0][0]}..{values[-1][0]} players.")
+        face = attrs.evolve(face, per_players=rows)
+    return attrs.evolve(face, words=(said, *face.words))
 
 
 def _numbers(out: Drawn, face: Face, ink: str, y: float, inner: float) -> float:

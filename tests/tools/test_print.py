@@ -254,6 +254,27 @@ def test_words_shrink_then_are_cut_with_a_warning_never_silently(printing):
         assert t.y > printing.INSET
 
 
+def test_more_numbers_than_a_face_holds_are_said_in_words(printing):
+    from raiders.interpreter.tools.cardfaces import Face
+
+    f = Face(card_id="many", name="Many", kind_line="vat room", family="vat", family_index=0,
+             depth=0, per_players=tuple((f"p{i}", ((3, "1"), (4, "2"), (5, "3")))
+                                        for i in range(4)),
+             badges=tuple((f"b{i}", str(i)) for i in range(12)), layout="",
+             words=("Rules.",), footer="many")
+    drawn = printing.draw_face(f)
+    assert not drawn.warnings
+    texts = [t for t in drawn.items if isinstance(t, printing.Text)]
+    said = [t.text for t in texts]
+    assert "P3: 1/2/3 for 3..5 players." in said and "B11: 11." in said and "Rules." in said
+    assert "P0" in said  # the first numbers keep their boxes
+    for t in texts:  # and nothing leaves the frame
+        assert t.y > printing.INSET and t.x >= printing.PAD - 0.01
+    for b in drawn.items[2:]:
+        if isinstance(b, printing.Box):
+            assert b.y >= printing.INSET and b.y + b.h <= printing.CARD_H - printing.INSET
+
+
 def test_a_long_word_is_broken_not_drawn_past_the_edge(printing):
     lines = printing.wrap("x" * 400, printing.REGULAR, 7.0, 100.0)
     assert "".join(lines) == "x" * 400 and len(lines) > 1
