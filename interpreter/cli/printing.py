@@ -78,6 +78,11 @@ def print_cmd(paths: tuple[str, ...], out: str, fmt: str, paper: str, ruleset: O
     except LoadError as err:
         raise Failure(f"the cards do not check clean: {len(err.diagnostics)} problem(s)",
                       err.diagnostics, err.sources) from None
+    if fmt == "pdf":
+        read = {os.path.realpath(f) for source in found for f in source.rules.library.sources}
+        if os.path.realpath(out) in read:
+            raise click.UsageError(f"--out {out} is one of the card files being printed: "
+                                   "name another file")
     cards = [f for source in found for f in faces(source)]
     if not cards:
         raise Failure("error: no cards to print in " + ", ".join(paths))

@@ -323,6 +323,12 @@ def test_usage_errors(printing, tmp_path):
     assert run(MODS / "gorgon", "--out", tmp_path).exit_code == 2  # a folder for a PDF
     assert run(MODS / "gorgon", "--out", tmp_path / "x.svg").exit_code == 2
     assert run(MODS / "gorgon", "--out", tmp_path / "nowhere" / "x.pdf").exit_code == 2
+    card = tmp_path / "mod" / "boss.dsl"  # an input is never the output
+    card.parent.mkdir()
+    card.write_text('boss one { name "One" strength 1 / 2 / 3 wounds 1 }\n')
+    result = run(card.parent, "--out", card)
+    assert result.exit_code == 2 and "card files being printed" in result.output
+    assert card.read_text().startswith("boss one")
     (tmp_path / "file").write_text("mine")
     result = run(MODS / "gorgon", "--format", "svg", "--out", tmp_path / "file")
     assert result.exit_code == 2 and (tmp_path / "file").read_text() == "mine"
