@@ -300,7 +300,7 @@ class FileExists(FileExistsError):
     """The file to write exists already and overwriting was not asked for (--force)."""
 
 
-def write_new(path: PathLike, text: str, overwrite: bool = False) -> None:
+def write_new(path: PathLike, text: Union[str, bytes], overwrite: bool = False) -> None:
     """Write a file whole or not at all (a temporary file beside it, renamed into place), and
     never over an existing file unless `overwrite`: the file is linked into place, which fails
     if the name is taken, even by another writer a moment earlier (two runs writing into one
@@ -313,7 +313,8 @@ def write_new(path: PathLike, text: str, overwrite: bool = False) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.{os.getpid()}.",
                                suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        with (os.fdopen(fd, "wb") if isinstance(text, bytes)
+              else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
