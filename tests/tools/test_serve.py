@@ -120,8 +120,9 @@ def test_only_files_that_declare_a_log_are_listed_and_nothing_else_is_shown(fold
         assert [status(a) for a in answers] == [200, 422, 404, 404]
         for answer in answers:
             assert SECRET.encode() not in answer
-        # the bad log's page says what is wrong, without quoting the file it points at
-        assert b"unknown ruleset field" in answers[1]
+        # the bad log's page says what is wrong (E510: the file declares no raiders format),
+        # without quoting the file it points at
+        assert b"error[E510]" in answers[1] and b"pointing.yaml" in answers[1]
         # the log swapped for another file since the server started: not shown
         (folder / "game.yaml").write_text((folder / "secrets.yaml").read_text())
         swapped = get(port, "/log/0")
