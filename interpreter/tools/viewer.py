@@ -153,7 +153,7 @@ def _result_diverges(spec: LogSpec, winners: list[str], out: list[str]) -> list[
 
 
 def _asset(name: str) -> str:
-    return resources.files(__package__).joinpath("viewer_assets", name).read_text("utf-8")
+    return resources.files(__package__).joinpath("viewer_assets").joinpath(name).read_text("utf-8")
 
 
 def embed_json(data: Any) -> str:
