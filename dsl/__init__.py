@@ -13,14 +13,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
+from . import ast
 from .diagnostics import Diagnostic
 from .library import Library, add_module, build_tables, parse_many
 
 __all__ = ["Library", "Diagnostic", "extend_library", "load_library", "load_text"]
 
 
-def extend_library(base: Optional[Library],
-                   parsed: Iterable[tuple[str, object, list[Diagnostic], str]]) -> Library:
+def extend_library(
+        base: Optional[Library],
+        parsed: Iterable[tuple[str, Optional[ast.Module], list[Diagnostic], str]]) -> Library:
     """A library of `base`'s declarations plus the parsed files (path, module, diagnostics,
     text), indexed: kinds with their ancestry, cards, extensions (E401–E403 on the way)."""
     lib = Library(modules=list(base.modules), sources=dict(base.sources)) if base else Library()

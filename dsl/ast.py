@@ -58,6 +58,10 @@ class Call:
     args: tuple["Expr", ...]
     span: Span
 
+    def name_arg(self, i: int) -> str:
+        """The i-th argument, which the function's signature makes a bare name."""
+        return name_text(self.args[i])
+
 
 @attrs.frozen
 class BinOp:
@@ -127,6 +131,11 @@ class Effect:
     count: Optional[Expr] = None  # mark NAME by COUNT
     lasting: Optional[Expr] = None  # mark … lasting N rooms
     lasting_floor: bool = False  # mark … lasting floor
+
+    @property
+    def named(self) -> str:
+        """The item, status or room card `arg` names, for the verbs that take a name."""
+        return name_text(self.arg)
 
 
 @attrs.frozen
@@ -383,13 +392,21 @@ def walk(node: object) -> Iterator[object]:
     if isinstance(node, tuple):
         for x in node:
             yield from walk(x)
-    elif attrs.has(type(node)) and not isinstance(node, Span):
+    elif attrs.has(cls := type(node)) and not isinstance(node, Span):
         yield node
-        for f in attrs.fields(type(node)):
+        for f in attrs.fields(cls):
             yield from walk(getattr(node, f.name))
 
 
-def as_selector(e) -> Optional[Selector]:
+def name_text(e: object) -> str:
+    """The word a checked tree holds where the grammar allows only a bare name (an item, a
+    status, a room card, a list entry): the checker refused anything else before compiling."""
+    if not isinstance(e, Name):
+        raise TypeError(f"a bare name was expected here, not {type(e).__name__}")
+    return e.name
+
+
+def as_selector(e: object) -> Optional[Selector]:
     """A function's selector argument: a word (`richest`), or a selector with its argument
     (`marked(poisoned)`, parsed as a call); None when it is neither."""
     from .vocabulary import SELECTORS_OF

@@ -154,18 +154,18 @@ def index_declarations(lib: Library) -> None:
                 extensions.append(decl)
             elif isinstance(decl, ast.KindDecl):
                 if decl.name in decls:
-                    first = decls[decl.name]
+                    first_kind = decls[decl.name]
                     lib.diagnostics.append(Diagnostic(
                         decl.name_span, "E402", f"kind `{decl.name}` is defined twice",
-                        f"first defined at {display_path(str(first.name_span))}"))
+                        f"first defined at {display_path(str(first_kind.name_span))}"))
                     continue
                 decls[decl.name] = decl
             else:
                 if decl.id in lib.cards:
-                    first = lib.cards[decl.id]
+                    first_card = lib.cards[decl.id]
                     lib.diagnostics.append(Diagnostic(
                         decl.id_span, "E401", f"card id `{decl.id}` is defined twice",
-                        f"first defined at {display_path(str(first.id_span))}; "
+                        f"first defined at {display_path(str(first_card.id_span))}; "
                         "ids must be unique in a ruleset"))
                     continue
                 lib.cards[decl.id] = decl

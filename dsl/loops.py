@@ -41,8 +41,8 @@ def _within(node: object) -> Iterator[object]:
         yield n
         if isinstance(n, (tuple, list)):
             stack.extend(reversed(n))
-        elif attrs.has(type(n)):
-            stack.extend(getattr(n, f.name) for f in reversed(attrs.fields(type(n)))
+        elif attrs.has(cls := type(n)):
+            stack.extend(getattr(n, f.name) for f in reversed(attrs.fields(cls))
                          if not f.name.endswith("span"))
 
 

@@ -25,16 +25,17 @@ def print_diagnostics(diags: list[Diagnostic], sources: dict[str, str], fmt: str
 
 # A seed a log can hold: a log's numbers are 64-bit integers (docs/logs.md), and so are the
 # seeds SEED..SEED+N-1 of N games (`check_seed_range`).
-SEED = click.IntRange(-(2**63), 2**63 - 1)
+SEED_MAX = 2**63 - 1  # a log's seed is a signed 64-bit number
+SEED = click.IntRange(-(2**63), SEED_MAX)
 # More games than any run finishes (about a week of games at full speed on two cores).
 MAX_GAMES = 10**9
 
 
 def check_seed_range(seed: int, games: int) -> None:
     """The last game's seed must fit a log too."""
-    if seed + games - 1 > SEED.max:
+    if seed + games - 1 > SEED_MAX:
         raise click.UsageError(f"--seed {seed} with {games} games runs past the largest seed "
-                               f"a log holds ({SEED.max})")
+                               f"a log holds ({SEED_MAX})")
 
 
 def nonempty_path(ctx: click.Context, param: click.Parameter, value):

@@ -145,8 +145,8 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
         seed = draw_seed()
         click.echo(f"seed {seed} (drawn; --seed {seed} plays this game again)", err=True)
     narrate = games == 1 and not quiet
-    targets = [Path(log_file) if log_file else Path(log_dir) / f"game-{seed + g}.yaml"
-               for g in range(games)] if log_file or log_dir else []
+    targets = [Path(log_file)] if log_file else \
+        [Path(log_dir) / f"game-{seed + g}.yaml" for g in range(games)] if log_dir else []
     check_targets(targets, log_dir, force)
     if any(h > n_players for h in human_seats):
         raise click.UsageError(f"--human takes a seat 1..{n_players}")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Optional
+from typing import Any, Optional
 
 import attrs
 import click
@@ -79,7 +79,7 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
     if report_file:
         _report(report_file, rules, sweep, rows, shown, target, best, setup_json, command, seed)
     if as_json:
-        doc = {"format": JSON_FORMAT, "setup": setup_json,
+        doc: dict[str, Any] = {"format": JSON_FORMAT, "setup": setup_json,
                "sweep": {"param": sweep.text, "values": [
                    {"value": v, **t.to_json()} for v, t in rows]}}
         if target is not None:

@@ -190,7 +190,7 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
                    f"(seed {seed})")
 
     def on_room(rec) -> None:
-        if not narrate:
+        if effects_of is None:  # not narrating
             return
         k = len(game.records)
         if rec.index == 0:

@@ -22,14 +22,14 @@ from raiders.interpreter.runtime.room import RulesError
 from raiders.interpreter.runtime.state import Card
 
 from .logs import LogMeta, LogSpec
-from .replay import _Driver, _LogSeat, build_game
+from .replay import _Driver, build_game
 from .yamlcheck import InputError
 
 
 class _BranchSeat:
     """The log's answers for the rooms kept, then the new seat's."""
 
-    def __init__(self, game: Game, logged: _LogSeat, new: Seat, keep: int):
+    def __init__(self, game: Game, logged: Seat, new: Seat, keep: int):
         self.game, self.logged, self.new, self.keep = game, logged, new, keep
 
     def _seat(self):

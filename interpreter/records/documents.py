@@ -21,7 +21,8 @@ def split_documents(paths: tuple[str, ...]) -> tuple[list[str], list[tuple[str, 
     found by their `format:` line; a `mod.yaml` stands for its whole mod."""
     from pathlib import Path
 
-    cards, other = [], []
+    cards: list[str] = []
+    other: list[tuple[str, str]] = []
     for p in paths:
         if Path(p).is_dir():
             # a folder's logs and scenario files are checked too, by their own readers

@@ -187,8 +187,8 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
     r.require_format(FORMAT, "scenario")
     rules = _rules(r, path)
     names = _players(r)
-    if rules.wrong_player_count(len(names)):
-        r.fail(r.span("players"), rules.wrong_player_count(len(names)))
+    if (wrong := rules.wrong_player_count(len(names))) is not None:
+        r.fail(r.span("players"), wrong)
         raise InputError(r.diags)
     players = [Player(i, n) for i, n in enumerate(names)]
     by_name = {p.name: p for p in players}
@@ -391,7 +391,7 @@ def _steps(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player]
         r.fail(r.span("rooms"), "`rooms` lists at least one room")
     if r.diags:
         raise InputError(r.diags)
-    steps = []
+    steps: list[Step] = []
     for entry in entries:
         if not yamlsrc.is_map(entry):
             r.fail(yamlsrc.node_span(r.path, entry), "each entry of `rooms` is a map: "
@@ -644,9 +644,9 @@ def _compare(r: Reader, name: str, line: int, expect: Any, players: list[Player]
             elif list(want or []) != winners:
                 diffs.append(f"winners: expected {list(want or [])}, got {winners}")
         elif key == "out":
-            got = [p.name for p in players if p.out]
-            if list(want or []) != got:
-                diffs.append(f"out: expected {list(want or [])}, got {got}")
+            out = [p.name for p in players if p.out]
+            if list(want or []) != out:
+                diffs.append(f"out: expected {list(want or [])}, got {out}")
         elif key == "supply":
             for item, n in want.items():
                 if supply.get(item, 0) != n:
@@ -658,14 +658,16 @@ def _compare(r: Reader, name: str, line: int, expect: Any, players: list[Player]
                 raise InputError(sub.diags)
             for field, value in want.items():
                 if field == "marks":
-                    got = {n: m.count for n, m in p.marks.items()}
-                    value = dict(value or {})
-                    if got != value:
-                        diffs.append(f"{key}.marks: expected {value}, got {got}")
+                    held = {n: m.count for n, m in p.marks.items()}
+                    expected = dict(value or {})
+                    if held != expected:
+                        diffs.append(f"{key}.marks: expected {expected}, got {held}")
                     continue
-                got = getattr(p, field) if field != "out" else bool(p.out)
+                got: object
                 if field in ("items", "hand"):
-                    got, value = sorted(got), sorted(value)
+                    got, value = sorted(getattr(p, field)), sorted(value)
+                else:
+                    got = getattr(p, field) if field != "out" else bool(p.out)
                 if got != value:
                     diffs.append(f"{key}.{field}: expected {value}, got {got}")
         else:

@@ -11,7 +11,7 @@ The functions have these shapes (`ctx` is a `room.Context`):
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Protocol, Sequence
 
 import attrs
 
@@ -39,6 +39,17 @@ class Handler:
     pred: Optional[Pred] = None  # from the tag; None: every player
     about: Optional[str] = None  # `mark(poison)`: only events about this item or status
     victim: Optional[Pred] = None  # `steal from you`: only when this player is stolen from
+
+
+class WhyListener(Protocol):
+    """What the bus tells a recorder of which card's rule did what (`replay --trace`, the
+    viewer: interpreter/records/why.py)."""
+
+    def modified(self, ctx: Any, event: Optional[str], p: Optional[Player], before: int,
+                 after: int, fn: Any, owner: Optional[Player]) -> None: ...
+
+    def ran(self, ctx: Any, h: Handler, owner: Optional[Player], subject: Sequence[Player],
+            amount: int) -> None: ...
 
 
 @attrs.define(eq=False)

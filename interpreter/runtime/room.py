@@ -18,7 +18,7 @@ from typing import Callable, Mapping, Optional, Sequence, Union
 
 import attrs
 
-from .compiled import CardRules, CompiledRoom, Handler
+from .compiled import CardRules, CompiledRoom, Handler, WhyListener
 from .state import Card, Floor, Mark, Play, Player
 
 MAX_DEPTH = 32
@@ -113,7 +113,7 @@ class Table:
         self._buses: dict = {}
         # An optional recorder of which card's handler did what (interpreter/records/why.py, `replay
         # --trace`); None, the default, costs one test where a handler runs.
-        self.why = None
+        self.why: Optional[WhyListener] = None
 
     @property
     def listening(self) -> bool:

@@ -16,6 +16,7 @@ from typing import Optional
 
 import attrs
 
+from raiders.dsl import ast
 from raiders.dsl.library import display_path
 from raiders.interpreter.runtime.describe import describe, plurals
 from raiders.interpreter.runtime.rules import Rules
@@ -98,7 +99,7 @@ def _own(folder: str, rules: Rules) -> dict[str, str]:
     root = Path(folder).resolve()
     lib = rules.library
     out: dict[str, str] = {}
-    decls = [(cid, d) for cid, d in lib.cards.items()]
+    decls: list[tuple[str, ast.CardDecl | ast.KindDecl]] = list(lib.cards.items())
     decls += [(f"kind {name}", k.decl) for name, k in lib.kinds.items()]
     for key, decl in decls:
         path = Path(decl.span.path).resolve()
@@ -148,11 +149,11 @@ def manifest_changes(old: Rules, new: Rules, old_folder: Optional[str] = None,
         if a != b:
             lines.append(f"rulesets: {', '.join(a) if a else 'any'} → "
                          f"{', '.join(b) if b else 'any'}")
-    for what, a, b in (("deck", old.deck, new.deck), ("supply", old.supply, new.supply)):
-        for cid in sorted(set(a) | set(b)):
-            if a.get(cid, 0) != b.get(cid, 0):
-                lines.append(f"{what}: `{cid}` {a.get(cid, 0)} → {b.get(cid, 0)} "
-                             f"{'copy' if b.get(cid, 0) == 1 else 'copies'}")
+    for what, was, now in (("deck", old.deck, new.deck), ("supply", old.supply, new.supply)):
+        for cid in sorted(set(was) | set(now)):
+            if was.get(cid, 0) != now.get(cid, 0):
+                lines.append(f"{what}: `{cid}` {was.get(cid, 0)} → {now.get(cid, 0)} "
+                             f"{'copy' if now.get(cid, 0) == 1 else 'copies'}")
     for what, a, b in (("bosses", old.bosses, new.bosses), ("characters", old.pool, new.pool)):
         for cid in sorted(set(b) - set(a)):
             lines.append(f"{what}: `{cid}` added")

@@ -60,7 +60,7 @@ def bars(title: str, names: Sequence[str], runs: Sequence[tuple[str, dict[str, F
         ys, vals, lo, hi = [], [], [], []
         for j, n in enumerate(names):
             f = figs.get(n)
-            if f is None or f.value is None:
+            if f is None or f.value is None or f.low is None or f.high is None:
                 continue
             ys.append(j + i * height)
             vals.append(f.value * scale)
@@ -86,7 +86,7 @@ def sweep_plot(param: str, rows: Sequence[tuple[int, dict[str, Figure]]], figure
     xs, ys, lo, hi = [], [], [], []
     for v, figs in rows:
         f = figs.get(figure)
-        if f is None or f.value is None:
+        if f is None or f.value is None or f.low is None or f.high is None:
             continue
         xs.append(v)
         ys.append(f.value)

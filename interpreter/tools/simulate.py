@@ -22,6 +22,7 @@ from raiders.formats.forking import shared_heap
 from raiders.formats.safeio import write_new
 from raiders.interpreter.game.botspec import bot_classes, parse_bot
 from raiders.interpreter.game.engine import Game, GameResult
+from raiders.interpreter.game.players import Seat
 from raiders.interpreter.runtime.room import RulesError
 from raiders.interpreter.runtime.rules import load_rules
 
@@ -126,8 +127,8 @@ class Tally:
                 self.sums[key] = Sums(s.k, s.n, list(s.s), list(s.ss))
             else:
                 mine.merge(s)
-        for mine, theirs in zip(self.counts, other.counts, strict=True):
-            mine.update(theirs)
+        for counter, theirs in zip(self.counts, other.counts, strict=True):
+            counter.update(theirs)
 
     def _with_n(self, key: str) -> Sums:
         """A figure's sums over every game: games without it count as zeros, except that a
@@ -182,7 +183,7 @@ class _Names(dict):
     two (`card.ID.coins`, `card.ID.wounds`), a seat's three (`win.seat.P1`,
     `win.character.ID`, `win.bot.BOT`), a cause's one (`out.REASON`)."""
 
-    def __init__(self, *prefixes: str) -> None:
+    def __init__(self, *prefixes: tuple[str, str]) -> None:
         super().__init__()
         self.prefixes = prefixes
 
@@ -255,7 +256,7 @@ def observe(result: GameResult, start: dict[str, tuple[int, int]], bots: tuple[s
 
 
 @functools.lru_cache(maxsize=None)
-def _bot_maker(spec: str) -> Callable[[], object]:
+def _bot_maker(spec: str) -> Callable[[], Seat]:
     """What makes a new bot for a seat (one a game, as make_bot would), the spec read once."""
     name, arg = parse_bot(spec)
     cls = bot_classes()[name]
@@ -483,7 +484,7 @@ def _cell(f: Optional[Figure], pct: bool) -> str:
 
 
 def _diff_cell(d: Optional[Difference], pct: bool) -> str:
-    if d is None or d.value is None:
+    if d is None or d.value is None or d.low is None or d.high is None:
         return "-"
     mark = " *" if d.resolved else ""
     if pct:

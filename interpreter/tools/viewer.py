@@ -44,9 +44,9 @@ def _card_info(rules: Rules, cid: str) -> dict[str, Any]:
     for group in (rules.rooms, rules.characters, rules.items, rules.floors):
         if cid in group:
             return {"name": group[cid].name or cid, "words": describe(rules, cid)}
-    for group in (rules.statuses, rules.house):  # cards `raiders show` does not list
-        if cid in group:
-            card = group[cid]
+    for unlisted in (rules.statuses, rules.house):  # cards `raiders show` does not list
+        if cid in unlisted:
+            card = unlisted[cid]
             return {"name": getattr(card, "name", None) or cid,
                     "words": list(getattr(card, "words", []))}
     return {"name": cid, "words": []}
@@ -92,8 +92,7 @@ def build_view(spec: LogSpec, title: str) -> dict[str, Any]:
     def on_room(rec: RoomRecord, game: Game) -> None:
         effects, start = room_effects.of(rec.trace)
         why = recorder.take()
-        for step in why:
-            cards.add(step.card)
+        cards.update(s.card for s in why)
         k = len(steps)
         entry = spec.rooms[k] if k < len(spec.rooms) else None
         room = rules.rooms[rec.card]
@@ -156,7 +155,7 @@ def _result_diverges(spec: LogSpec, winners: list[str], out: list[str]) -> list[
 
 
 def _asset(name: str) -> str:
-    return resources.files(__package__).joinpath("viewer_assets", name).read_text("utf-8")
+    return resources.files(__package__).joinpath("viewer_assets").joinpath(name).read_text("utf-8")
 
 
 def embed_json(data: Any) -> str:
