@@ -142,6 +142,15 @@ PARSED_FORMAT = b"raiders-parsed-cache/1"
 _PARSED_PREFIX = "ast-"
 KEEP_PARSED = 4096  # a 600-file mod edited a few times over
 _pruned = False  # the parsed entries are pruned once per process that writes one
+_largest_load = 0  # the most files one load of this process parsed (formats/loader.py)
+
+
+def expect_parsed(files: int) -> None:
+    """A load of this many files is under way: the parsed entries kept are never fewer than
+    that (plus KEEP_PARSED), or a load larger than the cache would prune the entries it is
+    about to read, and parse and write every file on every run (a 10,000-file mod)."""
+    global _largest_load
+    _largest_load = max(_largest_load, files)
 
 
 def fetch_parsed(path: str, text: str) -> Optional[tuple[Any, list]]:
@@ -183,7 +192,7 @@ def store_parsed(path: str, text: str, parsed: tuple[Any, list]) -> None:
         return
     if not _pruned:
         _pruned = True
-        cachefile.prune(folder, f"{_PARSED_PREFIX}*.bin", KEEP_PARSED)
+        cachefile.prune(folder, f"{_PARSED_PREFIX}*.bin", KEEP_PARSED + _largest_load)
 
 
 def _parsed_key(path: str, text: str) -> Optional[str]:

@@ -12,7 +12,16 @@ import attrs
 from raiders.dsl import ast
 from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.library import Library
-from raiders.formats.rulesets import Ruleset, Variant, builtin_ids, resolve_ruleset_path
+from raiders.formats.loader import DISK, Loader
+from raiders.formats.mods import MOD_FILE, expand_mod_folders, mod_manifest, name_clashes
+from raiders.formats.rulesets import (
+    Ruleset,
+    Variant,
+    builtin_ids,
+    load_ruleset,
+    resolve_ruleset_path,
+    ruleset_library,
+)
 
 from .compiled import (
     CardRules,
@@ -188,10 +197,10 @@ def _stamp(files: tuple) -> tuple:
 
 def load_rules_afresh(ruleset: str = "deluxe", variant: Optional[str] = None,
                       cards: tuple[str, ...] = (), roots: Optional[tuple[str, ...]] = None,
-                      edits: tuple = ()) -> Rules:
-    """`load_rules` without the caches: for text that is not on disk yet (the language
-    server reads the editor's unsaved buffers in place of the files)."""
-    return _compiled(_checked(ruleset, variant, cards, roots, edits))
+                      edits: tuple = (), loader: Loader = DISK) -> Rules:
+    """`load_rules` without the per-process and whole-load caches, its card files read by
+    `loader`: for text that is not on disk yet (the language server's unsaved buffers)."""
+    return _compiled(_checked(ruleset, variant, cards, roots, edits, loader))
 
 
 def _compiled(c: _Checked) -> Rules:
@@ -251,7 +260,6 @@ def _checked_kept(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
         except TypeError:
             pass  # not what was stored: load it
     from raiders.dsl.library import CARD_SUFFIX
-    from raiders.formats.mods import MOD_FILE  # (not above: the mods' module reads YAML)
 
     since = time.time_ns()
     checked = _checked(ruleset, variant, cards, roots, edits)
@@ -270,18 +278,16 @@ _CODE = tuple(str(Path(__file__).with_name(f)) for f in ("rules.py", "sweep.py")
 
 
 def _checked(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
-             roots: Optional[tuple[str, ...]], edits: tuple) -> _Checked:
+             roots: Optional[tuple[str, ...]], edits: tuple, loader: Loader = DISK) -> _Checked:
     """Parse and check a ruleset with its mods, and add up what the mods add to the game.
     Raises LoadError or ValueError as `load_rules` says."""
     from raiders.dsl.checker import check, check_in_game
-    from raiders.formats.mods import expand_mod_folders, mod_manifest
-    from raiders.formats.rulesets import load_ruleset
 
     path = resolve_ruleset_path(ruleset)
     if path is None:
         raise ValueError(f"unknown ruleset `{ruleset}` (built in: {', '.join(builtin_ids())}; "
                          "or give a path to a ruleset.yaml)")
-    rs, diags = load_ruleset(path, roots=roots)
+    rs, diags = load_ruleset(path, roots=roots, loader=loader)
     diags = [d for d in diags if d.severity == "error"]  # warnings (W602) do not stop a game
     if rs is None or diags:
         raise LoadError(diags, rs.library.sources if rs else {})
@@ -293,7 +299,7 @@ def _checked(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
     cards, wrong = expand_mod_folders(cards, rs.id)
     if wrong:
         raise LoadError(wrong, {})
-    lib = _library(rs, var, cards)
+    lib = _library(rs, var, cards, loader)
     if edits:
         from .sweep import apply_edits
 
@@ -336,7 +342,10 @@ def _gives_items(lib: Library, card_id: str) -> bool:
     return any(isinstance(n, ast.Effect) and n.verb == "give" for n in ast.walk(text))
 
 
-def _library(rs: Ruleset, var: Variant, cards: tuple[str, ...]) -> Library:
-    from raiders.formats.rulesets import ruleset_library
-
-    return ruleset_library(list(rs.card_paths), var.cards, cards, set(rs.variant_dirs), rs.id)
+def _library(rs: Ruleset, var: Variant, cards: tuple[str, ...], loader: Loader) -> Library:
+    """The ruleset's cards, its variant's and the mods'; a clash names the mods involved."""
+    lib = ruleset_library(list(rs.card_paths), var.cards, cards, set(rs.variant_dirs),
+                          loader=loader)
+    if cards:
+        name_clashes(lib, cards, rs.id)
+    return lib

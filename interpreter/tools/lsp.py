@@ -24,11 +24,10 @@ wires it to pygls, which is imported only there (the `lsp` extra: `pip install
 """
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
 import attrs
 
@@ -52,27 +51,6 @@ class Analysis:
     library: Optional[L.Library]
     ruleset: Optional[str]  # the ruleset path the unit plays with (for `show`'s words)
     mod_folder: Optional[str]
-
-
-@contextlib.contextmanager
-def _overlay(texts: dict[str, str]) -> Iterator[None]:
-    """Card files read while checking come from the editor's buffers when open there.
-    Every loader reads card files through library.parse_file, so that one name is swapped
-    for the duration (the server handles one request at a time)."""
-    original = L.parse_file
-
-    def parse_file(path):  # same signature and result as dsl.library.parse_file
-        key = os.path.realpath(str(path))
-        if key in texts:
-            module, diags = parse(texts[key], str(path))
-            return module, diags, texts[key]
-        return original(path)
-
-    L.parse_file = parse_file
-    try:
-        yield
-    finally:
-        L.parse_file = original
 
 
 def _mod_root(path: Path) -> Path:
@@ -134,6 +112,13 @@ class Workspace:
         except (OSError, UnicodeDecodeError):
             return ""
 
+    def loader(self):
+        """Card files as the editor shows them: an open document's text, else the file's
+        (formats/loader.py); a new card not yet saved is one of its folder's files."""
+        from raiders.formats.loader import Loader
+
+        return Loader.of_texts(self.texts)
+
     def _base(self, name: str):
         from raiders.formats.rulesets import load_ruleset, resolve_ruleset_path
 
@@ -145,28 +130,39 @@ class Workspace:
     def analyse(self, path: str) -> Analysis:
         """Check the unit a card file belongs to, with the open documents' text."""
         from raiders.formats.rulesets import load_ruleset, resolve_ruleset_path
-        from raiders.formats.validate import _owning_ruleset, check_mod, validate_paths
+        from raiders.formats.validate import (
+            Report,
+            check_mod,
+            owning_ruleset,
+            validate_mod,
+            validate_paths,
+        )
 
         p = Path(path).resolve()
         out: dict[str, list[Diagnostic]] = {}
-        with _overlay(self.texts):
-            owner = _owning_ruleset(p.parent)
-            if owner is not None:
-                ruleset, diags = load_ruleset(owner)
-                for d in diags:
-                    out.setdefault(os.path.realpath(d.span.path), []).append(d)
-                return Analysis(out, ruleset.library if ruleset else None, str(owner), None)
-            folder = _mod_root(p)
-            # the diagnostics are validate's own (mod.yaml and all); the library is built
-            # here too, for hover, completion and definitions
-            for d in validate_paths([str(folder)]).diagnostics:
+        loader = self.loader()
+        owner = owning_ruleset(p.parent)
+        if owner is not None:
+            ruleset, diags = load_ruleset(owner, loader=loader)
+            for d in diags:
                 out.setdefault(os.path.realpath(d.span.path), []).append(d)
-            base_name = _mod_base(folder)
-            base = self._base(base_name)
-            lib = None
-            if base is not None:
-                lib = check_mod(base.library, sorted({*L.card_files(folder), p}))[2]
-            return Analysis(out, lib, str(resolve_ruleset_path(base_name)), str(folder))
+            return Analysis(out, ruleset.library if ruleset else None, str(owner), None)
+        folder = _mod_root(p)
+        base_name = _mod_base(folder)
+        # the diagnostics are validate's own (mod.yaml and all); the library is built
+        # here too, for hover, completion and definitions
+        if folder.is_dir():
+            report = validate_paths([str(folder)], loader=loader)
+        else:  # a new card in a folder not made yet: its buffers are the mod
+            report = Report()
+            validate_mod(report, loader.card_files(folder), base_name, [folder], loader)
+        for d in report.diagnostics:
+            out.setdefault(os.path.realpath(d.span.path), []).append(d)
+        base = self._base(base_name)
+        lib = None
+        if base is not None:
+            lib = check_mod(base.library, sorted({*loader.card_files(folder), p}), loader)[2]
+        return Analysis(out, lib, str(resolve_ruleset_path(base_name)), str(folder))
 
     def diagnostics(self, path: str) -> list[Diagnostic]:
         """What `raiders validate` reports in this file (card file or YAML); nothing for a
@@ -233,9 +229,9 @@ class Workspace:
         analysis = self.analyse(path)
         mods = (analysis.mod_folder,) if analysis.mod_folder else ()
         try:
-            with _overlay(self.texts):
-                # not the cached loader: the cards change as the modder types
-                rules = load_rules_afresh(analysis.ruleset or "deluxe", None, mods)
+            # not the cached loader: the cards change as the modder types
+            rules = load_rules_afresh(analysis.ruleset or "deluxe", None, mods,
+                                      loader=self.loader())
             return ["\n".join(describe(rules, card))]
         except Exception:  # the cards do not check clean yet: the text alone
             return []

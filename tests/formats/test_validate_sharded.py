@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from raiders.formats import loader as L
 from raiders.formats import validate as V
 
 CARDS = [
@@ -40,10 +41,10 @@ def _key(report):
 def test_sharded_equals_serial(tmp_path, monkeypatch):
     mod = tmp_path / "mod"
     _make(mod, 120)
-    monkeypatch.setattr(V, "PARALLEL_FROM", 10**9)
+    monkeypatch.setattr(L, "PARALLEL_FROM", 10**9)
     serial = V.validate_paths([str(mod)])
-    monkeypatch.setattr(V, "PARALLEL_FROM", 10)
-    if not V._can_fork():
+    monkeypatch.setattr(L, "PARALLEL_FROM", 10)
+    if not L.can_fork():
         pytest.skip("no fork here: the sharded path is not used")
     sharded = V.validate_paths([str(mod)])
     assert _key(serial) == _key(sharded)
@@ -61,9 +62,9 @@ def _clean_mod(folder: Path, n: int) -> None:
 
 def test_a_clean_sharded_mod_counts_every_file(tmp_path, monkeypatch):
     """The same in the fast tier: a small mod, sharded from 10 files."""
-    if not V._can_fork():
+    if not L.can_fork():
         pytest.skip("no fork here: the sharded path is not used")
-    monkeypatch.setattr(V, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(L, "PARALLEL_FROM", 10)
     mod = tmp_path / "mod"
     _clean_mod(mod, 24)
     report = V.validate_paths([str(mod)])
@@ -77,7 +78,7 @@ def test_clean_mod_of_600_files_validates(tmp_path):
     kept only the sources of files with problems). About 1 s: slow tier."""
     from click.testing import CliRunner
 
-    from raiders.dsl.library import PARALLEL_FROM
+    from raiders.formats.loader import PARALLEL_FROM
     from raiders.interpreter.cli import main
 
     n = max(600, PARALLEL_FROM)
