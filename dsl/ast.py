@@ -387,16 +387,3 @@ def walk(node: object) -> Iterator[object]:
         yield node
         for f in attrs.fields(type(node)):
             yield from walk(getattr(node, f.name))
-
-
-def as_selector(e) -> Optional[Selector]:
-    """A function's selector argument: a word (`richest`), or a selector with its argument
-    (`marked(poisoned)`, parsed as a call); None when it is neither."""
-    from .vocabulary import SELECTORS_OF
-
-    if isinstance(e, Name):
-        return Selector(e.name, e.span)
-    if isinstance(e, Call) and e.func in SELECTORS_OF and len(e.args) == 1 \
-            and isinstance(e.args[0], Name):
-        return Selector(e.func, e.span, e.args[0].name)
-    return None

@@ -6,7 +6,7 @@ from typing import Optional
 import attrs
 
 from . import ast
-from .ast import as_selector, const_value
+from .ast import const_value
 from .diagnostics import Diagnostic, an, did_you_mean
 from .library import KindInfo, Library, ParamInfo
 from .vocabulary import (
@@ -29,6 +29,7 @@ from .vocabulary import (
     SELECTORS_OF,
     SUBJECT_SELECTORS,
     TABLE_KEYS,
+    as_selector,
 )
 
 # ---- symbol tables -----------------------------------------------------------------------

@@ -184,3 +184,14 @@ def check_targets(targets: list, log_dir: Optional[str], force: bool) -> None:
         folder = os.path.dirname(os.fspath(t)) or "."
         if not log_dir and not os.path.isdir(folder):
             raise Failure(f"error: cannot write {t}: no folder {folder}")
+
+
+def write_page(path: str, text: str) -> None:
+    """An HTML page a command writes (`--report`), whole or not at all; said on stderr."""
+    from raiders.formats.atomic import write_atomic
+
+    try:
+        write_atomic(path, text)
+    except OSError as err:
+        raise Failure(f"error: cannot write {path}: {err}") from None
+    click.echo(f"report: {path}", err=True)

@@ -8,7 +8,7 @@ from typing import Optional
 import attrs
 import click
 
-from .common import Failure, print_diagnostics
+from .common import Failure, print_diagnostics, write_page
 
 
 def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: int, seed: int,
@@ -112,8 +112,6 @@ def _report(path: str, rules, sweep, rows: list, shown: list[str], target, best,
     import html
 
     from raiders.interpreter.tools import report
-
-    from .simulate import write_page
 
     figs = [(v, t.figures()) for v, t in rows]
     sections = []

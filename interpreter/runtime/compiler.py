@@ -30,6 +30,7 @@ from raiders.dsl.vocabulary import (
     PLACES,
     ROOM_SHAPE,
     SELECTORS,
+    as_selector,
     reads_a_player,
 )
 
@@ -415,7 +416,7 @@ class CardCompiler:
     def call(self, e: ast.Call, p: str) -> tuple[str, str]:
         spec = FUNCTIONS[e.func]
         if spec.params == ("selector",):
-            sel, w = self.selector(ast.as_selector(e.args[0]), self.them)
+            sel, w = self.selector(as_selector(e.args[0]), self.them)
             if e.func == "count":
                 return f"len({sel})", f"the number of {w}"
             if e.func == "among":

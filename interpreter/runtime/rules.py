@@ -253,7 +253,7 @@ def _checked_kept(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
     here = "" if all(os.path.isabs(p) for p in (str(path), *cards)) else os.getcwd()
     request = tuple(map(repr, ("rules", ruleset, str(path), variant, cards, roots, edits,
                                builtin_ids(), here)))
-    kept = libcache.fetch(request, _CODE)
+    kept = libcache.fetch(request, _CODE, _KEPT)
     if kept is not None:
         try:
             return _Checked(**kept)
@@ -268,13 +268,14 @@ def _checked_kept(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
     inputs = libcache.Inputs(files=(str(path),), folders=tuple(dict.fromkeys(folders)),
                              watched=(CARD_SUFFIX, MOD_FILE), version=checked.versioned,
                              texts={**rs.read, **checked.library.sources})
-    libcache.store(request, _CODE, attrs.asdict(checked, recurse=False), inputs, since)
+    libcache.store(request, _CODE, attrs.asdict(checked, recurse=False), inputs, since, _KEPT)
     return checked
 
 
 # The files besides the card language's own whose code decides what `_checked` gives (the
 # compiler runs after the cache, on what it gives back).
 _CODE = tuple(str(Path(__file__).with_name(f)) for f in ("rules.py", "sweep.py"))
+_KEPT = (Ruleset, Variant)  # the classes a kept load holds besides the language's
 
 
 def _checked(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
