@@ -198,7 +198,8 @@ def store_parsed(path: str, text: str, parsed: tuple[Any, list]) -> None:
 
 
 def _parsed_key(path: str, text: str) -> Optional[str]:
-    return _key(("parsed", path, hashlib.sha256(text.encode("utf-8", "surrogateescape"))
+    # surrogatepass: an editor's buffer may hold a lone surrogate (a file read never does)
+    return _key(("parsed", path, hashlib.sha256(text.encode("utf-8", "surrogatepass"))
                  .hexdigest()), ())
 
 
@@ -216,7 +217,7 @@ def _key(request: Sequence[str], code: Sequence[str]) -> Optional[str]:
         return None
     text = "\0".join([FORMAT.decode(), sys.version, str(marshal.version), digest,
                       *map(str, request)])
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @functools.lru_cache(maxsize=4)

@@ -57,8 +57,9 @@ class Loader:
 
     read: ReadSource = read_disk
     cached: bool = True
-    # Card files `read` holds that the disk may not (an editor's new, unsaved card): listed
-    # with a folder's files (`card_files`). Real paths.
+    # Card files `read` holds that the disk may not (an editor's buffers, a new card not yet
+    # saved among them): listed with a folder's files (`card_files`); their parses are kept
+    # in this process only, not written to the cache folder at every keystroke. Real paths.
     unsaved: frozenset[str] = frozenset()
 
     @classmethod
@@ -130,7 +131,8 @@ class Loader:
                 from raiders.dsl.parser import parse
 
                 found = parse(text, path)
-                libcache.store_parsed(path, text, found)
+                if not self.unsaved or os.path.realpath(path) not in self.unsaved:
+                    libcache.store_parsed(path, text, found)
             if len(_PARSED) >= _MEMO:
                 _PARSED.clear()
             _PARSED[(path, text)] = found

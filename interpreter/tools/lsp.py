@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
+import tempfile
 from pathlib import Path
 from typing import Any, Optional
 
@@ -83,6 +85,18 @@ class Workspace:
     def __init__(self) -> None:
         self.texts: dict[str, str] = {}  # real path -> text of an open document
         self._bases: dict[str, Any] = {}
+        # Where documents that are no file (`untitled:`) are given a path: a folder never
+        # made (nothing is read or written there), one subfolder per document, so that each
+        # is checked alone, as a mod of one file on deluxe.
+        self.scratch = os.path.join(os.path.realpath(tempfile.gettempdir()),
+                                    f"raiders-untitled-{os.getpid()}-{secrets.token_hex(6)}")
+
+    def untitled_path(self, uri: str, language: str) -> str:
+        """The path an `untitled:` document is checked under: a card file when the editor
+        says it is raiders' (or its name ends in .dsl), else a file no one claims."""
+        name = re.sub(r"[^A-Za-z0-9_.-]", "_", uri.partition(":")[2])[:100] or "untitled"
+        suffix = ".dsl" if language == "raiders" and not name.endswith(".dsl") else ""
+        return os.path.join(self.scratch, name, name + suffix)
 
     def open(self, path: str, text: str) -> None:
         self.texts[os.path.realpath(path)] = text
@@ -141,13 +155,14 @@ class Workspace:
         p = Path(path).resolve()
         out: dict[str, list[Diagnostic]] = {}
         loader = self.loader()
-        owner = owning_ruleset(p.parent)
+        untitled = p.is_relative_to(self.scratch)  # nothing around it is read
+        owner = None if untitled else owning_ruleset(p.parent)
         if owner is not None:
             ruleset, diags = load_ruleset(owner, loader=loader)
             for d in diags:
                 out.setdefault(os.path.realpath(d.span.path), []).append(d)
             return Analysis(out, ruleset.library if ruleset else None, str(owner), None)
-        folder = _mod_root(p)
+        folder = p.parent if untitled else _mod_root(p)
         base_name = _mod_base(folder)
         # the diagnostics are validate's own (mod.yaml and all); the library is built
         # here too, for hover, completion and definitions
@@ -402,11 +417,15 @@ def build_server():
                            text_document_sync_kind=T.TextDocumentSyncKind.Full)
     ws = Workspace()
     spoken: set[str] = set()  # documents the server has published diagnostics for
+    untitled: dict[str, str] = {}  # uri of an open `untitled:` document -> its path
 
     def to_fs_path(uri: str) -> Optional[str]:
-        """The file a document's uri names; None for anything else (`untitled:`, a NUL)."""
+        """The file a document's uri names, or the path an open `untitled:` document is
+        checked under (Workspace.untitled_path); None for anything else (a NUL)."""
         from pygls.uris import to_fs_path as path_of
 
+        if uri in untitled:
+            return untitled[uri]
         path = path_of(uri)
         return path if path and "\x00" not in path else None
 
@@ -464,6 +483,8 @@ def build_server():
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls, params: T.DidOpenTextDocumentParams) -> None:
         doc = params.text_document
+        if doc.uri.startswith("untitled:") and "\x00" not in doc.uri:
+            untitled[doc.uri] = ws.untitled_path(doc.uri, doc.language_id)
         path = to_fs_path(doc.uri)
         if path:
             ws.open(path, doc.text)
@@ -487,6 +508,7 @@ def build_server():
         path = to_fs_path(uri)
         if path:
             ws.close(path)
+        untitled.pop(uri, None)
         server.forget(uri)
         if uri in spoken:
             spoken.discard(uri)
