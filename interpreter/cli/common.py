@@ -68,14 +68,15 @@ def load_rules_or_exit(ruleset: str, variant: Optional[str], cards: tuple[str, .
     """Rules for a command, or a clean exit with diagnostics (1) or a usage error (2)."""
     import os
 
-    from raiders.interpreter.runtime.rules import LoadError, load_rules
+    from raiders.dsl.diagnostics import Problems
+    from raiders.interpreter.runtime.rules import load_rules
 
     cards = tuple(dict.fromkeys(os.path.normpath(c) for c in cards))  # the same mod once
     try:
         return load_rules(ruleset, variant, cards)
     except ValueError as err:
         raise click.UsageError(str(err)) from None
-    except LoadError as err:
+    except Problems as err:
         raise Failure(f"the cards do not check clean: {len(err.diagnostics)} problem(s)",
                       err.diagnostics, err.sources) from None
 

@@ -230,6 +230,7 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
     A log may name built-in rulesets and paths inside its own folder; --allow-path DIR
     lets it name paths inside DIR too.
     """
+    from raiders.dsl.diagnostics import Problems
     from raiders.interpreter.records.logs import read_log
     from raiders.interpreter.records.narrate import (
         floor_header,
@@ -238,7 +239,6 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
         standings,
     )
     from raiders.interpreter.records.replay import replay as run_replay
-    from raiders.interpreter.records.yamlcheck import InputError
 
     if jobs is not None and not check:
         raise click.UsageError("--jobs is for --check (a narration is one process)")
@@ -293,7 +293,7 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
                 click.echo(f"{shown}: {rules.ruleset.name}, {rules.variant.name} play, "
                            f"{count(len(spec.names), 'player')}")
             outcome = run_replay(spec, check, on_room, why.start if why else None)
-        except InputError as err:
+        except Problems as err:
             bad += 1
             click.echo(f"FAIL  {shown}: bad log", err=True)
             print_diagnostics(err.diagnostics, {})

@@ -16,7 +16,7 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
               as_json: bool, setup_json: dict, report_file: Optional[str] = None,
               command: str = "") -> None:
     """Parse, check every value (exit 2 with the reason), play, print; `base`: the Setup."""
-    from raiders.interpreter.runtime.rules import LoadError
+    from raiders.dsl.diagnostics import Problems
     from raiders.interpreter.runtime.sweep import (
         SweepError,
         check_figure,
@@ -38,7 +38,7 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
     for e in edits:
         try:
             attrs.evolve(base, edits=(e,)).rules()  # as the simulation will load it
-        except LoadError as err:
+        except Problems as err:
             print_diagnostics(err.diagnostics, err.sources)
             raise click.UsageError(f"--sweep: {sweep.text} = {e.value} does not check "
                                    "(above)") from None

@@ -59,7 +59,7 @@ def replay_html(files: list[str], refused: list[Diagnostic], html: str, check: b
     with --check a divergence)."""
     import os
 
-    from raiders.interpreter.records.yamlcheck import InputError
+    from raiders.dsl.diagnostics import Problems
     from raiders.interpreter.tools.viewer import view_for, write_html
 
     if len(files) > 1 and os.path.lexists(html) and not os.path.isdir(html):
@@ -76,7 +76,7 @@ def replay_html(files: list[str], refused: list[Diagnostic], html: str, check: b
             continue
         try:
             data = view_for(f, allow_paths)
-        except InputError as err:
+        except Problems as err:
             bad += 1
             click.echo(f"FAIL  {shown}: bad log", err=True)
             print_diagnostics(err.diagnostics, {})
@@ -139,6 +139,7 @@ class TraceNarration:
 def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, ...],
               seed: Optional[int], log_file: Optional[str], quiet: bool,
               allow_paths: tuple[str, ...]) -> None:
+    from raiders.dsl.diagnostics import Problems
     from raiders.interpreter.game.human import HumanSeat
     from raiders.interpreter.game.players import BOTS
     from raiders.interpreter.records.branch import branch_game, branch_meta
@@ -149,14 +150,13 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
         room_lines,
         standings,
     )
-    from raiders.interpreter.records.yamlcheck import InputError
     from raiders.interpreter.runtime.room import RulesError
 
     from .common import bot_kinds
 
     try:
         spec = read_log(log, allow_paths)
-    except InputError as err:
+    except Problems as err:
         raise Failure(f"FAIL  {display_path(log)}: bad log", err.diagnostics) from None
     n = len(spec.names)
     keep = len(spec.rooms) if room is None else room
@@ -173,7 +173,7 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
     narrate = not quiet
     try:
         branch = branch_game(spec, keep, seats, seed)
-    except InputError as err:
+    except Problems as err:
         raise Failure(f"FAIL  {display_path(log)}: bad log", err.diagnostics) from None
     game = branch.game
     effects_of = None
@@ -200,7 +200,7 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
 
     try:
         result = branch.run(on_room)
-    except InputError as err:
+    except Problems as err:
         raise Failure(f"FAIL  {display_path(log)}: bad log", err.diagnostics) from None
     except RulesError as err:
         raise Failure(f"error: {err}") from None

@@ -30,15 +30,16 @@ class Checked:
 
 def check_file(path: str, allow: Sequence[str] = (), quiet: bool = False) -> Checked:
     """Read one log, replay it and compare its checkpoints: the lines `replay --check` prints."""
+    from raiders.dsl.diagnostics import Problems
+
     from .logs import read_log
     from .narrate import standings
     from .replay import replay
-    from .yamlcheck import InputError
 
     shown = display_path(path)
     try:
         outcome = replay(read_log(path, allow), check=True)
-    except InputError as err:
+    except Problems as err:
         return Checked(path, False, [], err.diagnostics)
     if outcome.divergence is not None:
         return Checked(path, False, [f"FAIL  {shown}: {outcome.divergence}"])

@@ -44,7 +44,7 @@ def split_documents(paths: tuple[str, ...]) -> tuple[list[str], list[tuple[str, 
 
 def check_document(path: str, kind: str, allow: tuple[str, ...] = ()) -> list[Diagnostic]:
     """A log's or a scenario file's own checks (a scenario's expectations are not run)."""
-    from .yamlcheck import InputError
+    from raiders.dsl.diagnostics import Problems
 
     if kind == "log":
         from .logs import read_log
@@ -52,7 +52,7 @@ def check_document(path: str, kind: str, allow: tuple[str, ...] = ()) -> list[Di
 
         try:
             replay(read_log(path, allow))  # every play legal, in the room it is in
-        except InputError as err:
+        except Problems as err:
             return err.diagnostics
         return []
     from .scenarios import run_file

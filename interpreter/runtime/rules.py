@@ -10,7 +10,7 @@ from typing import Optional
 import attrs
 
 from raiders.dsl import ast
-from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.diagnostics import Diagnostic, Problems
 from raiders.dsl.library import Library
 from raiders.formats.loader import DISK, Loader
 from raiders.formats.mods import MOD_FILE, expand_mod_folders, mod_manifest, name_clashes
@@ -38,13 +38,9 @@ from .legality import item_plays
 PEEK = "peek"  # the ability of an item played to look at the hidden rooms
 
 
-class LoadError(Exception):
-    """A ruleset or mod that does not check clean; carries the diagnostics."""
-
-    def __init__(self, diagnostics: list[Diagnostic], sources: Optional[dict[str, str]] = None):
-        super().__init__(f"{len(diagnostics)} problem(s)")
-        self.diagnostics = diagnostics
-        self.sources = sources or {}
+# A ruleset or mod that does not check clean: the one exception for problems with
+# diagnostics (dsl/diagnostics.py), under the name its callers have long used.
+LoadError = Problems
 
 
 @attrs.define(eq=False, slots=False)
@@ -291,7 +287,7 @@ def _checked(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
     rs, diags = load_ruleset(path, roots=roots, loader=loader)
     diags = [d for d in diags if d.severity == "error"]  # warnings (W602) do not stop a game
     if rs is None or diags:
-        raise LoadError(diags, rs.library.sources if rs else {})
+        raise Problems(diags, rs.library.sources if rs else {})
     variant_name = variant or next(iter(rs.variants))
     if variant_name not in rs.variants:
         raise ValueError(f"ruleset `{rs.id}` has no variant `{variant_name}` "
@@ -299,7 +295,7 @@ def _checked(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
     var = rs.variants[variant_name]
     cards, wrong = expand_mod_folders(cards, rs.id)
     if wrong:
-        raise LoadError(wrong, {})
+        raise Problems(wrong, {})
     lib = _library(rs, var, cards, loader)
     if edits:
         from .sweep import apply_edits
@@ -329,7 +325,7 @@ def _checked(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
         problems = check_in_game(lib, [*deck, *bosses], supply if var.items else {},
                                  bool(var.threat_deck))
     if problems:
-        raise LoadError(problems, lib.sources)
+        raise Problems(problems, lib.sources)
     return _Checked(rs, var, cards, lib, deck, tuple(bosses), boss_facing, supply, tuple(pool),
                     tuple(warnings), versioned)
 

@@ -32,9 +32,9 @@ def _error_page(title: str, text: str) -> str:
 
 def make_server(folder: str, port: int, allow: tuple[str, ...] = ()) -> ThreadingHTTPServer:
     """A server for the logs below `folder` (not started: call serve_forever)."""
+    from raiders.dsl.diagnostics import Problems
     from raiders.formats.quote import source_lines
     from raiders.formats.safeio import found_files
-    from raiders.interpreter.records.yamlcheck import InputError
 
     from .viewer import render_html, view_for
 
@@ -61,7 +61,7 @@ def make_server(folder: str, port: int, allow: tuple[str, ...] = ()) -> Threadin
             f = files[int(number)]
             try:
                 self._send(200, render_html(view_for(f, allow, display_path(f))))
-            except InputError as err:
+            except Problems as err:
                 text = "\n\n".join(render(d.with_path(display_path(d.span.path)),
                                           source_lines({}, display_path(d.span.path)))
                                    for d in err.diagnostics)
