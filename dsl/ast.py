@@ -377,13 +377,26 @@ def const_value(e: object) -> Optional[int]:
     return None
 
 
+def children(node: object) -> Iterator[tuple[Optional[str], object]]:
+    """What lies directly under a node of the tree, in source order: (field name, value) for
+    each field of an AST node, its positions (spans) left out; (None, item) for each item of
+    a tuple or list; nothing under anything else (a number, a word, a span). The one way down
+    a tree: every walk (`walk`, the checker's, the loops', the formatter's, a sweep's) goes
+    through it."""
+    if isinstance(node, (tuple, list)):
+        for item in node:
+            yield None, item
+    elif attrs.has(type(node)) and not isinstance(node, Span):
+        for f in attrs.fields(type(node)):
+            value = getattr(node, f.name)
+            if not isinstance(value, Span):
+                yield f.name, value
+
+
 def walk(node: object) -> Iterator[object]:
     """Every AST node under `node` (itself included), depth first, in source order: the one
     tree walk the checker, the rulesets and the tools share."""
-    if isinstance(node, tuple):
-        for x in node:
-            yield from walk(x)
-    elif attrs.has(type(node)) and not isinstance(node, Span):
+    if attrs.has(type(node)) and not isinstance(node, Span):
         yield node
-        for f in attrs.fields(type(node)):
-            yield from walk(getattr(node, f.name))
+    for _, child in children(node):
+        yield from walk(child)

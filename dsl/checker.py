@@ -263,12 +263,8 @@ class Checker:
             if isinstance(node, ast.Handler):
                 walk(node.body, True)
                 return
-            if attrs.has(type(node)):
-                for f in attrs.fields(type(node)):
-                    walk(getattr(node, f.name), subject)
-            elif isinstance(node, tuple):
-                for x in node:
-                    walk(x, subject)
+            for _, child in ast.children(node):
+                walk(child, subject)
 
         cached = self._kind_tables.get(info.decl.name)
         if cached is None:

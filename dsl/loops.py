@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-import attrs
-
 from . import ast
 from .diagnostics import Diagnostic
 from .vocabulary import MODIFIABLE
@@ -32,11 +30,7 @@ def _within(node: object) -> Iterator[object]:
     while stack:
         n = stack.pop()
         yield n
-        if isinstance(n, (tuple, list)):
-            stack.extend(reversed(n))
-        elif attrs.has(type(n)):
-            stack.extend(getattr(n, f.name) for f in reversed(attrs.fields(type(n)))
-                         if not f.name.endswith("span"))
+        stack.extend(reversed([child for _, child in ast.children(n)]))
 
 
 def _sets_off(node: object) -> Iterator[tuple[str, object]]:

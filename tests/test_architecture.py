@@ -307,3 +307,22 @@ def test_the_map_names_no_module_that_is_gone():
     named = set(re.findall(r"`((?:dsl|formats|interpreter)/[\w/]+\.py)`", text))
     gone = sorted(n for n in named if not (ROOT / n).is_file())
     assert not gone, gone
+
+
+def test_one_way_down_the_tree():
+    """One AST-children primitive (dsl/ast.py `children`): no other module walks a node's
+    fields itself (formats/plaindata.py flattens any attrs object, spans and all: not a walk
+    of the tree)."""
+    own = {"dsl/ast.py", "formats/plaindata.py"}
+    found = sorted(_doc_path(f) for f in FILES if _doc_path(f) not in own
+                   and "attrs.fields(type(" in f.read_text(encoding="utf-8"))
+    assert not found, found
+    from raiders.dsl import ast as A
+    from raiders.dsl.spans import Span
+
+    at = Span("x.dsl", 1, 1, 1, 2)
+    field = A.Field("wounds", A.Num(2, at), at)
+    assert list(A.children(field)) == [("name", "wounds"), ("value", A.Num(2, at))]
+    assert list(A.children((field, 3))) == [(None, field), (None, 3)]
+    assert list(A.children(at)) == [] and list(A.children("word")) == []
+    assert list(A.walk((field,))) == [field, A.Num(2, at)]
