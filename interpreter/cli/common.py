@@ -162,7 +162,8 @@ def bot_kinds(bots: str, n_players: int) -> list[str]:
 def check_targets(targets: list, log_dir: Optional[str], force: bool) -> None:
     """Before any game is played: the log folder can be written, and no log that exists is
     replaced without --force (a killed run's temporary files are cleared away)."""
-    from raiders.formats.safeio import clean_stale_temps, refuse_special, writable_folder
+    from raiders.formats.atomic import clean_stale_temps, refuse_special
+    from raiders.formats.safeio import writable_folder
 
     if log_dir:
         why = writable_folder(log_dir)

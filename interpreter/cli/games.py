@@ -108,7 +108,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
         check_targets([Path(log_file)] if log_file else [], None, force)
         return play_from(from_log, from_room, bots, human_seats, seed, log_file, quiet,
                          allow_paths)
-    from raiders.formats.safeio import write_new
+    from raiders.formats.atomic import write_new
     from raiders.interpreter.game.botspec import make_bot
     from raiders.interpreter.game.engine import Game
     from raiders.interpreter.records.logs import LogMeta, render_log

@@ -18,8 +18,8 @@ from typing import Callable, Optional
 
 import attrs
 
+from raiders.formats.atomic import write_new
 from raiders.formats.forking import shared_heap
-from raiders.formats.safeio import write_new
 from raiders.interpreter.game.botspec import bot_classes, parse_bot
 from raiders.interpreter.game.engine import Game, GameResult
 from raiders.interpreter.runtime.room import RulesError
