@@ -386,17 +386,31 @@ def children(node: object) -> Iterator[tuple[Optional[str], object]]:
     if isinstance(node, (tuple, list)):
         for item in node:
             yield None, item
-    elif attrs.has(type(node)) and not isinstance(node, Span):
-        for f in attrs.fields(type(node)):
-            value = getattr(node, f.name)
-            if not isinstance(value, Span):
-                yield f.name, value
+        return
+    for name in _field_names(type(node)) or ():
+        value = getattr(node, name)
+        if type(value) is not Span:
+            yield name, value
+
+
+def _field_names(kind: type) -> Optional[tuple[str, ...]]:
+    """A node class's field names (None: not a node), looked up once: walks are hot."""
+    try:
+        return _FIELDS[kind]
+    except KeyError:
+        names = (tuple(f.name for f in attrs.fields(kind))
+                 if attrs.has(kind) and kind is not Span else None)
+        _FIELDS[kind] = names
+        return names
+
+
+_FIELDS: dict[type, Optional[tuple[str, ...]]] = {}
 
 
 def walk(node: object) -> Iterator[object]:
     """Every AST node under `node` (itself included), depth first, in source order: the one
     tree walk the checker, the rulesets and the tools share."""
-    if attrs.has(type(node)) and not isinstance(node, Span):
+    if _field_names(type(node)) is not None:
         yield node
     for _, child in children(node):
         yield from walk(child)

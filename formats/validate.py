@@ -160,8 +160,11 @@ def validate_paths(paths: Iterable[str], base: str = "deluxe", loader: Loader = 
 
 def _unsaved(loader: Loader, folder: Path, listed: list[Path]) -> list[Path]:
     """The loader's unsaved card files below a folder that the disk does not hold."""
+    unsaved = loader.unsaved_below(folder)
+    if not unsaved:
+        return []  # (the common case: no need to resolve every file listed)
     seen = {f.resolve() for f in listed}
-    return [f for f in loader.unsaved_below(folder) if f.resolve() not in seen]
+    return [f for f in unsaved if f.resolve() not in seen]
 
 
 def _mods_below(folder: Path) -> list[Path]:
