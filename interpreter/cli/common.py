@@ -81,6 +81,34 @@ def load_rules_or_exit(ruleset: str, variant: Optional[str], cards: tuple[str, .
                       err.diagnostics, err.sources) from None
 
 
+# ---- shell completion (click's: docs/tools.md): values a person would otherwise look up
+
+def complete_ruleset(ctx: click.Context, param: click.Parameter, incomplete: str) -> list:
+    """`--ruleset`: the built-in rulesets, and paths (a ruleset.yaml)."""
+    from click.shell_completion import CompletionItem
+
+    from raiders.formats.rulesets import builtin_ids
+
+    return [CompletionItem(i) for i in builtin_ids() if i.startswith(incomplete)] + \
+        [CompletionItem(incomplete, type="file")]
+
+
+def complete_card(ctx: click.Context, param: click.Parameter, incomplete: str) -> list:
+    """A card id or kind of the rules the command line names so far (its --ruleset, --variant
+    and --cards); nothing when they do not load: completion never prints an error."""
+    from click.shell_completion import CompletionItem
+
+    from raiders.interpreter.runtime.rules import load_rules
+
+    try:
+        rules = load_rules(ctx.params.get("ruleset") or "deluxe", ctx.params.get("variant"),
+                           tuple(ctx.params.get("cards") or ()))
+    except Exception:  # half-typed options, a broken mod: offer nothing, never fail
+        return []
+    names = sorted({*rules.library.cards, *rules.library.kinds})
+    return [CompletionItem(n) for n in names if n.startswith(incomplete)]
+
+
 def allow_path_option(f):
     """`--allow-path DIR` (repeatable): where paths named inside logs and scenario files may
     lead, besides each file's own folder (formats/safeio.py)."""
@@ -197,3 +225,36 @@ def write_page(path: str, text: str) -> None:
     except OSError as err:
         raise Failure(f"error: cannot write {path}: {err}") from None
     click.echo(f"report: {path}", err=True)
+
+
+def replay_hint(meta, target, cards: tuple[str, ...], ruleset: str,
+                folder: Optional[str] = None) -> None:
+    """A log may name only paths inside its own folder (docs/security.md). When this one names
+    a mod or a ruleset elsewhere, say so as it is written, with the exact command that replays
+    it, rather than let the replay be refused later."""
+    import shlex
+    from pathlib import Path
+
+    from raiders.formats.rulesets import builtin_ids
+    from raiders.formats.safeio import Confinement
+
+    box = Confinement(Path(target).parent)
+    def outside(named: str) -> bool:
+        return named not in builtin_ids() and box.resolve(named)[0] is None
+
+    named = [n for n in (meta.ruleset, *meta.cards) if outside(n)]
+    if not named:
+        return
+    words = ["raiders", "replay"]
+    if outside(meta.ruleset):
+        words += ["--allow-path", str(Path(ruleset).parent) if Path(ruleset).is_file()
+                  else ruleset]
+    if any(outside(n) for n in meta.cards):
+        for c in cards:  # every one: --cards stands for all the mods a log names
+            words += ["--cards", c]
+    what = f"the logs in {folder} name" if folder else f"{target} names"
+    click.echo(f"note: {what} {', '.join(f'`{n}`' for n in named)}, outside "
+               f"{'their' if folder else 'its'} own folder, where a log may not lead by itself "
+               "(docs/security.md); replay "
+               f"{'them' if folder else 'it'} with:\n  "
+               + shlex.join([*words, str(folder or target)]), err=True)
