@@ -1,6 +1,7 @@
 """Writing a file whole or not at all: every file the tool writes (logs, formatted cards,
-pages, scaffolds, a simulation's logs) goes through `write_new`, so a reader never sees half
-of one, even if we are killed mid-write; `write_atomic` is it for a file rewritten in place.
+pages, scaffolds, a simulation's logs, printed cards; text as UTF-8, bytes as they are) goes
+through `write_new`, so a reader never sees half of one, even if we are killed mid-write;
+`write_atomic` is it for a file rewritten in place.
 (The cache folder's files add a header and private permissions: formats/cachefile.py.)"""
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Optional, Union
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def write_atomic(path: Union[str, Path], text: str) -> None:
+def write_atomic(path: Union[str, Path], text: Union[str, bytes]) -> None:
     """A file rewritten in place (or made, with its folder): a link is written through, and
     an existing file keeps its permissions; a new file gets the ordinary ones. The writing is
     `write_new`'s (overwriting)."""
@@ -41,7 +42,7 @@ class FileExists(FileExistsError):
     """The file to write exists already and overwriting was not asked for (--force)."""
 
 
-def write_new(path: PathLike, text: str, overwrite: bool = False,
+def write_new(path: PathLike, text: Union[str, bytes], overwrite: bool = False,
               mode: Optional[int] = None) -> None:
     """Write a file whole or not at all (a temporary file beside it, flushed to disk, renamed
     into place), and never over an existing file unless `overwrite`: the file is linked into
@@ -57,7 +58,7 @@ def write_new(path: PathLike, text: str, overwrite: bool = False,
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.{os.getpid()}.",
                                suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        with _opened(fd, text) as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
@@ -132,3 +133,10 @@ def _alive(pid: int) -> bool:
     except (PermissionError, OverflowError, ValueError):
         return True  # someone else's process (or a name we did not make): leave it
     return True
+
+
+def _opened(fd: int, data: Union[str, bytes]):
+    """The temporary file, for text (UTF-8, newlines as written) or bytes (a printed PDF)."""
+    if isinstance(data, bytes):
+        return os.fdopen(fd, "wb")
+    return os.fdopen(fd, "w", encoding="utf-8", newline="\n")

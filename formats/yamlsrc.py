@@ -25,6 +25,7 @@ from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.spans import Span
 
 from . import fastyaml
+from .declared import declared_format
 from .safeio import MAX_FILE_BYTES, read_text
 
 MAX_BYTES = MAX_FILE_BYTES  # a text larger than this is refused, not parsed
@@ -221,25 +222,33 @@ def _too_deep_flow(text: str, path: str) -> Optional[Diagnostic]:
 
 
 # The formats a YAML file of raiders declares on a top-level `format:` line near its top.
-_FORMAT_LINE = re.compile(r"^format:\s*[\"']?raiders-(ruleset|log|scenario)/", re.M)
-_FORMAT_HEAD = 4000  # characters looked at: the line comes first, after a comment or two
+_SAYS_ANYTHING = re.compile(r"^[ \t]*[^\s#]", re.M)  # a line that is not blank or a comment
 
 
-def declared_format(text: str) -> Optional[str]:
-    """`ruleset`, `log` or `scenario`: the raiders format a YAML text declares, else None
-    (any other YAML, a CI workflow say, is not raiders')."""
-    m = _FORMAT_LINE.search(text[:_FORMAT_HEAD])
-    return m.group(1) if m else None
+def not_declared(path: str, text: str, kind: str) -> Optional[Diagnostic]:
+    """E510 when a text read as a raiders `kind` (ruleset, log, scenario) declares no raiders
+    format at all: it is refused before it is parsed, and nothing of it is quoted (a file
+    declaring another raiders format is read, and its `format:` says what is wrong)."""
+    if declared_format(text) is not None or not _SAYS_ANYTHING.search(text):
+        return None  # (an empty file, or only comments, has nothing to quote: its format says)
+    return Diagnostic(Span.whole_file(path), "E510",
+                      f"not a raiders {kind}: the file declares no raiders format; "
+                      "nothing of it is read",
+                      f"a {kind} starts with the line `format: raiders-{kind}/1` "
+                      f"(see docs/{kind}s.md)")
 
 
-def file_format(path: str) -> Optional[str]:
-    """declared_format of a file, from its head only (the file may be huge)."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(_FORMAT_HEAD).decode("utf-8", errors="replace")
-    except (OSError, ValueError):
-        return None
-    return declared_format(head)
+def load_declared(path: str, kind: str) -> tuple[Optional[str], list[Any], list[Diagnostic]]:
+    """load_file for a file read as a raiders `kind`: one that declares no raiders format is
+    refused (E510, text None) before it is parsed, so that none of it is ever quoted."""
+    text, diags = read_text(path)
+    if text is None:
+        return None, [], diags
+    foreign = not_declared(path, text, kind)
+    if foreign is not None:
+        return None, [], [foreign]
+    docs, diags = load_documents(text, path)
+    return text, docs, diags
 
 
 def load_file(path: str) -> tuple[Optional[str], list[Any], list[Diagnostic]]:

@@ -9,7 +9,7 @@ from raiders.dsl.diagnostics import Diagnostic
 
 def yaml_kind(path: str):
     """`log` or `scenario` from a YAML file's `format:` line, else None."""
-    from raiders.formats.yamlsrc import file_format
+    from raiders.formats.declared import file_format
 
     kind = file_format(path)
     return kind if kind in ("log", "scenario") else None

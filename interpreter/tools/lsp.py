@@ -107,7 +107,7 @@ class Workspace:
     def claims(self, path: str) -> bool:
         """Whether a file is raiders' to judge: a card file, `mod.yaml`, `ruleset.yaml`, or
         YAML that declares a raiders format (its open text's, else the file's on disk)."""
-        from raiders.formats.yamlsrc import declared_format, file_format
+        from raiders.formats.declared import declared_format, file_format
 
         name = os.path.basename(path)
         if name.endswith(".dsl") or name in ("mod.yaml", "ruleset.yaml"):
