@@ -6,7 +6,7 @@ from typing import Optional
 import attrs
 
 from . import ast
-from .ast import as_selector, const_value
+from .ast import const_value
 from .diagnostics import Diagnostic, an, did_you_mean
 from .library import KindInfo, Library, ParamInfo
 from .vocabulary import (
@@ -29,6 +29,7 @@ from .vocabulary import (
     SELECTORS_OF,
     SUBJECT_SELECTORS,
     TABLE_KEYS,
+    as_selector,
 )
 
 # ---- symbol tables -----------------------------------------------------------------------
@@ -262,12 +263,8 @@ class Checker:
             if isinstance(node, ast.Handler):
                 walk(node.body, True)
                 return
-            if attrs.has(type(node)):
-                for f in attrs.fields(type(node)):
-                    walk(getattr(node, f.name), subject)
-            elif isinstance(node, tuple):
-                for x in node:
-                    walk(x, subject)
+            for _, child in ast.children(node):
+                walk(child, subject)
 
         cached = self._kind_tables.get(info.decl.name)
         if cached is None:

@@ -151,3 +151,17 @@ def to_json(diags: Sequence[Diagnostic]) -> str:
 def an(word: str) -> str:
     """`an item card`, `a room card`: the article a message needs before a word."""
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
+class Problems(Exception):
+    """Input that does not check clean, with the diagnostics that say why (and the texts they
+    quote): the one exception for problems with diagnostics, whatever layer finds them (a
+    ruleset or mod that does not load, a log or scenario field that is wrong). The command
+    line turns it into printed diagnostics and exit status 1 in one place
+    (interpreter/cli/__init__.py)."""
+
+    def __init__(self, diagnostics: list[Diagnostic], sources: Optional[dict[str, str]] = None):
+        super().__init__("; ".join(d.message for d in diagnostics[:3])
+                         + (f"; … {len(diagnostics)} problem(s)" if len(diagnostics) > 3 else ""))
+        self.diagnostics = diagnostics
+        self.sources = sources or {}

@@ -29,6 +29,7 @@ from typing import Iterator, Optional, Union
 import attrs
 from lark import Lark, Token, Tree
 
+from . import ast
 from .diagnostics import Diagnostic
 from .parser import grammar_text, parse
 from .spans import Span, located
@@ -432,11 +433,10 @@ def shape(node: object) -> object:
     """An AST without its spans: what two texts that mean the same have in common."""
     if isinstance(node, Span):
         return None
-    cls = type(node)
-    if attrs.has(cls):
-        return (cls.__name__, tuple(shape(getattr(node, f.name)) for f in attrs.fields(cls)))
     if isinstance(node, (list, tuple)):
-        return tuple(shape(x) for x in node)
+        return tuple(shape(x) for _, x in ast.children(node))
+    if attrs.has(type(node)):
+        return (type(node).__name__, tuple((name, shape(x)) for name, x in ast.children(node)))
     return node
 
 

@@ -39,11 +39,7 @@ def _within(node: object) -> Iterator[object]:
     while stack:
         n = stack.pop()
         yield n
-        if isinstance(n, (tuple, list)):
-            stack.extend(reversed(n))
-        elif attrs.has(cls := type(n)):
-            stack.extend(getattr(n, f.name) for f in reversed(attrs.fields(cls))
-                         if not f.name.endswith("span"))
+        stack.extend(reversed([child for _, child in ast.children(n)]))
 
 
 def _sets_off(node: object) -> Iterator[tuple[str, object]]:

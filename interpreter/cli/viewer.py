@@ -10,10 +10,10 @@ from typing import Any, Optional
 import attrs
 import click
 
-from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.diagnostics import Diagnostic, Problems
 from raiders.dsl.library import display_path
 
-from .common import Failure, print_diagnostics
+from .common import Failure, print_diagnostics, replay_hint
 
 GENERATOR = b'<meta name="generator" content="raiders replay --html">'
 
@@ -61,7 +61,7 @@ def replay_html(files: list[str], refused: list[Diagnostic], html: str, check: b
     with --check a divergence)."""
     import os
 
-    from raiders.interpreter.records.yamlcheck import InputError
+    from raiders.dsl.diagnostics import Problems
     from raiders.interpreter.tools.viewer import view_for, write_html
 
     if len(files) > 1 and os.path.lexists(html) and not os.path.isdir(html):
@@ -78,7 +78,7 @@ def replay_html(files: list[str], refused: list[Diagnostic], html: str, check: b
             continue
         try:
             data = view_for(f, allow_paths, cards=cards)
-        except InputError as err:
+        except Problems as err:
             bad += 1
             click.echo(f"FAIL  {shown}: bad log")
             print_diagnostics(err.diagnostics, {})
@@ -153,14 +153,13 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
         room_lines,
         standings,
     )
-    from raiders.interpreter.records.yamlcheck import InputError
     from raiders.interpreter.runtime.room import RulesError
 
     from .common import bot_kinds
 
     try:
         spec = read_log(log, allow_paths, cards)
-    except InputError as err:
+    except Problems as err:
         raise Failure(f"FAIL  {display_path(log)}: bad log", err.diagnostics) from None
     n = len(spec.names)
     keep = len(spec.rooms) if room is None else room
@@ -177,7 +176,7 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
     narrate = not quiet
     try:
         branch = branch_game(spec, keep, seats, seed)
-    except InputError as err:
+    except Problems as err:
         raise Failure(f"FAIL  {display_path(log)}: bad log", err.diagnostics) from None
     game = branch.game
     effects_of = None
@@ -204,7 +203,7 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
 
     try:
         result = branch.run(on_room)
-    except InputError as err:
+    except Problems as err:
         raise Failure(f"FAIL  {display_path(log)}: bad log", err.diagnostics) from None
     except RulesError as err:
         raise Failure(f"error: {err}") from None
@@ -218,8 +217,6 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
             write_atomic(target, text)
         except OSError as err:
             raise Failure(f"error: cannot write {target}: {err.strerror or err}") from None
-        from .games import replay_hint
-
         def from_here(p: str) -> str:  # a path of the new log, as the command line names it
             return os.path.relpath(os.path.join(target.parent, p))
 

@@ -14,7 +14,7 @@ from typing import Callable, Optional, Sequence
 
 import attrs
 
-from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.diagnostics import Diagnostic, Problems
 from raiders.dsl.spans import Span
 from raiders.interpreter.game.engine import Game, GameResult, RoomRecord
 from raiders.interpreter.game.players import Seat, SeatView
@@ -23,7 +23,6 @@ from raiders.interpreter.runtime.state import Card
 
 from .logs import LogMeta, LogSpec
 from .replay import _Driver, build_game
-from .yamlcheck import InputError
 
 
 class _BranchSeat:
@@ -54,7 +53,7 @@ class Branch:
     keep: int
 
     def run(self, on_room: Optional[Callable[[RoomRecord], None]] = None) -> GameResult:
-        """Play the game; a kept room that breaks the rules is the log's fault (InputError at
+        """Play the game; a kept room that breaks the rules is the log's fault (Problems at
         the room's entry, as in replay)."""
         game, keep, spec = self.game, self.keep, self.spec
 
@@ -72,7 +71,7 @@ class Branch:
             if k >= keep:
                 raise
             where = spec.rooms[k].span if k < len(spec.rooms) else Span.whole_file(spec.path)
-            raise InputError([Diagnostic(where, "E503", f"room entry {k + 1}: {err}")]) from None
+            raise Problems([Diagnostic(where, "E503", f"room entry {k + 1}: {err}")]) from None
 
 
 def branch_game(spec: LogSpec, keep: int, seats: Sequence[Seat], seed: int) -> Branch:

@@ -9,7 +9,7 @@ from raiders.dsl.diagnostics import Diagnostic
 
 def yaml_kind(path: str):
     """`log` or `scenario` from a YAML file's `format:` line, else None."""
-    from raiders.formats.yamlsrc import file_format
+    from raiders.formats.declared import file_format
 
     kind = file_format(path)
     return kind if kind in ("log", "scenario") else None
@@ -45,7 +45,7 @@ def split_documents(paths: tuple[str, ...]) -> tuple[list[str], list[tuple[str, 
 
 def check_document(path: str, kind: str, allow: tuple[str, ...] = ()) -> list[Diagnostic]:
     """A log's or a scenario file's own checks (a scenario's expectations are not run)."""
-    from .yamlcheck import InputError
+    from raiders.dsl.diagnostics import Problems
 
     if kind == "log":
         from .logs import read_log
@@ -53,7 +53,7 @@ def check_document(path: str, kind: str, allow: tuple[str, ...] = ()) -> list[Di
 
         try:
             replay(read_log(path, allow))  # every play legal, in the room it is in
-        except InputError as err:
+        except Problems as err:
             return err.diagnostics
         return []
     from .scenarios import run_file

@@ -30,6 +30,7 @@ from raiders.dsl.vocabulary import (
     PLACES,
     ROOM_SHAPE,
     SELECTORS,
+    as_selector,
     reads_a_player,
 )
 
@@ -416,7 +417,7 @@ class CardCompiler:
     def call(self, e: ast.Call, p: str) -> tuple[str, str]:
         spec = FUNCTIONS[e.func]
         if spec.params == ("selector",):
-            chosen = ast.as_selector(e.args[0])
+            chosen = as_selector(e.args[0])
             if chosen is None:
                 raise CompileError(f"{self.card.id}: `{e.func}` needs a selector")
             sel, w = self.selector(chosen, self.them)

@@ -115,7 +115,7 @@ def fuzz(rules_for: Callable[[], Any], ruleset: str, mod: str, games: int, seed:
          out_dir: Path, time_limit: float = 10.0,
          progress: Optional[Callable[[Finding | None], None]] = None) -> list[Finding]:
     """Play `games` random games with the mod; write a scenario per finding into out_dir."""
-    from raiders.formats.safeio import write_new
+    from raiders.formats.atomic import write_new
 
     rules = rules_for()
     var = rules.variant

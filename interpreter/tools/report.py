@@ -138,7 +138,8 @@ def figure_table(runs: Sequence[tuple[str, dict[str, Figure]]],
 
 def card_texts(folders: Sequence[str]) -> dict[str, str]:
     """The card files of the mods played: path -> text."""
-    from raiders.dsl.library import card_files, display_path
+    from raiders.dsl.library import display_path
+    from raiders.formats.loader import card_files
 
     out = {}
     for folder in folders:

@@ -165,8 +165,8 @@ class LogServer:
     def __init__(self, folder: str, port: int, allow: tuple[str, ...] = (),
                  bind: str = "127.0.0.1", *, allow_hosts: tuple[str, ...] = (),
                  timeout: float = CLIENT_TIMEOUT, max_connections: int = MAX_CONNECTIONS):
+        from raiders.formats.declared import file_format
         from raiders.formats.safeio import found_files
-        from raiders.formats.yamlsrc import file_format
 
         self.folder, self.allow = folder, allow
         found, _ = found_files((folder,), ["*.yaml", "*.yml"])
@@ -355,7 +355,7 @@ class LogServer:
 
     def _log_page(self, log: str, index: str) -> tuple[HTTPStatus, str]:
         """A log's page (made in a thread of the pool), or its diagnostics."""
-        from raiders.formats.yamlsrc import file_format
+        from raiders.formats.declared import file_format
         from raiders.interpreter.records.yamlcheck import InputError
 
         from .viewer import render_html, view_for
@@ -409,8 +409,8 @@ class LogServer:
 def _quotable(path: str, log: str) -> Optional[list[str]]:
     """The lines a bad log's page may quote: from the log, a card file or a file that declares
     a raiders format; never from any other file a log names (a secrets.yaml beside it)."""
+    from raiders.formats.declared import file_format
     from raiders.formats.quote import source_lines
-    from raiders.formats.yamlsrc import file_format
 
     shown = display_path(path)
     if shown == display_path(log) or path.endswith(".dsl") or file_format(path) is not None:

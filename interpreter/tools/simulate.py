@@ -18,8 +18,8 @@ from typing import Callable, Optional
 
 import attrs
 
+from raiders.formats.atomic import write_new
 from raiders.formats.forking import shared_heap
-from raiders.formats.safeio import write_new
 from raiders.interpreter.game.botspec import bot_classes, parse_bot
 from raiders.interpreter.game.engine import Game, GameResult
 from raiders.interpreter.game.players import Seat
@@ -407,7 +407,7 @@ def _play_on_cluster(setups: tuple[Setup, ...], chunks: list[range], total: Tall
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise SimulationError(CLUSTER_MISSING) from None
-    from raiders.interpreter.runtime.rules import LoadError
+    from raiders.dsl.diagnostics import Problems
 
     setups = tuple(s.anywhere() for s in setups)  # a worker's folder is not ours
     local = None
@@ -426,7 +426,7 @@ def _play_on_cluster(setups: tuple[Setup, ...], chunks: list[range], total: Tall
         for fut in as_completed(futures):
             try:
                 total.merge(fut.result())  # integer sums: the order of merging does not matter
-            except LoadError as err:  # checked clean here: the worker's files are not ours
+            except Problems as err:  # checked clean here: the worker's files are not ours
                 raise SimulationError(
                     f"a worker of the cluster cannot load the cards ({len(err.diagnostics)} "
                     "problem(s)): the workers need raiders and the card folders at the same "

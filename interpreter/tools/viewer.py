@@ -65,7 +65,7 @@ def _compare(after: dict[str, dict[str, Any]], rec: RoomRecord) -> list[dict[str
 
 
 def build_view(spec: LogSpec, title: str) -> dict[str, Any]:
-    """The viewer's data for a log (raises InputError for a bad log, as replay does)."""
+    """The viewer's data for a log (raises Problems for a bad log, as replay does)."""
     rules = spec.rules
     recorder = WhyRecorder(rules)
     data: dict[str, Any] = {"format": FORMAT, "title": title}
@@ -182,7 +182,7 @@ def write_html(path: str, data: dict[str, Any]) -> None:
 
 def view_for(log_path: str, allow: tuple[str, ...] = (), title: Optional[str] = None,
              cards: Optional[tuple[str, ...]] = None) -> dict[str, Any]:
-    """Read a log and build its viewer data (raises InputError for a bad log); `cards`: the
+    """Read a log and build its viewer data (raises Problems for a bad log); `cards`: the
     mods to play it with instead of the log's (`replay --cards`)."""
     from raiders.interpreter.records.logs import read_log
 

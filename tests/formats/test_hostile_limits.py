@@ -217,7 +217,7 @@ def test_a_log_that_exists_is_not_overwritten_without_force(tmp_path):
 def test_two_writers_of_one_name_the_second_is_refused(tmp_path):
     """Before: two runs in one --log-dir, the last wins silently (300 logs lost). Now the
     name is taken atomically (a link): the second writer is refused, the first kept."""
-    from raiders.formats.safeio import FileExists, write_new
+    from raiders.formats.atomic import FileExists, write_new
 
     target = tmp_path / "game-1.yaml"
     write_new(target, "first\n")
@@ -232,7 +232,7 @@ def test_two_writers_of_one_name_the_second_is_refused(tmp_path):
 def test_temporary_files_of_killed_writers_are_cleared(tmp_path):
     """Before: SIGKILL left hidden .tmp files that nothing cleared. Now the next run in the
     folder removes those whose writer is gone, and leaves a live writer's alone."""
-    from raiders.formats.safeio import clean_stale_temps
+    from raiders.formats.atomic import clean_stale_temps
 
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
@@ -417,3 +417,31 @@ def test_a_nul_in_a_ruleset_folder_name_is_refused(tmp_path):
                                     'cards: ["\\x00", builtin:common]'))
     out = clean(run("validate", ruleset))
     assert "ruleset.yaml:5:9: error[E506]" in out and "NUL" in out
+
+
+def test_one_writer_for_files_rewritten_in_place(tmp_path):
+    """formats/atomic.py's write_atomic is write_new overwriting (issue 23: one atomic writer):
+    a link is written through, an existing file keeps its permissions, a folder is made, and
+    what is not an ordinary file is never replaced."""
+    import errno
+
+    from raiders.formats.atomic import write_atomic
+
+    card = tmp_path / "cards" / "a.dsl"
+    write_atomic(card, "one\n")
+    card.chmod(0o640)
+    link = tmp_path / "link.dsl"
+    link.symlink_to(card)
+    write_atomic(link, "two\n")
+    assert link.is_symlink() and card.read_text() == "two\n"
+    assert card.stat().st_mode & 0o777 == 0o640
+    with pytest.raises(OSError) as err:
+        write_atomic(tmp_path / "cards", "x")
+    assert err.value.errno == errno.EEXIST and (tmp_path / "cards").is_dir()
+    assert sorted(p.name for p in (tmp_path / "cards").iterdir()) == ["a.dsl"]  # no temp left
+    import inspect
+
+    from raiders.formats import atomic, safeio
+
+    assert "mkstemp" not in inspect.getsource(safeio)  # no second writer
+    assert inspect.getsource(atomic).count("mkstemp(") == 1
