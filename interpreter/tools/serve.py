@@ -355,8 +355,8 @@ class LogServer:
 
     def _log_page(self, log: str, index: str) -> tuple[HTTPStatus, str]:
         """A log's page (made in a thread of the pool), or its diagnostics."""
+        from raiders.dsl.diagnostics import Problems
         from raiders.formats.declared import file_format
-        from raiders.interpreter.records.yamlcheck import InputError
 
         from .viewer import render_html, view_for
 
@@ -374,7 +374,7 @@ class LogServer:
         try:
             page = render_html(view_for(log, self.allow, display_path(log)),
                                nav=f'<a href="{html.escape(index)}">all logs</a>')
-        except InputError as err:
+        except Problems as err:
             text = "\n\n".join(render(d.with_path(display_path(d.span.path)),
                                       _quotable(d.span.path, log))
                                for d in err.diagnostics)
