@@ -92,6 +92,13 @@ class _Main(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # Ctrl-C outside a run that stops cleanly by itself (loading cards, printing):
+            # stop quietly with the shell's status for it, not click's `Aborted!` (exit 1).
+            from .progress import INTERRUPTED
+
+            click.echo("interrupted", err=True)
+            ctx.exit(INTERRUPTED)
         except BrokenPipeError:
             # `raiders replay … | head`: the reader has gone; stop quietly, as Unix tools do
             # (stdout pointed at /dev/null so the interpreter's last flush cannot fail again).

@@ -1,12 +1,12 @@
 """`raiders diff OLD NEW`: a review of a mod's change, in Markdown for a pull request."""
 from __future__ import annotations
 
-import sys
 from typing import Optional
 
 import click
 
 from .common import SEED, Failure, load_rules_or_exit
+from .progress import INTERRUPTED, games_bar, interrupted_note
 
 
 @click.command(name="diff")
@@ -77,16 +77,16 @@ def diff_cmd(old: str, new: str, ruleset: Optional[str], variant: Optional[str],
         changes = card_changes(sides[0], sides[1], loaded[0], loaded[1])
         rows = None
         setup = ""
+        stopped = None  # Ctrl-C: the games finished
         if games:
             from raiders.interpreter.tools.simulate import Setup, SimulationError, simulate
 
             difficulty = 3 if var.scoring == "solo" else None
             setups = tuple(Setup(ruleset, var.name, n_players, kinds, (*cards, s.folder),
                                  difficulty) for s in sides)
-            with click.progressbar(length=games, label="games (old and new)", file=sys.stderr,
-                                   show_eta=False, hidden=not sys.stderr.isatty()) as bar:
+            with games_bar(games, "games (old and new)") as step:
                 try:
-                    tally = simulate(setups, games, seed, jobs, bar.update)
+                    tally = simulate(setups, games, seed, jobs, step)
                 except SimulationError as err:
                     raise Failure(f"error: {err}") from None
             rows = figure_rows(tally, {c.id for c in changes})
@@ -94,9 +94,16 @@ def diff_cmd(old: str, new: str, ruleset: Optional[str], variant: Optional[str],
                      f"{','.join(dict.fromkeys(kinds))}; {games} games on seeds {seed}.."
                      f"{seed + games - 1}, each played by both versions "
                      f"(`raiders diff --games {games} --seed {seed}` gives these again).")
+            if tally.interrupted:
+                stopped = tally.games
+                click.echo(interrupted_note(stopped), err=True)
+                setup = (f"**{interrupted_note(stopped)}** of {games} (Ctrl-C): the figures "
+                         f"of those games only. " + setup)
         click.echo(markdown(sides[0], sides[1], changes,
                             manifest_changes(loaded[0], loaded[1], sides[0].folder,
                                              sides[1].folder), rows, setup), nl=False)
+    if stopped is not None:
+        raise SystemExit(INTERRUPTED)
 
 
 COMMANDS = (diff_cmd,)

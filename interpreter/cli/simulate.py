@@ -1,7 +1,6 @@
 """`raiders simulate`: many games with bots, figures with 95% intervals (docs/simulate.md)."""
 from __future__ import annotations
 
-import sys
 from typing import Optional
 
 import click
@@ -19,6 +18,7 @@ from .common import (
     nonempty_path,
     relative_to_log,
 )
+from .progress import INTERRUPTED, games_bar, interrupted_note
 
 
 @click.command()
@@ -172,24 +172,27 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
                   max_games, as_json, setup_json, report_file, command)
         return
     label = "games" if not compare_mod else "games (base and mod)"
-    with click.progressbar(length=max_games or games, label=label, file=sys.stderr,
-                           show_eta=False, hidden=not sys.stderr.isatty()) as bar:
+    with games_bar(max_games or games, label) as step:
         try:
-            tally = run(tuple(setups), games, seed, jobs, bar.update, precision, max_games,
+            tally = run(tuple(setups), games, seed, jobs, step, precision, max_games,
                         cluster)
         except SimulationError as err:
             raise Failure(f"\nerror: {err}") from None
-    if precision is not None:
+    if tally.interrupted:
+        click.echo(interrupted_note(tally.games), err=True)
+    elif precision is not None:
         from raiders.interpreter.tools.simulate import widest
 
         reached = widest(tally)
         if reached > precision:  # the cap came first: say so, the figures are still good
             click.echo(f"note: stopped at {tally.games} games (--max-games) before every rate "
                        f"was within ±{precision:.2%}: the widest is ±{reached:.2%}", err=True)
-    if report_file:
+    if report_file and not tally.interrupted:  # nothing more is written after Ctrl-C
         _write_report(report_file, tally, setup_json, command, seed, cards, compare_mod)
     if as_json:
         out: dict = {"format": JSON_FORMAT, "setup": setup_json}
+        if tally.interrupted:
+            out["interrupted"] = True
         if compare_mod:
             out.update(games=tally.games, players=n_players, mod=compare_mod,
                        base=tally.to_json(0), with_mod=tally.to_json(1),
@@ -198,9 +201,13 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
         else:
             out.update(tally.to_json(0))
         click.echo(json.dumps(out, indent=2, sort_keys=True))
-        return
-    for line in table(tally, ("base", display_path(compare_mod) if compare_mod else "")):
-        click.echo(line)
+    else:
+        if tally.interrupted:
+            click.echo(interrupted_note(tally.games) + ": the figures of the games finished")
+        for line in table(tally, ("base", display_path(compare_mod) if compare_mod else "")):
+            click.echo(line)
+    if tally.interrupted:
+        raise SystemExit(INTERRUPTED)
 
 
 def _command_line(ctx: click.Context) -> str:

@@ -1,0 +1,35 @@
+"""Progress of a long run on a terminal: games done of all, games a second, time left. Nothing
+at all when stderr is not a terminal (a pipe, a file, CI), so output stays clean to parse; and
+what a run stopped by Ctrl-C says before its figures."""
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from typing import Callable, Iterator
+
+import click
+
+INTERRUPTED = 130  # the exit status of a run stopped by Ctrl-C (128 + SIGINT), as shells use
+
+
+@contextlib.contextmanager
+def games_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
+    """A bar for `total` games; yields what to call with the games finished since last time."""
+    start = time.monotonic()
+    done = 0
+    with click.progressbar(length=total, label=label, file=sys.stderr, show_eta=True,
+                           show_pos=True, hidden=not sys.stderr.isatty(),
+                           item_show_func=lambda rate: rate) as bar:
+        def step(games: int) -> None:
+            nonlocal done
+            done += games
+            rate = done / max(time.monotonic() - start, 1e-6)
+            bar.update(games, f"{rate:,.0f} games/s" if rate >= 10 else f"{rate:.2g} games/s")
+
+        yield step
+
+
+def interrupted_note(games: int) -> str:
+    """The line a run stopped by Ctrl-C prints (on stderr, and above its figures)."""
+    return f"interrupted after {games} game{'s' if games != 1 else ''}"
