@@ -533,37 +533,63 @@ def _play_on_cluster(setups: tuple[Setup, ...], chunks: list[range], total: Tall
         raise SimulationError(CLUSTER_MISSING) from None
     import signal
 
-    local = None
-    try:
-        if address == "auto":
-            # The workers inherit SIGINT ignored: Ctrl-C reaches this process alone.
-            old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-            try:
-                local = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
-                                     processes=True, dashboard_address=None)
-            finally:
-                signal.signal(signal.SIGINT, old)
-            client = Client(local)
-        else:
-            client = Client(address, timeout=10)
-    except (OSError, TimeoutError, ValueError) as err:
-        raise SimulationError(f"cannot reach the cluster at {address}: {err}") from None
-    futures = []
-    try:
-        with _stopping_here():
-            futures = client.map(chunk_fn, [setups] * len(chunks), chunks, pure=False)
+    local = client = None
+    futures: list = []
+    with _stopping_here():  # Ctrl-C from here on stops the run (noted, then acted on)
+        try:
+            if address == "auto":
+                # SIGINT held back while the workers start: they inherit it blocked, so the
+                # terminal's Ctrl-C reaches this process alone, which stops them itself.
+                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                try:
+                    local = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
+                                         processes=True, dashboard_address=None)
+                finally:
+                    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+                client = Client(local)
+            else:
+                client = Client(address, timeout=10)
+        except (OSError, TimeoutError, ValueError) as err:
+            if local is not None:
+                local.close()
+            raise SimulationError(f"cannot reach the cluster at {address}: {err}") from None
+        try:
+            if not _STOP:
+                futures = client.map(chunk_fn, [setups] * len(chunks), chunks, pure=False)
             for part in _results(iter(as_completed(futures))):
                 total.merge(part)
                 if progress:
                     progress(part.games)
             total.interrupted = _STOP
-    finally:
-        if total.interrupted:
-            client.cancel(futures)  # those not started never start
-        client.close()
-        if local is not None:
-            local.close(timeout=_GRACE) if total.interrupted else local.close()
+        finally:
+            if total.interrupted:
+                _stop_cluster(client, futures, local)
+            else:
+                client.close()
+                if local is not None:
+                    local.close()
     return total
+
+
+def _stop_cluster(client, futures: list, local) -> None:
+    """After Ctrl-C: the tasks not started are cancelled; the workers of a cluster started
+    here are killed at once (a running Dask task cannot be stopped otherwise), quietly. A
+    remote cluster's running tasks end their chunk, their results unread."""
+    import contextlib
+    import logging
+    import signal
+
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)  # no noise about the kill
+    with contextlib.suppress(Exception):
+        client.cancel(futures)
+    if local is not None:
+        for nanny in list(local.workers.values()):
+            _kill(getattr(nanny, "pid", None), signal.SIGKILL)
+    with contextlib.suppress(Exception):
+        client.close(timeout=_GRACE)
+    if local is not None:
+        with contextlib.suppress(Exception):
+            local.close(timeout=_GRACE)
 
 
 def most_games(games: int, precision: Optional[float], max_games: Optional[int]) -> int:
