@@ -538,14 +538,19 @@ def _play_on_cluster(setups: tuple[Setup, ...], chunks: list[range], total: Tall
     with _stopping_here():  # Ctrl-C from here on stops the run (noted, then acted on)
         try:
             if address == "auto":
-                # SIGINT held back while the workers start: they inherit it blocked, so the
-                # terminal's Ctrl-C reaches this process alone, which stops them itself.
+                # SIGINT held back while the workers start (a Ctrl-C then would break their
+                # start-up half-way); once they run, this process alone acts on it.
                 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
                 try:
                     local = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
                                          processes=True, dashboard_address=None)
-                finally:
+                except Exception:
                     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+                    if _STOP:  # Ctrl-C while starting: the workers heard it too
+                        total.interrupted = True
+                        return total
+                    raise
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
                 client = Client(local)
             else:
                 client = Client(address, timeout=10)
