@@ -22,6 +22,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
                "Re-run logged games (raiders-log/1) and narrate them room by room."),
     "simulate": ("simulate", "simulate",
                  "Play many games with bots on every core and summarise them, to balance cards."),
+    "balance": ("balance", "balance_cmd",
+                "Is the mod's card fair? Each of its room cards beside the printed cards of its "
+                "kind, with intervals and a verdict."),
     "test": ("cards", "test_cmd",
              "Run scenario files (raiders-scenario/1): one room each, checked."),
     "show": ("cards", "show",

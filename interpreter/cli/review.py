@@ -5,7 +5,7 @@ from typing import Optional
 
 import click
 
-from .common import SEED, Failure, load_rules_or_exit
+from .common import DEFAULT_BOTS, SEED, Failure, load_rules_or_exit
 from .progress import INTERRUPTED, games_bar, interrupted_note
 
 
@@ -18,7 +18,7 @@ from .progress import INTERRUPTED, games_bar, interrupted_note
 @click.option("--variant", default=None, help="The variant (default: the ruleset's first).")
 @click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
               help="Players per simulated game (default: 4, or what the variant allows).")
-@click.option("--bots", default="greedy", show_default=True,
+@click.option("--bots", default=DEFAULT_BOTS, show_default=True,
               help="Bot for every seat, or one per seat (as `simulate`).")
 @click.option("--games", type=click.IntRange(0), default=1000, show_default=True,
               help="Paired games to simulate (each seed played by both versions); 0: none.")

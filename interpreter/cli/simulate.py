@@ -8,6 +8,7 @@ import click
 from raiders.dsl.library import display_path
 
 from .common import (
+    DEFAULT_BOTS,
     MAX_GAMES,
     SEED,
     Failure,
@@ -27,7 +28,7 @@ from .progress import INTERRUPTED, games_bar, interrupted_note
 @click.option("--variant", default=None, help="The variant (default: the ruleset's first).")
 @click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
               help="Number of players (default: 4, or what the variant allows).")
-@click.option("--bots", default="random", show_default=True,
+@click.option("--bots", default=DEFAULT_BOTS, show_default=True,
               help="Bot for every seat (random, greedy, search:N), or one per seat: "
                    "search:30,greedy,greedy,greedy. search:N spends about N greedy playouts "
                    "per decision (default 30: about 3-4 s of one core per 4-player game, "
