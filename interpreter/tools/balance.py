@@ -157,18 +157,19 @@ def run_slots(plan: tuple[Entry, ...], setups: tuple[sim.Setup, ...], seeds: ran
     for seed in seeds:
         if sim._STOP:
             break
-        try:
-            sim._IN_GAMES = True
+        def pair(seed: int = seed) -> tuple:
             base, start, deal = _play(setups[0], base_rules, seed, None)
             runs = []
             for entry, setup in zip(plan, setups[1:], strict=True):
                 slot = slot_of(entry, deal, seed, has_boss)
                 runs.append((entry, slot, _play(setup, mod_rules, seed,
                                                 with_card(deal, slot, entry.card))))
-        except KeyboardInterrupt:
+            return base, start, runs
+
+        played = sim.unless_interrupted(pair)
+        if played is None:
             break
-        finally:
-            sim._IN_GAMES = False
+        base, start, runs = played
         first = sim.observe(base, start, setups[0].bots, resolved[0])
         per_run = [first]
         for k, (entry, slot, (result, mstart, _)) in enumerate(runs, start=1):
@@ -212,7 +213,8 @@ class Verdict:
 
 def _rank(value: float, peers: dict[str, Figure], names: dict[str, str], more: str,
           less: str, kind: str) -> str:
-    """'harder than 8 of the 10 printed bosses, between the Golem and the Dragon'."""
+    """'harder than 8 of the 10 printed bosses, between A and B' (A and B: the peers'
+    names either side)."""
     ordered = sorted(peers.items(), key=lambda kv: (kv[1].value, kv[0]))
     below = [c for c, f in ordered if f.value < value]
     above = [c for c, f in ordered if f.value > value]

@@ -14,7 +14,7 @@ import math
 import os
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterator, Optional, TypeVar
 
 import attrs
 
@@ -28,6 +28,7 @@ from raiders.interpreter.runtime.rules import load_rules
 from .stats import SHARE, Difference, Figure, Sums, difference, figure
 
 JSON_FORMAT = "raiders-simulate/2"
+T = TypeVar("T")
 
 
 class SimulationError(Exception):
@@ -317,10 +318,21 @@ def _worker_start(parent: int) -> None:
         os._exit(1)
 
 
+def unless_interrupted(play: Callable[[], T]) -> Optional[T]:
+    """`play()` (one game, or a pair), or None when SIGINT abandoned it."""
+    global _IN_GAMES
+    try:
+        _IN_GAMES = True
+        return play()
+    except KeyboardInterrupt:
+        return None
+    finally:
+        _IN_GAMES = False
+
+
 def run_chunk(setups: tuple[Setup, ...], seeds: range) -> Tally:
     """Play each seed under every setup (a pair: base and mod on the same seed). Ctrl-C ends
     it early: the tally of the games finished, marked `interrupted`."""
-    global _IN_GAMES
     all_rules = [s.rules() for s in setups]
     tally = Tally(len(setups), setups[0].players)
     resolved: list[dict[str, int]] = [{} for _ in setups]  # card -> times, named at the end
@@ -329,14 +341,10 @@ def run_chunk(setups: tuple[Setup, ...], seeds: range) -> Tally:
             break
         if _PARENT is not None and os.getppid() != _PARENT:
             os._exit(1)  # orphaned: nobody reads these games, and no log may follow
-        try:
-            _IN_GAMES = True
-            played = [play_one(setup, rules, seed)
-                      for setup, rules in zip(setups, all_rules, strict=True)]
-        except KeyboardInterrupt:
+        played = unless_interrupted(lambda seed=seed: [
+            play_one(setup, rules, seed) for setup, rules in zip(setups, all_rules, strict=True)])
+        if played is None:
             break
-        finally:
-            _IN_GAMES = False
         per_run = []
         for setup, rules, times, (result, start) in zip(setups, all_rules, resolved, played,
                                                         strict=True):

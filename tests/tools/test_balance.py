@@ -5,7 +5,6 @@ import re
 import shlex
 from pathlib import Path
 
-import attrs
 from click.testing import CliRunner
 
 from raiders.interpreter.cli import main
