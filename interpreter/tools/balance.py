@@ -66,8 +66,8 @@ def entries(base: Rules, modded: Rules, own: set[str]) -> tuple[list[Entry], lis
             continue
         boss = cid in modded.bosses
         if not boss and cid not in modded.deck:
-            notes.append(f"{cid}: a {room.kind} the mod does not deal (not in mod.yaml's deck "
-                         "or bosses): not measured")
+            notes.append(f"{cid}: a room card (kind {room.kind}) the mod does not deal (not in "
+                         "mod.yaml's deck or bosses): not measured")
             continue
         if cid in dealt_base:
             notes.append(f"{cid}: already dealt without the mod: not measured")
@@ -211,21 +211,22 @@ class Verdict:
     lines: list[str]
 
 
+_MOST = {"harder": "hardest", "easier": "easiest", "richer": "richest", "poorer": "poorest"}
+
+
 def _rank(value: float, peers: dict[str, Figure], names: dict[str, str], more: str,
-          less: str, kind: str) -> str:
+          less: str, kind: str, kinds: str) -> str:
     """'harder than 8 of the 10 printed bosses, between A and B' (A and B: the peers'
     names either side)."""
     ordered = sorted(peers.items(), key=lambda kv: (kv[1].value, kv[0]))
     below = [c for c, f in ordered if f.value < value]
     above = [c for c, f in ordered if f.value > value]
-    text = f"{more} than {len(below)} of the {len(ordered)} printed {kind}"
     if not below:
-        return f"{less} than every printed {kind.rstrip('s') if len(ordered) == 1 else kind}" \
-            + (f" (the {less.split()[0]}st: {names[ordered[0][0]]})" if ordered else "")
+        return f"{less} than every printed {kind} (the {_MOST[less]}: {names[ordered[0][0]]})"
     if not above:
-        return f"{more} than every printed {kind} (the {more.split()[0]}st so far: " \
-               f"{names[ordered[-1][0]]})"
-    return f"{text}, between {names[below[-1]]} and {names[above[0]]}"
+        return f"{more} than every printed {kind} (the {_MOST[more]}: {names[ordered[-1][0]]})"
+    return (f"{more} than {len(below)} of the {len(ordered)} printed {kinds}, between "
+            f"{names[below[-1]]} and {names[above[0]]}")
 
 
 def verdict(tally: sim.Tally, run: int, entry: Entry, rules: Rules, mod_rules: Rules,
@@ -250,18 +251,22 @@ def verdict(tally: sim.Tally, run: int, entry: Entry, rules: Rules, mod_rules: R
             lines.append(f"  {label}: never resolved in these games")
             continue
         unit = "wounds" if label.startswith("wounds") else "coins"
-        head = f"  {label} {abs(fig.value):.2f} [{fig.low:.2f}, {fig.high:.2f}] {unit} " \
-               "each time resolved"
-        if label.startswith("gives") and fig.value < 0:
-            head = f"  takes from a player {-fig.value:.2f} [{-fig.high:.2f}, {-fig.low:.2f}] " \
-                   "coins each time resolved"
+        if fig.value >= 0:
+            head = f"  {label} {fig.value:.2f} [{fig.low:.2f}, {fig.high:.2f}] {unit} " \
+                   "each time resolved"
+        else:  # a room that heals, or takes coins: the same figure, said the other way
+            other = "heals a player" if unit == "wounds" else "takes from a player"
+            head = f"  {other} {-fig.value:.2f} [{-fig.high:.2f}, {-fig.low:.2f}] {unit} " \
+                   "each time resolved"
         if not seen:
             lines.append(head + f": no printed {entry.kind} to compare with")
             continue
-        all_zero = all(f.value == 0 for f in seen.values()) and fig.value == 0
-        if all_zero:
+        if all(f.value == 0 and f.high == f.low == 0 for f in seen.values()):
+            # no printed card of its kind does this at all: a new thing, not a harder one
+            if fig.value != 0:
+                lines.append(head + f": no printed {entry.kind} does this (they give 0)")
             continue
-        lines.append(head + ": " + _rank(fig.value, seen, names, more, less, kind))
+        lines.append(head + ": " + _rank(fig.value, seen, names, more, less, entry.kind, kind))
         lo = min(f.low for f in seen.values())
         hi = max(f.high for f in seen.values())
         if fig.low > hi:
@@ -271,7 +276,8 @@ def verdict(tally: sim.Tally, run: int, entry: Entry, rules: Rules, mod_rules: R
     slot_w = paired(tally, run, f"slot.{entry.card}.wounds")
     slot_c = paired(tally, run, f"slot.{entry.card}.coins")
     if slot_w is not None and slot_w.value is not None:
-        lines.append(f"  against the {entry.kind} it replaced, same tables: wounds "
+        lines.append(f"  against the {'boss' if entry.boss else 'room'} it replaced, same "
+                     "tables: wounds "
                      f"{slot_w.value:+.2f} [{slot_w.low:+.2f}, {slot_w.high:+.2f}], coins "
                      f"{slot_c.value:+.2f} [{slot_c.low:+.2f}, {slot_c.high:+.2f}] a player")
     game = {k: paired(tally, run, k) for k in ("wounds", "coins", "no_winner")}
@@ -289,6 +295,9 @@ def verdict(tally: sim.Tally, run: int, entry: Entry, rules: Rules, mod_rules: R
                      + ". Try `--sweep` on its numbers (docs/simulate.md#is-my-boss-too-strong)")
     elif seen_w or seen_c:
         lines.append(f"  verdict: in line with the printed {kind} (within their range)")
+    else:
+        lines.append(f"  verdict: no printed {entry.kind} to measure it against; judge it by "
+                     "the whole game's change above")
     return Verdict(entry, wounds, coins, peers, (slot_w, slot_c), game, lines)
 
 
@@ -300,6 +309,8 @@ def peer_table(tally: sim.Tally, entry: Entry, rules: Rules) -> list[str]:
         w, k = base.get(f"card.{c}.wounds"), base.get(f"card.{c}.coins")
         rows.append((w.value if w else -1e9, c, sim._cell(w, False), sim._cell(k, False)))
     rows.sort(key=lambda r: (-r[0], r[1]))
+    if not entry.peers:
+        return []
     kind = entry.kind + ("es" if entry.kind.endswith("s") else "s")
     out = [f"  the printed {kind} (base games; wounds, coins per player each time resolved):"]
     out += [f"    {rules.rooms[c].name:<24} {w:>22} {k:>22}" for _, c, w, k in rows]
