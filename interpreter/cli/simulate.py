@@ -29,7 +29,8 @@ from .progress import INTERRUPTED, games_bar, interrupted_note
 @click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
               help="Number of players (default: 4, or what the variant allows).")
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True,
-              help="Bot for every seat (random, greedy, search:N), or one per seat: "
+              help="Bot for every seat (greedy, the default everywhere: it plays as a careful "
+                   "player would; random; search:N), or one per seat: "
                    "search:30,greedy,greedy,greedy. search:N spends about N greedy playouts "
                    "per decision (default 30: about 3-4 s of one core per 4-player game, "
                    "0.1 s per solo game; cost grows with N).")
@@ -91,6 +92,11 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
     player each time it is resolved (means, Student's t). --compare MOD plays the
     same seeds with the mod added and gives the paired difference, marked `*` where
     its interval excludes zero. The same seed gives the same figures whatever --jobs.
+
+    Is one card fair? `raiders balance MOD` answers that: the mod's cards beside
+    their printed peers, paired by slot (docs/simulate.md). Bots are greedy unless
+    --bots says otherwise, as in play, diff and balance. Ctrl-C stops a run and
+    prints the figures of the games finished (exit 130).
 
     \b
     Examples:
