@@ -21,11 +21,19 @@ def games_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
     with click.progressbar(length=total, label=label, file=sys.stderr, show_eta=True,
                            show_pos=True, hidden=not sys.stderr.isatty(),
                            item_show_func=lambda rate: rate) as bar:
+        shown = 0
+        last = start
+
         def step(games: int) -> None:
-            nonlocal done
+            nonlocal done, shown, last
             done += games
-            rate = done / max(time.monotonic() - start, 1e-6)
-            bar.update(games, f"{rate:,.0f} games/s" if rate >= 10 else f"{rate:.2g} games/s")
+            now = time.monotonic()
+            if now - last < 0.1 and done < total:  # drawn ten times a second at most
+                return
+            rate = done / max(now - start, 1e-6)
+            bar.update(done - shown, f"{rate:,.0f} games/s" if rate >= 10
+                       else f"{rate:.2g} games/s")
+            shown, last = done, now
 
         yield step
 

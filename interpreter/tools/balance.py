@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import random
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import attrs
 
@@ -146,7 +146,8 @@ def _play(setup: sim.Setup, rules: Rules, seed: int, deal: Optional[Deal]):
         raise sim.SimulationError(f"game with seed {seed}: {err}") from None
 
 
-def run_slots(plan: tuple[Entry, ...], setups: tuple[sim.Setup, ...], seeds: range) -> sim.Tally:
+def run_slots(plan: tuple[Entry, ...], setups: tuple[sim.Setup, ...], seeds: range,
+              progress: Optional[Callable[[int], None]] = None) -> sim.Tally:
     """The chunk of seeds for `sim.play_games`: run 0 the base game, run k the same deal
     with entry k's card in its slot. Stops on Ctrl-C as `sim.run_chunk` does."""
     base_rules, mod_rules = setups[0].rules(), setups[1].rules()
@@ -181,6 +182,8 @@ def run_slots(plan: tuple[Entry, ...], setups: tuple[sim.Setup, ...], seeds: ran
                     which[f"slot.{entry.card}.wounds"] = (change[1], n)
             per_run.append(obs)
         tally.add_game(per_run)
+        if progress is not None:
+            progress(1)
     tally.interrupted = sim._STOP
     for c, times in zip(tally.counts, resolved, strict=True):
         c["rooms"] += sum(times.values())

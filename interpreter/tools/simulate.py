@@ -330,9 +330,11 @@ def unless_interrupted(play: Callable[[], T]) -> Optional[T]:
         _IN_GAMES = False
 
 
-def run_chunk(setups: tuple[Setup, ...], seeds: range) -> Tally:
+def run_chunk(setups: tuple[Setup, ...], seeds: range,
+              progress: Optional[Callable[[int], None]] = None) -> Tally:
     """Play each seed under every setup (a pair: base and mod on the same seed). Ctrl-C ends
-    it early: the tally of the games finished, marked `interrupted`."""
+    it early: the tally of the games finished, marked `interrupted`. `progress`: told of
+    each game finished (in this process only; a worker's chunk reports when it is done)."""
     all_rules = [s.rules() for s in setups]
     tally = Tally(len(setups), setups[0].players)
     resolved: list[dict[str, int]] = [{} for _ in setups]  # card -> times, named at the end
@@ -352,6 +354,8 @@ def run_chunk(setups: tuple[Setup, ...], seeds: range) -> Tally:
                 write_log(setup, rules, seed, result)
             per_run.append(observe(result, start, setup.bots, times))
         tally.add_game(per_run)
+        if progress is not None:
+            progress(1)
     tally.interrupted = _STOP
     for c, times in zip(tally.counts, resolved, strict=True):
         c["rooms"] += sum(times.values())
@@ -404,13 +408,9 @@ def play_games(setups: tuple[Setup, ...], games: int, seed: int, jobs: int,
     if jobs <= 1 or "fork" not in mp.get_all_start_methods():
         with _stopping_here():
             for chunk in chunks:
-                for small in _even_chunks(chunk.start, len(chunk), min(len(chunk), 100)):
-                    part = chunk_fn(setups, small)  # in pieces, for the progress bar
-                    total.merge(part)
-                    if progress:
-                        progress(part.games)
-                    if part.interrupted:
-                        return total
+                total.merge(chunk_fn(setups, chunk, progress))  # progress: game by game
+                if total.interrupted:
+                    break
         return total
     with shared_heap():
         pool = concurrent.futures.ProcessPoolExecutor(
@@ -539,6 +539,7 @@ def _play_on_cluster(setups: tuple[Setup, ...], chunks: list[range], total: Tall
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise SimulationError(CLUSTER_MISSING) from None
+    import logging
     import signal
 
     local = client = None
@@ -546,19 +547,19 @@ def _play_on_cluster(setups: tuple[Setup, ...], chunks: list[range], total: Tall
     with _stopping_here():  # Ctrl-C from here on stops the run (noted, then acted on)
         try:
             if address == "auto":
-                # SIGINT held back while the workers start (a Ctrl-C then would break their
-                # start-up half-way); once they run, this process alone acts on it.
+                # The workers start with SIGINT ignored (they inherit that), so the
+                # terminal's Ctrl-C reaches this process alone, which stops them itself; here
+                # it is held back meanwhile (Linux keeps a blocked signal pending even while
+                # ignored) and handed to our handler once it is back.
                 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                ours = signal.signal(signal.SIGINT, signal.SIG_IGN)
                 try:
                     local = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
-                                         processes=True, dashboard_address=None)
-                except Exception:
+                                         processes=True, dashboard_address=None,
+                                         silence_logs=logging.ERROR)  # a stop is no warning
+                finally:
+                    signal.signal(signal.SIGINT, ours)
                     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-                    if _STOP:  # Ctrl-C while starting: the workers heard it too
-                        total.interrupted = True
-                        return total
-                    raise
-                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
                 client = Client(local)
             else:
                 client = Client(address, timeout=10)
@@ -593,9 +594,10 @@ def _stop_cluster(client, futures: list, local) -> None:
     import signal
 
     logging.getLogger("distributed").setLevel(logging.CRITICAL)  # no noise about the kill
-    with contextlib.suppress(Exception):
-        client.cancel(futures)
-    if local is not None:
+    if local is None:  # a remote cluster: what has not started never will
+        with contextlib.suppress(Exception):
+            client.cancel(futures)
+    if local is not None:  # its workers are killed first: a nanny then has nothing to stop
         for nanny in list(local.workers.values()):
             _kill(getattr(nanny, "pid", None), signal.SIGKILL)
     with contextlib.suppress(Exception):
