@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Optional
 
 import click
 
@@ -14,12 +14,16 @@ INTERRUPTED = 130  # the exit status of a run stopped by Ctrl-C (128 + SIGINT), 
 
 
 @contextlib.contextmanager
-def games_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
-    """A bar for `total` games; yields what to call with the games finished since last time."""
+def games_bar(total: int, label: str) -> Iterator[Optional[Callable[[int], None]]]:
+    """A bar for `total` games; yields what to call with the games finished since last time
+    (None off a terminal: the games then report nothing, at no cost)."""
+    if not sys.stderr.isatty():
+        yield None
+        return
     start = time.monotonic()
     done = 0
     with click.progressbar(length=total, label=label, file=sys.stderr, show_eta=True,
-                           show_pos=True, hidden=not sys.stderr.isatty(),
+                           show_pos=True,
                            item_show_func=lambda rate: rate) as bar:
         shown = 0
         last = start
