@@ -33,8 +33,9 @@ def _on_a_terminal(args: list[str]) -> str:
 
 
 @pytest.mark.parametrize("args", [
-    ["simulate", "--games", "300", "--jobs", "1", "--bots", "random", "--players", "3"],
-    ["diff", "HEAD:examples/mods/gorgon", "examples/mods/gorgon", "--games", "30",
+    # long enough (greedy bots) for click's estimate of the time left, made once a second
+    ["simulate", "--games", "150", "--jobs", "1", "--players", "3"],
+    ["diff", "HEAD:examples/mods/gorgon", "examples/mods/gorgon", "--games", "80",
      "--jobs", "1", "--players", "3"],
 ], ids=["simulate", "diff"])
 def test_a_terminal_sees_count_rate_and_eta(args):
