@@ -173,12 +173,13 @@ class Confinement:
             return False
 
 
-def refused(span: Span, raw: str, why: str, what: str) -> Diagnostic:
-    """The diagnostic for a path a file may not name (E506); the path is not opened."""
+def refused(span: Span, raw: str, why: str, what: str, more: str = "") -> Diagnostic:
+    """The diagnostic for a path a file may not name (E506); the path is not opened. `more`:
+    another way out, said after the general one."""
     shown = raw if len(raw) <= 120 else raw[:117] + "…"
     return Diagnostic(span, "E506", f"the {what} names `{shown}`: {why}; it is not read",
                       "a log or scenario file may name built-in rulesets and paths inside its "
-                      "own folder; " + ALLOW_HINT)
+                      "own folder; " + ALLOW_HINT + more)
 
 
 def leads_out(path: PathLike, folder: PathLike) -> bool:

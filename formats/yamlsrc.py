@@ -145,14 +145,34 @@ def _build(node: Any, constructor: Any, seen: dict[int, Any]) -> Any:
     return m
 
 
+def _unclosed(err: Exception) -> Optional[str]:
+    """The bracket of a flow collection (`[` or `{`) the parser ran past the end of: at the end
+    of the file, or into the next key on a later line. Its opening is where to point (the
+    problem's mark is past the last line, where no source line or caret can be shown)."""
+    context, problem = getattr(err, "context", None) or "", getattr(err, "problem", None) or ""
+    start, end = getattr(err, "context_mark", None), getattr(err, "problem_mark", None)
+    if not context.startswith("while parsing a flow") or start is None or end is None:
+        return None
+    if "<stream end>" in problem or ("but got ':'" in problem and end.line > start.line):
+        return "[" if "sequence" in context else "{"
+    return None
+
+
 def _error_span(path: str, err: Exception) -> Span:
     mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
+    if _unclosed(err):
+        mark = err.context_mark  # type: ignore[attr-defined]
     if mark is None:
         return Span.whole_file(path)
     return Span(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
 
 
 def _message(err: Exception) -> str:
+    bracket = _unclosed(err)
+    if bracket:
+        close = "]" if bracket == "[" else "}"
+        ends = "the file ends" if "<stream end>" in err.problem else "the next key comes"  # type: ignore[attr-defined]
+        return f"this `{bracket}` is never closed: {ends} before its `{close}`"
     if isinstance(err, MarkedYAMLError):
         parts = [p for p in (err.context, err.problem) if p]
         return "; ".join(parts) if parts else "malformed YAML"

@@ -24,11 +24,13 @@ def allowing(paths: Iterable[str]) -> Iterator[None]:
         _ALLOWED.reset(token)
 
 
-def rules_from(r: Reader, ruleset: str, variant: Optional[str], cards: list[str], what: str):
+def rules_from(r: Reader, ruleset: str, variant: Optional[str], cards: list[str], what: str,
+               cards_given: bool = False):
     """The rules a scenario file or a log names: a built-in id or a path, and mod folders,
     both read relative to the file's own folder, and confined to it (or to the folders allowed
     with --allow-path): a path that leads elsewhere is refused (E506) and never opened.
-    Problems point at the file's fields."""
+    Problems point at the file's fields. With `cards_given`, `cards` are folders the person
+    named on the command line (`replay --cards`), not the file's: they are not confined."""
     from pathlib import Path
 
     from raiders.formats.rulesets import RULESET_FILE, builtin_ids
@@ -51,12 +53,15 @@ def rules_from(r: Reader, ruleset: str, variant: Optional[str], cards: list[str]
                    f"or a path to a ruleset.yaml, relative to the {what}'s own folder)")
         else:
             ruleset, roots = path, box.key()
-    mods: list[str] = []
-    for i, raw in enumerate(map(str, cards)):
+    mods: list[str] = list(cards) if cards_given else []
+    for i, raw in enumerate([] if cards_given else map(str, cards)):
         where = yamlsrc.value_span(r.path, r.node["cards"], i)
         path, why = box.resolve(raw)
         if path is None:
-            r.diags.append(refused(where, raw, why or "", what))
+            # a log of one's own game with one's own mod: the mod named on the command line
+            own = ("; or play a log with your own mod instead of those it names: "
+                   "--cards DIR (replay, play --from)") if what == "log" else ""
+            r.diags.append(refused(where, raw, why or "", what, own))
         elif not is_dir(path):
             r.fail(where, f"card folder `{raw}` not found",
                    f"mod folders are read relative to the {what}'s own folder", code="E505")
