@@ -32,11 +32,14 @@ from .progress import INTERRUPTED, games_bar, interrupted_note
 def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
                 n_players: Optional[int], bots: str, games: int, seed: int,
                 cards: tuple[str, ...], jobs: Optional[int], as_json: bool) -> None:
-    """Is the mod's card fair? Each of the mod's room cards beside the printed cards
-    of its kind (a boss beside the bosses, a trap beside the traps): the wounds and
+    """Is the mod's card fair? Each of its room cards beside the printed cards of its
+    kind, with intervals and a verdict.
+
+    A boss is set beside the printed bosses, a trap beside the traps: the wounds and
     coins it gives a player each time it is resolved, with 95% intervals, its rank
     among its peers, its difference from the card it replaced on the same tables,
-    and a verdict: in line, or out of line beyond every peer's interval.
+    and a verdict: in line, or out of line beyond every peer's interval. The last
+    lines say which bots played and why (greedy unless --bots says otherwise).
 
     The games are paired by slot: every seed is dealt once; the base game plays it
     as dealt, then for each mod card the same deal is played with that card in one
