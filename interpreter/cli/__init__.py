@@ -30,6 +30,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "show": ("cards", "show",
              "Print a card's (or a kind's) text and what it does in plain words."),
     # modders' tools
+    "print": ("printing", "print_cmd",
+              "Print cards as card faces: sheets of nine for a home printer, or one file per "
+              "card."),
     "fmt": ("tools", "fmt_cmd",
             "Lay out card files (*.dsl) in the one canonical layout, comments kept."),
     "lsp": ("tools", "lsp_cmd", "Run the language server for card files (LSP over stdio)."),

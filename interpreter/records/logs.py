@@ -189,8 +189,9 @@ def read_log(path: str, allow: Sequence[str] = (),
     The paths the log names (`ruleset`, `cards`) must lead inside the log's own folder or
     into one of the folders `allow`s (formats/safeio.py). `cards` (the command line's
     `--cards`) are the mod folders to play it with instead of those the log names, which are
-    then never opened: a person names their own mod where the log may not."""
-    _, docs, diags = yamlsrc.load_file(path)
+    then never opened: a person names their own mod where the log may not. A file that
+    declares no raiders format is refused before it is parsed (E510)."""
+    _, docs, diags = yamlsrc.load_declared(path, "log")
     if diags:
         raise InputError(diags)
     if len(docs) != 1:

@@ -34,7 +34,8 @@ def rules_from(r: Reader, ruleset: str, variant: Optional[str], cards: list[str]
     from pathlib import Path
 
     from raiders.formats.rulesets import RULESET_FILE, builtin_ids
-    from raiders.formats.safeio import Confinement, is_dir, is_file, refused
+    from raiders.formats.safeio import Confinement, is_dir, is_file, refused, too_large
+    from raiders.formats.yamlsrc import file_format
     from raiders.interpreter.runtime.rules import LoadError, load_rules
 
     box = Confinement(Path(r.path).parent, _ALLOWED.get())
@@ -51,6 +52,14 @@ def rules_from(r: Reader, ruleset: str, variant: Optional[str], cards: list[str]
         elif not is_file(path):
             r.fail(where, f"unknown ruleset `{ruleset}` (built in: {', '.join(builtin_ids())}; "
                    f"or a path to a ruleset.yaml, relative to the {what}'s own folder)")
+        elif too_large(path) is None and (kind := file_format(path)) != "ruleset":
+            # a secrets file beside the log: refused by its (missing) format line, before
+            # any of it is parsed or quoted; the diagnostic names the field, not the file's text
+            r.fail(where, "`ruleset` names a file that is not a raiders ruleset: it declares "
+                   + (f"the raiders {kind} format" if kind else "no raiders format")
+                   + "; nothing of it is read",
+                   "a ruleset file starts with `format: raiders-ruleset/1` (docs/rulesets.md); "
+                   f"or name a built-in ruleset: {', '.join(builtin_ids())}", code="E510")
         else:
             ruleset, roots = path, box.key()
     mods: list[str] = list(cards) if cards_given else []
