@@ -22,6 +22,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
                "Re-run logged games (raiders-log/1) and narrate them room by room."),
     "simulate": ("simulate", "simulate",
                  "Play many games with bots on every core and summarise them, to balance cards."),
+    "balance": ("balance", "balance_cmd",
+                "Is the mod's card fair? Each of its room cards beside the printed cards of its "
+                "kind, with intervals and a verdict."),
     "test": ("cards", "test_cmd",
              "Run scenario files (raiders-scenario/1): one room each, checked."),
     "show": ("cards", "show",
@@ -115,6 +118,13 @@ class _Main(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # Ctrl-C outside a run that stops cleanly by itself (loading cards, printing):
+            # stop quietly with the shell's status for it, not click's `Aborted!` (exit 1).
+            from .progress import INTERRUPTED
+
+            click.echo("interrupted", err=True)
+            ctx.exit(INTERRUPTED)
         except BrokenPipeError:
             # `raiders replay … | head`: the reader has gone; stop quietly, as Unix tools do
             # (stdout pointed at /dev/null so the interpreter's last flush cannot fail again).

@@ -170,6 +170,12 @@ def relative_to_log(path_or_id: str, log_file) -> str:
     return os.path.relpath(Path(path_or_id).resolve(), Path(log_file).parent.resolve())
 
 
+# The bots every command plays with unless told (play, simulate, diff, balance, fuzz's replay of
+# a game aside): greedy, the cheapest bot that plays as a careful player would. Why, in
+# tools/balance.BOTS_WHY and docs/simulate.md#which-bots.
+DEFAULT_BOTS = "greedy"
+
+
 def bot_kinds(bots: str, n_players: int) -> list[str]:
     """`--bots`: one kind for every seat, or one per seat, each a bot `parse_bot` knows."""
     from raiders.interpreter.game.botspec import bot_classes, parse_bot

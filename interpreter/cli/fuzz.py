@@ -1,12 +1,12 @@
 """`raiders fuzz MOD`: random games with a mod; each crash or runaway saved as a scenario."""
 from __future__ import annotations
 
-import sys
 from typing import Optional
 
 import click
 
 from .common import SEED, Failure, complete_ruleset, load_rules_or_exit
+from .progress import games_bar
 
 
 @click.command(name="fuzz")
@@ -58,10 +58,10 @@ def fuzz_cmd(mod: str, ruleset: str, variant: Optional[str], games: int, seed: i
                        f"{finding.message.splitlines()[0][:200]}", err=True)
             click.echo(f"  {finding.scenario or '-'} ({again})", err=True)
 
-    with click.progressbar(length=games, label="games", file=sys.stderr,
-                           hidden=not sys.stderr.isatty()) as bar:
+    with games_bar(games, "games") as bar:
         def step(finding) -> None:
-            bar.update(1)
+            if bar is not None:
+                bar(1)
             progress(finding)
 
         found = fuzz(lambda: load_rules_or_exit(ruleset, variant, (mod,)), ruleset, mod,

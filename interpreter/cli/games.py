@@ -8,6 +8,7 @@ import click
 from raiders.dsl.library import display_path
 
 from .common import (
+    DEFAULT_BOTS,
     MAX_GAMES,
     SEED,
     Failure,
@@ -34,7 +35,7 @@ from .common import (
                    "(default: the ruleset's first).")
 @click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
               help="Number of players (default: 4, or what the variant allows).")
-@click.option("--bots", default="greedy", show_default=True,
+@click.option("--bots", default=DEFAULT_BOTS, show_default=True,
               help="Bot for every seat (random, greedy), or one per seat: greedy,random,greedy.")
 @click.option("--seed", type=SEED, default=None,
               help="Seed for the deal and the bots (default: drawn at random, printed and "

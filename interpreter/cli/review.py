@@ -1,12 +1,12 @@
 """`raiders diff OLD NEW`: a review of a mod's change, in Markdown for a pull request."""
 from __future__ import annotations
 
-import sys
 from typing import Optional
 
 import click
 
-from .common import SEED, Failure, complete_ruleset, load_rules_or_exit
+from .common import DEFAULT_BOTS, SEED, Failure, complete_ruleset, load_rules_or_exit
+from .progress import INTERRUPTED, games_bar, interrupted_note
 
 
 @click.command(name="diff")
@@ -18,7 +18,7 @@ from .common import SEED, Failure, complete_ruleset, load_rules_or_exit
 @click.option("--variant", default=None, help="The variant (default: the ruleset's first).")
 @click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
               help="Players per simulated game (default: 4, or what the variant allows).")
-@click.option("--bots", default="greedy", show_default=True,
+@click.option("--bots", default=DEFAULT_BOTS, show_default=True,
               help="Bot for every seat, or one per seat (as `simulate`).")
 @click.option("--games", type=click.IntRange(0), default=1000, show_default=True,
               help="Paired games to simulate (each seed played by both versions); 0: none.")
@@ -77,16 +77,16 @@ def diff_cmd(old: str, new: str, ruleset: Optional[str], variant: Optional[str],
         changes = card_changes(sides[0], sides[1], loaded[0], loaded[1])
         rows = None
         setup = ""
+        stopped = None  # Ctrl-C: the games finished
         if games:
             from raiders.interpreter.tools.simulate import Setup, SimulationError, simulate
 
             difficulty = 3 if var.scoring == "solo" else None
             setups = tuple(Setup(ruleset, var.name, n_players, kinds, (*cards, s.folder),
                                  difficulty) for s in sides)
-            with click.progressbar(length=games, label="games (old and new)", file=sys.stderr,
-                                   show_eta=False, hidden=not sys.stderr.isatty()) as bar:
+            with games_bar(games, "games (old and new)") as step:
                 try:
-                    tally = simulate(setups, games, seed, jobs, bar.update)
+                    tally = simulate(setups, games, seed, jobs, step)
                 except SimulationError as err:
                     raise Failure(f"error: {err}") from None
             rows = figure_rows(tally, {c.id for c in changes})
@@ -94,9 +94,16 @@ def diff_cmd(old: str, new: str, ruleset: Optional[str], variant: Optional[str],
                      f"{','.join(dict.fromkeys(kinds))}; {games} games on seeds {seed}.."
                      f"{seed + games - 1}, each played by both versions "
                      f"(`raiders diff --games {games} --seed {seed}` gives these again).")
+            if tally.interrupted:
+                stopped = tally.games
+                click.echo(interrupted_note(stopped), err=True)
+                setup = (f"**{interrupted_note(stopped)}** of {games} (Ctrl-C): the figures "
+                         f"of those games only. " + setup)
         click.echo(markdown(sides[0], sides[1], changes,
                             manifest_changes(loaded[0], loaded[1], sides[0].folder,
                                              sides[1].folder), rows, setup), nl=False)
+    if stopped is not None:
+        raise SystemExit(INTERRUPTED)
 
 
 COMMANDS = (diff_cmd,)

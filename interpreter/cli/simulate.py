@@ -1,7 +1,6 @@
 """`raiders simulate`: many games with bots, figures with 95% intervals (docs/simulate.md)."""
 from __future__ import annotations
 
-import sys
 from typing import Optional
 
 import click
@@ -9,6 +8,7 @@ import click
 from raiders.dsl.library import display_path
 
 from .common import (
+    DEFAULT_BOTS,
     MAX_GAMES,
     SEED,
     Failure,
@@ -21,6 +21,7 @@ from .common import (
     relative_to_log,
     write_page,
 )
+from .progress import INTERRUPTED, games_bar, interrupted_note
 
 
 @click.command()
@@ -29,8 +30,9 @@ from .common import (
 @click.option("--variant", default=None, help="The variant (default: the ruleset's first).")
 @click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
               help="Number of players (default: 4, or what the variant allows).")
-@click.option("--bots", default="random", show_default=True,
-              help="Bot for every seat (random, greedy, search:N), or one per seat: "
+@click.option("--bots", default=DEFAULT_BOTS, show_default=True,
+              help="Bot for every seat (greedy, the default everywhere: it plays as a careful "
+                   "player would; random; search:N), or one per seat: "
                    "search:30,greedy,greedy,greedy. search:N spends about N greedy playouts "
                    "per decision (default 30: about 3-4 s of one core per 4-player game, "
                    "0.1 s per solo game; cost grows with N).")
@@ -92,6 +94,11 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
     player each time it is resolved (means, Student's t). --compare MOD plays the
     same seeds with the mod added and gives the paired difference, marked `*` where
     its interval excludes zero. The same seed gives the same figures whatever --jobs.
+
+    Is one card fair? `raiders balance MOD` answers that: the mod's cards beside
+    their printed peers, paired by slot (docs/simulate.md). Bots are greedy unless
+    --bots says otherwise, as in play, diff and balance. Ctrl-C stops a run and
+    prints the figures of the games finished (exit 130).
 
     \b
     Examples:
@@ -174,24 +181,27 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
                   max_games, as_json, setup_json, report_file, command)
         return
     label = "games" if not compare_mod else "games (base and mod)"
-    with click.progressbar(length=max_games or games, label=label, file=sys.stderr,
-                           show_eta=False, hidden=not sys.stderr.isatty()) as bar:
+    with games_bar(max_games or games, label) as step:
         try:
-            tally = run(tuple(setups), games, seed, jobs, bar.update, precision, max_games,
+            tally = run(tuple(setups), games, seed, jobs, step, precision, max_games,
                         cluster)
         except SimulationError as err:
             raise Failure(f"\nerror: {err}") from None
-    if precision is not None:
+    if tally.interrupted:
+        click.echo(interrupted_note(tally.games), err=True)
+    elif precision is not None:
         from raiders.interpreter.tools.simulate import widest
 
         reached = widest(tally)
         if reached > precision:  # the cap came first: say so, the figures are still good
             click.echo(f"note: stopped at {tally.games} games (--max-games) before every rate "
                        f"was within ±{precision:.2%}: the widest is ±{reached:.2%}", err=True)
-    if report_file:
+    if report_file and not tally.interrupted:  # nothing more is written after Ctrl-C
         _write_report(report_file, tally, setup_json, command, seed, cards, compare_mod)
     if as_json:
         out: dict = {"format": JSON_FORMAT, "setup": setup_json}
+        if tally.interrupted:
+            out["interrupted"] = True
         if compare_mod:
             out.update(games=tally.games, players=n_players, mod=compare_mod,
                        base=tally.to_json(0), with_mod=tally.to_json(1),
@@ -200,9 +210,13 @@ def simulate(ruleset: str, variant: Optional[str], n_players: Optional[int], bot
         else:
             out.update(tally.to_json(0))
         click.echo(json.dumps(out, indent=2, sort_keys=True))
-        return
-    for line in table(tally, ("base", display_path(compare_mod) if compare_mod else "")):
-        click.echo(line)
+    else:
+        if tally.interrupted:
+            click.echo(interrupted_note(tally.games) + ": the figures of the games finished")
+        for line in table(tally, ("base", display_path(compare_mod) if compare_mod else "")):
+            click.echo(line)
+    if tally.interrupted:
+        raise SystemExit(INTERRUPTED)
 
 
 def _command_line(ctx: click.Context) -> str:

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any, Optional
 
 import attrs
 import click
 
 from .common import Failure, print_diagnostics, write_page
+from .progress import INTERRUPTED, games_bar, interrupted_note
 
 
 def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: int, seed: int,
@@ -57,16 +57,26 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
     shown += ["win.seat.P1"]
     shown = list(dict.fromkeys(shown))
     rows = []
-    with click.progressbar(length=len(edits) * (max_games or games), label="sweep",
-                           file=sys.stderr, show_eta=False,
-                           hidden=not sys.stderr.isatty()) as bar:
+    stopped = None  # Ctrl-C: the games finished, all values together
+    with games_bar(len(edits) * (max_games or games), "sweep") as step:
         for e in edits:
             setup = attrs.evolve(base, edits=(e,))
             try:
-                tally = simulate((setup,), games, seed, jobs, bar.update, precision, max_games)
+                tally = simulate((setup,), games, seed, jobs, step, precision, max_games)
             except SimulationError as err:
                 raise Failure(f"\nerror: {sweep.text} = {e.value}: {err}") from None
-            rows.append((e.value, tally))
+            if tally.games:
+                rows.append((e.value, tally))
+            if tally.interrupted:
+                stopped = sum(t.games for _, t in rows)
+                click.echo(interrupted_note(stopped), err=True)
+                break
+    if stopped is not None:  # no target, no report: the sweep did not see every value
+        click.echo(interrupted_note(stopped) + f": {len(rows)} of {len(edits)} values, the "
+                   "last one partly")
+        for line in sweep_lines(sweep.text, rows, shown, None, None):
+            click.echo(line)
+        raise SystemExit(INTERRUPTED)
     best = None
     verdict: dict = {}
     if target is not None:

@@ -14,7 +14,7 @@ import math
 import os
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional, TypeVar
 
 import attrs
 
@@ -29,6 +29,7 @@ from raiders.interpreter.runtime.rules import load_rules
 from .stats import SHARE, Difference, Figure, Sums, difference, figure
 
 JSON_FORMAT = "raiders-simulate/2"
+T = TypeVar("T")
 
 
 class SimulationError(Exception):
@@ -88,6 +89,7 @@ class Tally:
     games: int = 0
     sums: dict[str, Sums] = attrs.Factory(dict)
     counts: list[Counter] = attrs.Factory(list)  # per run: rooms, resolved.CARD
+    interrupted: bool = False  # Ctrl-C stopped the run: these are the games finished before
 
     def __attrs_post_init__(self) -> None:
         if not self.counts:
@@ -121,6 +123,7 @@ class Tally:
 
     def merge(self, other: "Tally") -> None:
         self.games += other.games
+        self.interrupted = self.interrupted or other.interrupted
         for key, s in other.sums.items():
             mine = self.sums.get(key)
             if mine is None:
@@ -263,33 +266,48 @@ def _bot_maker(spec: str) -> Callable[[], Seat]:
     return cls if arg is None else functools.partial(cls, arg)
 
 
-def play_one(setup: Setup, rules, seed: int, resolved: Optional[dict[str, int]] = None
-             ) -> tuple[GameResult, dict[str, tuple[int, int]]]:
-    """One game and its figures (`observe`); `resolved` counts the room cards resolved."""
+def play_one(setup: Setup, rules, seed: int) -> tuple[GameResult, dict[str, tuple[int, int]]]:
+    """One game, and the players' coins and wounds before the first room (for `observe`)."""
     names = [f"P{i + 1}" for i in range(setup.players)]
     solo = rules.variant.scoring == "solo"
     try:  # the deal itself may break a rule (a supply without a character's items)
         game = Game(rules, names, [_bot_maker(b)() for b in setup.bots], seed=seed,
                     difficulty=(setup.difficulty or 3) if solo else None)
         start = {p.name: (p.coins, p.wounds) for p in game.players}
-        result = game.run()
+        return game.run(), start
     except RulesError as err:
         raise SimulationError(f"game with seed {seed}: {err}") from None
-    if setup.log_dir:
-        # only here: a run without logs never needs it
-        from raiders.interpreter.records.logs import (
-            LogMeta,
-            render_log,
-        )
 
-        meta = LogMeta(setup.log_ruleset or setup.ruleset, rules.variant.name, seed,
-                       setup.log_cards, (setup.difficulty or 3) if solo else None)
-        target = Path(setup.log_dir) / f"game-{seed}.yaml"
-        try:
-            write_new(target, render_log(meta, rules, result), overwrite=setup.overwrite)
-        except OSError as err:  # a full disk, a folder gone, another run's log (FileExists)
-            raise SimulationError(f"cannot write {target}: {err.strerror or err}") from None
-    return result, observe(result, start, setup.bots, resolved)
+
+def write_log(setup: Setup, rules, seed: int, result: GameResult) -> None:
+    """The game's log as game-SEED.yaml in the setup's log folder, whole or not at all."""
+    # only here: a run without logs never needs it
+    from raiders.interpreter.records.logs import LogMeta, render_log
+
+    solo = rules.variant.scoring == "solo"
+    meta = LogMeta(setup.log_ruleset or setup.ruleset, rules.variant.name, seed,
+                   setup.log_cards, (setup.difficulty or 3) if solo else None)
+    target = Path(setup.log_dir) / f"game-{seed}.yaml"
+    try:
+        write_new(target, render_log(meta, rules, result), overwrite=setup.overwrite)
+    except OSError as err:  # a full disk, a folder gone, another run's log (FileExists)
+        raise SimulationError(f"cannot write {target}: {err.strerror or err}") from None
+
+
+# ---- stopping on Ctrl-C (docs/simulate.md#stopping) ----------------------------------------
+# A worker that hears SIGINT (the terminal sends it to the whole process group; the parent
+# forwards it too) abandons the game it is playing, returns the games it finished, and starts
+# no other game: a chunk already queued to it comes back empty at once.
+# The figures are added with SIGINT only noted (never half a game's sums), then the loop stops.
+_STOP = False
+_IN_GAMES = False  # playing a game: SIGINT abandons it
+
+
+def _on_sigint(signum, frame) -> None:
+    global _STOP
+    _STOP = True
+    if _IN_GAMES:
+        raise KeyboardInterrupt
 
 
 _PARENT: Optional[int] = None  # in a worker: the simulation's process
@@ -300,9 +318,11 @@ def _worker_start(parent: int) -> None:
     signal), or, elsewhere, at its next game once its parent is gone."""
     global _PARENT
     _PARENT = parent
+    import signal
+
+    signal.signal(signal.SIGINT, _on_sigint)
     try:
         import ctypes
-        import signal
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
@@ -312,18 +332,45 @@ def _worker_start(parent: int) -> None:
         os._exit(1)
 
 
-def run_chunk(setups: tuple[Setup, ...], seeds: range) -> Tally:
-    """Play each seed under every setup (a pair: base and mod on the same seed)."""
+def unless_interrupted(play: Callable[[], T]) -> Optional[T]:
+    """`play()` (one game, or a pair), or None when SIGINT abandoned it."""
+    global _IN_GAMES
+    try:
+        _IN_GAMES = True
+        return play()
+    except KeyboardInterrupt:
+        return None
+    finally:
+        _IN_GAMES = False
+
+
+def run_chunk(setups: tuple[Setup, ...], seeds: range,
+              progress: Optional[Callable[[int], None]] = None) -> Tally:
+    """Play each seed under every setup (a pair: base and mod on the same seed). Ctrl-C ends
+    it early: the tally of the games finished, marked `interrupted`. `progress`: told of
+    each game finished (in this process only; a worker's chunk reports when it is done)."""
     all_rules = [s.rules() for s in setups]
     tally = Tally(len(setups), setups[0].players)
     resolved: list[dict[str, int]] = [{} for _ in setups]  # card -> times, named at the end
     for seed in seeds:
+        if _STOP:
+            break
         if _PARENT is not None and os.getppid() != _PARENT:
             os._exit(1)  # orphaned: nobody reads these games, and no log may follow
+        played = unless_interrupted(lambda seed=seed: [
+            play_one(setup, rules, seed) for setup, rules in zip(setups, all_rules, strict=True)])
+        if played is None:
+            break
         per_run = []
-        for setup, rules, times in zip(setups, all_rules, resolved, strict=True):
-            per_run.append(play_one(setup, rules, seed, times)[1])
+        for setup, rules, times, (result, start) in zip(setups, all_rules, resolved, played,
+                                                        strict=True):
+            if setup.log_dir:
+                write_log(setup, rules, seed, result)
+            per_run.append(observe(result, start, setup.bots, times))
         tally.add_game(per_run)
+        if progress is not None:
+            progress(1)
+    tally.interrupted = _STOP
     for c, times in zip(tally.counts, resolved, strict=True):
         c["rooms"] += sum(times.values())
         for card, k in times.items():
@@ -355,33 +402,127 @@ def _chunks(seed: int, games: int, jobs: int) -> list[range]:
 
 def play_games(setups: tuple[Setup, ...], games: int, seed: int, jobs: int,
                progress: Optional[Callable[[int], None]] = None,
-               cluster: Optional[str] = None) -> Tally:
+               cluster: Optional[str] = None, chunk_fn: Callable[..., Tally] = None) -> Tally:
     """Seeds seed..seed+games-1 under every setup, on `jobs` processes (or on a Dask cluster:
-    `cluster` is its scheduler's address, or `auto` for one on this machine)."""
+    `cluster` is its scheduler's address, or `auto` for one on this machine). `chunk_fn`:
+    what plays a chunk of seeds (default `run_chunk`; tools/balance.py plays paired slots).
+
+    Ctrl-C (SIGINT) stops the run: the games finished are returned, marked `interrupted`
+    (the caller prints them and exits 130); a second Ctrl-C ends the process at once."""
+    chunk_fn = chunk_fn or run_chunk
     total = Tally(len(setups), setups[0].players)
     if cluster is not None:  # a cluster may have many more workers than `jobs`: even chunks
         return _play_on_cluster(setups, _even_chunks(seed, games, jobs * 8), total, jobs,
-                                cluster, progress)
+                                cluster, progress, chunk_fn)
     chunks = _chunks(seed, games, jobs)
     jobs = min(jobs, len(chunks))  # never more processes than pieces of work
     if jobs > 1:  # imported only for processes (a few ms of every run's start-up)
         import concurrent.futures
         import multiprocessing as mp
     if jobs <= 1 or "fork" not in mp.get_all_start_methods():
-        for chunk in chunks:
-            total.merge(run_chunk(setups, chunk))
-            if progress:
-                progress(len(chunk))
+        with _stopping_here():
+            for chunk in chunks:
+                total.merge(chunk_fn(setups, chunk, progress))  # progress: game by game
+                if total.interrupted:
+                    break
         return total
-    with shared_heap(), concurrent.futures.ProcessPoolExecutor(
+    with shared_heap():
+        pool = concurrent.futures.ProcessPoolExecutor(
             jobs, mp_context=mp.get_context("fork"), initializer=_worker_start,
-            initargs=(os.getpid(),)) as pool:
-        futures = {pool.submit(run_chunk, setups, c): len(c) for c in chunks}
-        for fut in concurrent.futures.as_completed(futures):
-            total.merge(fut.result())  # integer sums: the order of merging does not matter
-            if progress:
-                progress(futures[fut])
+            initargs=(os.getpid(),))
+        futures: dict = {}
+        try:
+            with _stopping_here():
+                futures = {pool.submit(chunk_fn, setups, c): len(c) for c in chunks}
+                for part in _results(concurrent.futures.as_completed(futures)):
+                    total.merge(part)  # integer sums: the order of merging does not matter
+                    if progress:
+                        progress(part.games)
+                if _STOP:
+                    total.merge(_stop_pool(pool, futures, Tally(total.runs, total.players)))
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
     return total
+
+
+def _results(done) -> "Iterator[Tally]":
+    """Each finished chunk's tally (`done`: futures as they finish), until Ctrl-C: the wait
+    for the next is what SIGINT interrupts, never the merging of one, which would leave half
+    its sums added."""
+    global _IN_GAMES
+    while not _STOP:
+        try:
+            _IN_GAMES = True
+            fut = next(done)
+        except (StopIteration, KeyboardInterrupt):
+            return
+        finally:
+            _IN_GAMES = False
+        yield fut.result()
+
+
+class _stopping_here:
+    """Games played in this process: SIGINT abandons the game being played (as in a worker)
+    instead of raising wherever the process happens to be; the old handler comes back after."""
+
+    def __enter__(self) -> None:
+        import signal
+        import threading
+
+        global _STOP
+        _STOP = False
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGINT, _on_sigint)
+
+    def __exit__(self, *exc) -> None:
+        import signal
+
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+
+
+_GRACE = 1.5  # seconds the workers get to hand back their finished games after Ctrl-C
+
+
+def _stop_pool(pool, futures: dict, got: Tally) -> Tally:
+    """After Ctrl-C: nothing more starts, every worker is told (SIGINT; the terminal may have
+    told them already) and gets _GRACE seconds to return the games it finished; then any
+    still running is killed. A second Ctrl-C ends the process at once (exit 130)."""
+    import concurrent.futures
+    import signal
+
+    workers = list(getattr(pool, "_processes", {}).values())
+
+    def at_once(signum, frame) -> None:
+        for w in workers:
+            _kill(w.pid, signal.SIGKILL)
+        os._exit(130)
+
+    signal.signal(signal.SIGINT, at_once)
+    for fut in futures:
+        fut.cancel()  # those not yet handed to a worker
+    for w in workers:
+        _kill(w.pid, signal.SIGINT)
+    done, _ = concurrent.futures.wait(
+        [f for f in futures if not f.cancelled()], timeout=_GRACE)
+    for fut in done:
+        if fut.exception() is None:  # a worker killed or failing: its games are lost
+            got.merge(fut.result())
+    for w in workers:
+        if w.is_alive():
+            _kill(w.pid, signal.SIGKILL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    got.interrupted = True
+    return got
+
+
+def _kill(pid: Optional[int], sig: int) -> None:
+    try:
+        if pid:
+            os.kill(pid, sig)
+    except OSError:  # gone already
+        pass
 
 
 def widest(tally: Tally) -> float:
@@ -399,45 +540,94 @@ CLUSTER_MISSING = ("--cluster runs on Dask distributed, which is not installed: 
 
 
 def _play_on_cluster(setups: tuple[Setup, ...], chunks: list[range], total: Tally, jobs: int,
-                     address: str, progress: Optional[Callable[[int], None]]) -> Tally:
+                     address: str, progress: Optional[Callable[[int], None]],
+                     chunk_fn: Callable[..., Tally]) -> Tally:
     """Chunks of seeds, each a task on a Dask cluster. Tallies are integer sums, so the
     result is the same bytes whatever the cluster and its workers. The workers need raiders
-    installed and the card folders at the same paths."""
+    installed and the card folders at the same paths.
+
+    Ctrl-C: the tasks not started are cancelled and the client closed at once; a cluster
+    started here (`auto`) is closed with its workers, which never heard the terminal's
+    SIGINT (they start with it ignored, so that they stop when told, not half-way)."""
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise SimulationError(CLUSTER_MISSING) from None
+    import logging
+    import signal
+
     from raiders.dsl.diagnostics import Problems
 
     setups = tuple(s.anywhere() for s in setups)  # a worker's folder is not ours
-    local = None
-    try:
-        if address == "auto":
-            local = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                                 dashboard_address=None)
-            client = Client(local)
-        else:
-            client = Client(address, timeout=10)
-    except (OSError, TimeoutError, ValueError) as err:
-        raise SimulationError(f"cannot reach the cluster at {address}: {err}") from None
-    try:
-        futures = client.map(run_chunk, [setups] * len(chunks), chunks, pure=False)
-        sizes = {f.key: len(c) for f, c in zip(futures, chunks, strict=True)}
-        for fut in as_completed(futures):
+    local = client = None
+    futures: list = []
+    with _stopping_here():  # Ctrl-C from here on stops the run (noted, then acted on)
+        try:
+            if address == "auto":
+                # The workers start with SIGINT ignored (they inherit that), so the
+                # terminal's Ctrl-C reaches this process alone, which stops them itself; here
+                # it is held back meanwhile (Linux keeps a blocked signal pending even while
+                # ignored) and handed to our handler once it is back.
+                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                ours = signal.signal(signal.SIGINT, signal.SIG_IGN)
+                try:
+                    local = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
+                                         processes=True, dashboard_address=None,
+                                         silence_logs=logging.ERROR)  # a stop is no warning
+                finally:
+                    signal.signal(signal.SIGINT, ours)
+                    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+                client = Client(local)
+            else:
+                client = Client(address, timeout=10)
+        except (OSError, TimeoutError, ValueError) as err:
+            if local is not None:
+                local.close()
+            raise SimulationError(f"cannot reach the cluster at {address}: {err}") from None
+        try:
+            if not _STOP:
+                futures = client.map(chunk_fn, [setups] * len(chunks), chunks, pure=False)
             try:
-                total.merge(fut.result())  # integer sums: the order of merging does not matter
+                for part in _results(iter(as_completed(futures))):
+                    total.merge(part)  # integer sums: the order of merging does not matter
+                    if progress:
+                        progress(part.games)
             except Problems as err:  # checked clean here: the worker's files are not ours
                 raise SimulationError(
                     f"a worker of the cluster cannot load the cards ({len(err.diagnostics)} "
                     "problem(s)): the workers need raiders and the card folders at the same "
                     "(absolute) paths as this machine") from None
-            if progress:
-                progress(sizes[fut.key])
-    finally:
-        client.close()
-        if local is not None:
-            local.close()
+            total.interrupted = _STOP
+        finally:
+            if total.interrupted:
+                _stop_cluster(client, futures, local)
+            else:
+                client.close()
+                if local is not None:
+                    local.close()
     return total
+
+
+def _stop_cluster(client, futures: list, local) -> None:
+    """After Ctrl-C: the tasks not started are cancelled; the workers of a cluster started
+    here are killed at once (a running Dask task cannot be stopped otherwise), quietly. A
+    remote cluster's running tasks end their chunk, their results unread."""
+    import contextlib
+    import logging
+    import signal
+
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)  # no noise about the kill
+    if local is None:  # a remote cluster: what has not started never will
+        with contextlib.suppress(Exception):
+            client.cancel(futures)
+    if local is not None:  # its workers are killed first: a nanny then has nothing to stop
+        for nanny in list(local.workers.values()):
+            _kill(getattr(nanny, "pid", None), signal.SIGKILL)
+    with contextlib.suppress(Exception):
+        client.close(timeout=_GRACE)
+    if local is not None:
+        with contextlib.suppress(Exception):
+            local.close(timeout=_GRACE)
 
 
 def most_games(games: int, precision: Optional[float], max_games: Optional[int]) -> int:
@@ -451,25 +641,26 @@ def most_games(games: int, precision: Optional[float], max_games: Optional[int])
 def simulate(setups: tuple[Setup, ...], games: int, seed: int = 1, jobs: Optional[int] = None,
              progress: Optional[Callable[[int], None]] = None,
              precision: Optional[float] = None, max_games: Optional[int] = None,
-             cluster: Optional[str] = None) -> Tally:
+             cluster: Optional[str] = None, chunk_fn: Callable[..., Tally] = None) -> Tally:
     """Play `games` games (seeds seed, seed+1, …) under each setup; with `precision`, go on
     in batches until every rate's 95% interval is at most ±precision wide or `max_games`
     games are played. The batches depend only on the figures, so the run is deterministic."""
     jobs = jobs or os.cpu_count() or 1
     for s in setups:
         s.rules()  # fail early, in this process
-    total = play_games(setups, games, seed, jobs, progress, cluster)
-    if precision is None:
+    total = play_games(setups, games, seed, jobs, progress, cluster, chunk_fn)
+    if precision is None or total.interrupted:
         return total
     cap = most_games(games, precision, max_games)
-    while total.games < cap:
+    while total.games < cap and not total.interrupted:
         w = widest(total)
         if w <= precision:
             break
         # The half-width shrinks as 1/√n: aim for the games that should do, at most 4× more.
         need = math.ceil(total.games * (w / precision) ** 2 * 1.1) if math.isfinite(w) else 0
         batch = min(max(need - total.games, games), 3 * total.games, cap - total.games)
-        total.merge(play_games(setups, batch, seed + total.games, jobs, progress, cluster))
+        total.merge(play_games(setups, batch, seed + total.games, jobs, progress, cluster,
+                               chunk_fn))
     return total
 
 

@@ -98,7 +98,7 @@ def test_simulate_log_dir_writes_logs_that_replay(tmp_path):
     assert check.exit_code == 0 and "6 log(s): 6 ok, 0 failed" in check.output
     # the same seed played alone writes the same bytes
     single = tmp_path / "one.yaml"
-    run("play", "--players", "3", "--bots", "random", "--seed", "1", "--log", str(single), "-q")
+    run("play", "--players", "3", "--seed", "1", "--log", str(single), "-q")  # both: greedy
     assert single.read_bytes() == (tmp_path / "logs" / "game-1.yaml").read_bytes()
 
 

@@ -1,0 +1,135 @@
+"""`raiders balance MOD`: is the mod's card fair? (docs/simulate.md#balance)"""
+from __future__ import annotations
+
+from typing import Optional
+
+import click
+
+from .common import DEFAULT_BOTS, MAX_GAMES, SEED, Failure, bot_kinds, load_rules_or_exit
+from .progress import INTERRUPTED, games_bar, interrupted_note
+
+
+@click.command(name="balance")
+@click.argument("mod", type=click.Path(exists=True, file_okay=False))
+@click.option("--ruleset", default=None,
+              help="The ruleset (default: the first of the mod's mod.yaml `rulesets:`, else "
+                   "deluxe).")
+@click.option("--variant", default=None, help="The variant (default: the ruleset's first).")
+@click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
+              help="Players per game (default: 4, or what the variant allows).")
+@click.option("--bots", default=DEFAULT_BOTS, show_default=True,
+              help="Bot for every seat, or one per seat (as `simulate`). Greedy is the "
+                   "default everywhere: see the output's last line, or docs/simulate.md.")
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=1000, show_default=True,
+              help="Paired games: each seed played without the mod, then once per mod card "
+                   "with that card in a slot.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="The first seed.")
+@click.option("--cards", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="Other mods both sides play with (repeatable).")
+@click.option("--jobs", type=click.IntRange(1, 256), default=None,
+              help="Processes (default: every core; the figures do not depend on it).")
+@click.option("--json", "as_json", is_flag=True, help="The figures and verdicts as JSON.")
+def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
+                n_players: Optional[int], bots: str, games: int, seed: int,
+                cards: tuple[str, ...], jobs: Optional[int], as_json: bool) -> None:
+    """Is the mod's card fair? Each of its room cards beside the printed cards of its
+    kind, with intervals and a verdict.
+
+    A boss is set beside the printed bosses, a trap beside the traps: the wounds and
+    coins it gives a player each time it is resolved, with 95% intervals, its rank
+    among its peers, its difference from the card it replaced on the same tables,
+    and a verdict: in line, or out of line beyond every peer's interval. The last
+    lines say which bots played and why (greedy unless --bots says otherwise).
+
+    The games are paired by slot: every seed is dealt once; the base game plays it
+    as dealt, then for each mod card the same deal is played with that card in one
+    slot (a boss in the boss slot), every room's dice drawn from a stream of its own
+    slot. So nothing unrelated moves, and the card is measured in every game.
+
+    Exit status: 0 (whatever the verdict), 1 when the mod does not check clean,
+    2 on usage errors, 130 after Ctrl-C (the games finished are still shown).
+
+    \b
+    Examples:
+      raiders balance examples/mods/gorgon
+      raiders balance examples/mods/gorgon --games 3000 --players 3
+      raiders balance my-trap/ --bots search:30,greedy,greedy,greedy --games 200
+    """
+    import json
+    from pathlib import Path
+
+    from raiders.formats.mods import mod_rulesets
+    from raiders.interpreter.tools import balance as bal
+    from raiders.interpreter.tools.simulate import Setup, SimulationError, simulate
+
+    if ruleset is None:
+        wants = mod_rulesets(Path(mod))
+        ruleset = wants[0] if wants else "deluxe"
+    base = load_rules_or_exit(ruleset, variant, cards)
+    modded = load_rules_or_exit(ruleset, variant, (*cards, mod))
+    var = modded.variant
+    if n_players is None:
+        n_players = min(max(4, var.min_players), var.max_players)
+    if modded.wrong_player_count(n_players):
+        raise click.UsageError(modded.wrong_player_count(n_players))
+    kinds = tuple(bot_kinds(bots, n_players))
+    plan, notes = bal.entries(base, modded, bal.own_cards(mod, modded))
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
+    if not plan:
+        raise Failure(f"error: {mod} deals no room card of its own: nothing to measure "
+                      "(balance measures the room cards a mod adds to the deck or the bosses)")
+    difficulty = 3 if var.scoring == "solo" else None
+    setups = (Setup(ruleset, variant, n_players, kinds, tuple(cards), difficulty),
+              *(Setup(ruleset, variant, n_players, kinds, (*cards, mod), difficulty)
+                for _ in plan))
+    with games_bar(games, "paired games") as step:
+        try:
+            tally = simulate(setups, games, seed, jobs, step, chunk_fn=bal.chunk_fn(tuple(plan)))
+        except SimulationError as err:
+            raise Failure(f"\nerror: {err}") from None
+    verdicts = [bal.verdict(tally, k, e, base, modded, n_players)
+                for k, e in enumerate(plan, start=1)]
+    bots_line = ", ".join(dict.fromkeys(kinds))
+    setup = (f"{modded.ruleset.id} {var.name}, {n_players} players, {tally.games} games on seeds "
+             f"{seed}..{seed + tally.games - 1}, bots {bots_line}")
+    if tally.interrupted:
+        click.echo(interrupted_note(tally.games), err=True)
+    if as_json:
+        def fig(f):
+            return None if f is None else f.to_json()
+
+        doc = {"format": "raiders-balance/1", "mod": mod, "ruleset": ruleset,
+               "variant": var.name, "players": n_players, "bots": list(kinds), "seed": seed,
+               "games": tally.games, "interrupted": tally.interrupted, "cards": [
+                   {"card": v.entry.card, "kind": v.entry.kind, "boss": v.entry.boss,
+                    "wounds": fig(v.wounds), "coins": fig(v.coins),
+                    "against_slot": {"wounds": fig(v.against_slot[0]),
+                                     "coins": fig(v.against_slot[1])},
+                    "game": {k: fig(d) for k, d in v.game.items()},
+                    "verdict": v.lines[-1].split("verdict: ", 1)[-1],
+                    "peers": {c: {"wounds": fig(w), "coins": fig(k)}
+                              for c, (w, k) in v.peers.items()}} for v in verdicts]}
+        click.echo(json.dumps(doc, indent=2, sort_keys=True))
+    else:
+        if tally.interrupted:
+            click.echo(interrupted_note(tally.games) + ": the figures of the games finished")
+        click.echo(f"balance {mod}: {setup}; 95% intervals in brackets")
+        for v in verdicts:
+            click.echo("")
+            for line in v.lines:
+                click.echo(line)
+            for line in bal.peer_table(tally, v.entry, base):
+                click.echo(line)
+        click.echo("")
+        click.echo(f"Bots: {bots_line}. " + (bal.BOTS_WHY if kinds[0] == DEFAULT_BOTS
+                                              and len(set(kinds)) == 1 else
+                                              "Chosen with --bots (default: " + DEFAULT_BOTS
+                                              + ", see docs/simulate.md)."))
+        click.echo("Design: each seed dealt once; the mod's card takes one slot of the same "
+                   "deal, every room's dice from its own slot's stream (docs/simulate.md).")
+    if tally.interrupted:
+        raise SystemExit(INTERRUPTED)
+
+
+COMMANDS = (balance_cmd,)

@@ -1,0 +1,174 @@
+"""`raiders balance` (issue 22, "The answer a designer asks for"): slot pairing with common
+random numbers per slot, the verdict beside the peers, and the recipe of docs/simulate.md."""
+import json
+import re
+import shlex
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from raiders.interpreter.cli import main
+from raiders.interpreter.runtime.rules import load_rules
+from raiders.interpreter.tools import balance as bal
+from raiders.interpreter.tools import simulate as sim
+
+ROOT = Path(__file__).resolve().parents[2]
+GORGON = str(ROOT / "examples/mods/gorgon")
+SHRINE = str(ROOT / "examples/mods/shrine")
+
+
+def _paired(mod: str, games: int, bots: str = "random", players: int = 4):
+    base = load_rules("deluxe", None, ())
+    modded = load_rules("deluxe", None, (mod,))
+    plan, _ = bal.entries(base, modded, bal.own_cards(mod, modded))
+    kinds = (bots,) * players
+    setups = (sim.Setup("deluxe", None, players, kinds, ()),
+              *(sim.Setup("deluxe", None, players, kinds, (mod,)) for _ in plan))
+    return plan, sim.simulate(setups, games, 1, 1, chunk_fn=bal.chunk_fn(tuple(plan)))
+
+
+def test_a_new_boss_moves_no_unrelated_figure_at_all():
+    """Before (simulate --compare): adding a boss changed which boss other seeds drew and the
+    dice after, so unrelated rows moved (`mummy.wounds +0.03 *`). Paired by slot, every room
+    before the boss slot plays exactly as in the base game: their sums are equal, integer for
+    integer, and the whole game's change is the boss slot's change."""
+    plan, tally = _paired(GORGON, 40)
+    assert [e.card for e in plan] == ["gorgon"] and plan[0].boss
+    base = load_rules("deluxe", None, ())
+    bosses = set(base.bosses)
+    rooms = [k for k in tally.sums if k.startswith("card.") and k.split(".")[1] not in bosses
+             and k.split(".")[1] != "gorgon"]
+    assert len(rooms) > 10
+    for key in rooms:
+        s = tally.sums[key]
+        assert s.s[0:2] == s.s[2:4], key  # Σx, Σy: base and with the gorgon
+        assert s.prod(0, 0) == s.prod(2, 2) and s.prod(1, 1) == s.prod(3, 3), key
+    assert tally.counts[1]["resolved.gorgon"] > 30  # in the slot in (nearly) every game
+    whole, slot = tally.sums["wounds"], tally.sums["slot.gorgon.wounds"]
+    assert whole.s[2] - whole.s[0] == slot.s[2] - slot.s[0] != 0  # the whole change: the slot
+
+
+def test_a_new_room_takes_one_slot_and_leaves_the_rest_of_the_deal():
+    base = load_rules("deluxe", None, ())
+    game = bal.SlotGame(base, ["P1", "P2", "P3"], [sim._bot_maker("random")()] * 3, seed=5)
+    deal = game.deal
+    entry = bal.Entry("shrine-of-ash", "shrine", False, ())
+    slot = bal.slot_of(entry, deal, 5, True)
+    assert slot != (len(deal.floors) - 1, len(deal.floors[-1].rooms) - 1)  # not the boss's
+    moved = bal.with_card(deal, slot, "shrine-of-ash")
+    cells = [(f, r, s.card, s.face_up) for f, fl in enumerate(deal.floors)
+             for r, s in enumerate(fl.rooms)]
+    new = [(f, r, s.card, s.face_up) for f, fl in enumerate(moved.floors)
+           for r, s in enumerate(fl.rooms)]
+    changed = [(a, b) for a, b in zip(cells, new, strict=True) if a != b]
+    assert len(changed) == 1 and changed[0][1][:3] == (*slot, "shrine-of-ash")
+    assert moved.characters == deal.characters and moved.first_player == deal.first_player
+    assert bal.slot_of(entry, deal, 5, True) == slot  # drawn from the seed alone
+
+
+def test_per_slot_dice_leave_a_room_its_dice_whatever_came_before():
+    """The common random numbers: room k's dice depend on (seed, k) only, not on how many dice
+    the rooms before it rolled."""
+    base = load_rules("deluxe", None, ())
+
+    def game():
+        return bal.SlotGame(base, ["P1", "P2", "P3"], [sim._bot_maker("random")()] * 3, seed=9)
+
+    a, b = game(), game()
+    b.records = [None]  # b's room 1 rolls three dice first
+    early = [b._roll(6) for _ in range(3)]
+    a.records = [None] * 3
+    b.records = [None] * 3
+    rolls = [a._roll(6) for _ in range(8)]
+    assert [b._roll(6) for _ in range(8)] == rolls  # room 3: the same dice
+    other = game()
+    other.records = [None] * 4
+    assert [other._roll(6) for _ in range(8)] != rolls  # room 4 has dice of its own
+    assert len(early) == 3
+
+
+def test_every_mod_card_is_paired_and_ordinary_games_keep_their_dice():
+    plan, tally = _paired(SHRINE, 30)
+    assert sorted(e.card for e in plan) == ["shrine-of-ash", "shrine-of-dawn"]
+    assert tally.runs == 3 and all(e.peers == () or e.kind for e in plan)
+    # each card is resolved in its own run only
+    assert tally.counts[1]["resolved.shrine-of-ash"] > 0
+    assert tally.counts[1]["resolved.shrine-of-dawn"] == 0
+    assert tally.counts[2]["resolved.shrine-of-dawn"] > 0
+    # an ordinary game's dice are the game's one generator, as before (the logs replay)
+    ordinary = sim.play_one(sim.Setup("deluxe", None, 4, ("random",) * 4, ()),
+                            load_rules("deluxe", None, ()), 3)[0]
+    slotted = bal._play(sim.Setup("deluxe", None, 4, ("random",) * 4, ()),
+                        load_rules("deluxe", None, ()), 3, None)[0]
+    assert ordinary.deal == slotted.deal  # the same deal: only the dice's streams differ
+
+
+def test_the_answer_names_peers_bots_and_a_verdict():
+    r = CliRunner().invoke(main, ["balance", GORGON, "--games", "12", "--jobs", "1",
+                                  "--players", "3"])
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    assert "Gorgon (gorgon, a boss, in the boss slot):" in out
+    assert re.search(r"wounds a player \d\.\d\d \[\d\.\d\d, \d\.\d\d\] wounds each time "
+                     r"resolved: (harder|easier) than", out), out
+    assert "the printed bosses" in out and "Mega Dragon" in out
+    assert "verdict: " in out
+    assert "Bots: greedy. greedy bots:" in out  # which bots played, and why
+    doc = json.loads(CliRunner().invoke(main, ["balance", GORGON, "--games", "6", "--jobs", "1",
+                                               "--players", "3", "--json"]).stdout)
+    card = doc["cards"][0]
+    assert doc["format"] == "raiders-balance/1" and doc["bots"] == ["greedy"] * 3
+    assert card["card"] == "gorgon" and len(card["peers"]) == 10
+    assert card["wounds"]["low"] <= card["wounds"]["value"] <= card["wounds"]["high"]
+
+
+def test_a_mod_without_a_dealt_room_says_so():
+    r = CliRunner().invoke(main, ["balance", str(ROOT / "examples/mods/merchant"),
+                                  "--games", "2"])
+    assert r.exit_code == 1 and "deals no room card of its own" in r.output
+    assert "a character" in r.output
+
+
+def test_the_jobs_do_not_change_the_answer():
+    args = ["balance", GORGON, "--games", "8", "--players", "3", "--json"]
+    one = CliRunner().invoke(main, [*args, "--jobs", "1"])
+    two = CliRunner().invoke(main, [*args, "--jobs", "2"])
+    assert one.exit_code == two.exit_code == 0 and one.stdout == two.stdout
+
+
+def test_one_default_for_bots_everywhere():
+    from raiders.interpreter.cli import balance, games, review, simulate
+    from raiders.interpreter.cli.common import DEFAULT_BOTS
+
+    for cmd in (balance.balance_cmd, games.play, review.diff_cmd, simulate.simulate):
+        (bots,) = [p for p in cmd.params if p.name == "bots"]
+        assert bots.default == DEFAULT_BOTS == "greedy", cmd.name
+
+
+def _recipe() -> list[list[str]]:
+    """The commands of docs/simulate.md's recipe, between its markers."""
+    text = (ROOT / "docs/simulate.md").read_text()
+    block = text.split("<!-- recipe: tests/tools/test_balance.py -->", 1)[1]
+    block = block.split("<!-- end recipe -->", 1)[0]
+    cmds = []
+    for line in re.findall(r"```sh\n(.*?)```", block, re.S):
+        for cmd in line.replace("\\\n", " ").splitlines():
+            if cmd.strip().startswith("raiders "):
+                cmds.append(shlex.split(cmd.split("#", 1)[0])[1:])
+    return cmds
+
+
+def test_the_recipe_in_the_docs_runs_and_answers():
+    """docs/simulate.md's "is my boss too strong?" recipe, run as written but with fewer games."""
+    cmds = _recipe()
+    assert [c[0] for c in cmds] == ["balance", "simulate"], cmds
+    for args in cmds:
+        args = [a.replace("examples/", str(ROOT / "examples") + "/") for a in args]
+        i = args.index("--games")
+        args[i + 1] = "6"
+        r = CliRunner().invoke(main, [*args, "--jobs", "1"])
+        assert r.exit_code == 0, (args, r.output)
+        if args[0] == "balance":
+            assert "verdict:" in r.stdout
+        else:
+            assert "<- nearest" in r.stdout and "target card.gorgon.wounds" in r.stdout
