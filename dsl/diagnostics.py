@@ -55,6 +55,7 @@ CODES: dict[str, str] = {
     "E506": "path not allowed: outside the file's own folder",
     "E507": "YAML anchor or alias",
     "E508": "mod used with a ruleset it is not written for",
+    "E509": "mod needs another version of raiders",
     "E510": "not a raiders file: it declares no raiders format",
     "W601": "a mod's boss-like card joins the room deck",
     "W602": "rules set each other off (their events multiply)",
