@@ -35,6 +35,11 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from .record import Recorder, RecordError
 
 MAX_BODY = 64 * 1024
+# A recording is one table's phones and laptops: a few connections. A client that does not send
+# its request in CLIENT_TIMEOUT seconds is dropped, and past MAX_CONNECTIONS a new connection is
+# closed at once, so idle half-sent requests cannot take a thread each without end (issue 27).
+CLIENT_TIMEOUT = 10.0
+MAX_CONNECTIONS = 64
 CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
        "img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
        "frame-ancestors 'none'")
@@ -70,16 +75,41 @@ def host_allowed(host: Optional[str], port: int) -> bool:
     return True
 
 
+class _BoundedServer(ThreadingHTTPServer):
+    """A thread per connection, at most MAX_CONNECTIONS of them: the next is closed unread."""
+
+    daemon_threads = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self.slots.acquire(blocking=False):
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+
 def make_server(recorder: Recorder, host: str = "127.0.0.1", port: int = 0,
-                token: Optional[str] = None) -> ThreadingHTTPServer:
+                token: Optional[str] = None,
+                client_timeout: float = CLIENT_TIMEOUT) -> ThreadingHTTPServer:
     """The server (not started: call serve_forever). `token`: required on every request
-    (None: none needed, for a server on the loopback only)."""
+    (None: none needed, for a server on the loopback only); `client_timeout`: seconds a client
+    has to send its request."""
     lock = threading.Lock()  # one request at a time touches the logs
     html = page().encode("utf-8")
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "raiders-record"
         sys_version = ""
+        timeout = client_timeout  # the socket's: a slow or idle client is dropped
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (http.server's name)
             pass  # quiet: the command prints what matters
@@ -207,7 +237,7 @@ def make_server(recorder: Recorder, host: str = "127.0.0.1", port: int = 0,
                     return
             self._json(status, data)
 
-    return ThreadingHTTPServer((host, port), Handler)
+    return _BoundedServer((host, port), Handler)
 
 
 def new_token() -> str:

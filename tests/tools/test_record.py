@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import http.client
 import json
+import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -302,3 +304,36 @@ def test_dice_and_questions_are_asked_of_the_table(tmp_path):
     assert mine.divergence is None and mine.rooms_played == upto
     assert [r.after_state for r in mine.game.records] == \
         [r.after_state for r in theirs.game.records[:upto]]
+
+
+def test_idle_half_sent_requests_neither_hang_the_server_nor_pile_up_threads():
+    """Issue 27's lesson for every server: a client that sends half a request is dropped after
+    the timeout, and past MAX_CONNECTIONS a connection is closed at once, so a new request is
+    still answered while hundreds of idle ones are open."""
+    import socket
+
+    from raiders.interpreter.tools import recordserver
+
+    server = make_server(Recorder(Path(tempfile.mkdtemp()), ()), "127.0.0.1", 0, None,
+                         client_timeout=0.5)
+    port = server.server_address[1]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    before = threading.active_count()
+    idle = []
+    try:
+        for _ in range(recordserver.MAX_CONNECTIONS + 40):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1")  # never finished
+            idle.append(s)
+        time.sleep(0.2)
+        assert threading.active_count() - before <= recordserver.MAX_CONNECTIONS + 1
+        time.sleep(1.0)  # past the timeout: the idle ones are dropped, their threads gone
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/", headers={"Host": f"127.0.0.1:{port}"})
+        assert conn.getresponse().status == 200
+        assert threading.active_count() - before <= 2
+    finally:
+        for s in idle:
+            s.close()
+        server.shutdown()
+        server.server_close()
