@@ -322,6 +322,13 @@ class Table:
         return (tuple(sorted(self.marks)) if self.marks else None,
                 tuple(sorted(here)) if here else None)
 
+    def clear_places(self) -> None:
+        """The things on the table besides players as a new table has them: none (a
+        look-ahead's copy of the table, used again for another decision)."""
+        self.marks = self.room_marks = self.played_as = None
+        self.places_marked = False
+        self.echo_at = self.reissued = None
+
     # ---- the rooms, as things cards name: (floor, room) positions in the dealt dungeon
     def here(self) -> Optional[tuple[int, int]]:
         """The room being played (None between rooms)."""
