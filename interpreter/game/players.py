@@ -216,7 +216,18 @@ class GreedyBot:
             self._look = None  # it holds the view, and through it the game
 
     def _choose(self, view: SeatView, room: CompiledRoom, legal: Sequence[Card]) -> Card:
-        guesses = self._guesses(view)
+        scored = self._scores(view, room, legal, self._guesses(view))
+        if not scored:
+            return legal[0]
+        # Among cards about as good as the best, pick one at random: bots that all think
+        # alike would otherwise all play the same card.
+        top = max(score for score, _ in scored)
+        near = [card for score, card in scored if score >= top - self.SLACK]
+        return near[view.rng.randrange(len(near))]
+
+    def _scores(self, view: SeatView, room: CompiledRoom, legal: Sequence[Card],
+                guesses: list[dict]) -> list[tuple[float, Card]]:
+        """Each card worth weighing with its score (a second-card item only when a spare)."""
         scored: list[tuple[float, Card]] = []
         for card in legal:
             if is_second_card(room, card, view.abilities):
@@ -229,13 +240,7 @@ class GreedyBot:
             else:
                 score = self.evaluate(view, card, guesses)
             scored.append((score, card))
-        if not scored:
-            return legal[0]
-        # Among cards about as good as the best, pick one at random: bots that all think
-        # alike would otherwise all play the same card.
-        top = max(score for score, _ in scored)
-        near = [card for score, card in scored if score >= top - self.SLACK]
-        return near[view.rng.randrange(len(near))]
+        return scored
 
     def use_peek(self, view: SeatView) -> bool:
         return view.floor_rooms[view.room_index:].count(None) >= 2
