@@ -303,10 +303,10 @@ class _LookAhead:
         self.view = view
         self.room = view.room
         self.me = view.me
-        self.living = [p for p in view._game.players if not p.dead]
+        self.living = [p for p in view.players if not p.dead]
         self.several = self.room.cards_each > 1
         self.taken = tuple(view.taken)
-        self.supply = view._game.supply  # read, never changed: copied into the copy's
+        self.supply = view.supply
         self.held = view.held_rules
         # (card, the guess's cards in the guess's order) -> outcome, or None: unresolvable
         self.outcomes: dict[tuple, Optional[tuple[int, int, int, bool]]] = {}

@@ -75,7 +75,7 @@ class _Forced(GreedyBot):
             room.id, me.seat, tuple(view.taken), tuple(me.items),
             tuple((p.seat, p.coins, p.wounds, tuple(p.hand), p.out, p.character)
                   for p in view.players if not p.dead),
-            tuple(sorted(view._game.supply.items())),
+            tuple(sorted(view.supply.items())),
             tuple(sorted((str(k), v) for g in guesses for k, v in g.items())))
         key = (state, tuple(legal))
         scored = self.memo.get(key)
