@@ -96,18 +96,17 @@ def _gated(handlers: list) -> list:
     return out
 
 
-def _open(entries: list, subject: Sequence[Player], item) -> list:
-    """A bus list with each Gate that cannot hear this event left out and each that may
-    replaced by its handlers: what the dispatch tests one by one."""
-    out: list = []
+def _each(entries: list, subject: Sequence[Player], item):
+    """A bus list's handlers one by one, each Gate tested when the dispatch reaches it (not
+    before: a handler earlier in the list may have marked the status or given the item a
+    gated one waits for) and left out when it cannot hear this event."""
     for entry in entries:
         g = entry[0]
         if g.__class__ is Gate:
             if g.may_hear(subject, item):
-                out.extend(g.members)
+                yield from g.members
         else:
-            out.append(entry)
-    return out
+            yield entry
 
 
 @attrs.define(eq=False, slots=True)
@@ -120,7 +119,7 @@ class Bus:
     value_mods: list = attrs.Factory(list)  # [(key, fn, pred, owner)]
     param_mods: dict[str, list] = attrs.Factory(dict)  # room parameter -> [(fn, pred, owner)]
     heard: frozenset[str] = frozenset()  # events some card modifies, replaces or reacts to
-    gated: bool = False  # some list holds a Gate (the dispatch opens them: `_open`)
+    gated: bool = False  # some list holds a Gate (the dispatch goes through `_each`)
 
     def add(self, rules: CardRules, owner: Optional[Player]) -> None:
         for event, mods in rules.effect_mods.items():
@@ -660,7 +659,7 @@ class Context:
         """`instead of`: the first handler that applies runs in the event's place (the same
         event dealt there is not modified again by what modified this one)."""
         if self.gated:
-            reps = _open(reps, subject, item)
+            reps = _each(reps, subject, item)
         for h, owner in reps:
             if self._applies(h, owner, subject, item, extra):
                 self._run(h, owner, subject, amount, reissued)
@@ -671,7 +670,7 @@ class Context:
                extra=None) -> None:
         """`after`: every handler that applies, in bus order."""
         if self.gated:
-            reacts = _open(reacts, subject, item)
+            reacts = _each(reacts, subject, item)
         for h, owner in reacts:
             if self._applies(h, owner, subject, item, extra):
                 self._run(h, owner, subject, amount)
@@ -681,7 +680,7 @@ class Context:
         reacts = self.reacts.get(event)
         if reacts:
             if self.gated:
-                reacts = _open(reacts, subject, None)
+                reacts = _each(reacts, subject, None)
             for h, owner in reacts:
                 if (h, owner) in self.applied or not _in_play(h, owner):
                     continue

@@ -119,3 +119,33 @@ def test_quiet_rules_cost_no_test_of_their_own_and_no_rebuild_per_game(tmp_path,
     Game(rules, NAMES, [RandomBot() for _ in NAMES], seed=1).run()
     assert calls == []
     assert first > 0 and len(built) == first
+
+
+MARKS_FIRST = """
+status hush { name "Hush" }
+rule marker { name "Marker"  after wound { mark hush } }
+rule q1 { name "Q1"  after wound on marked(hush) { gain 1 coin } }
+rule q2 { name "Q2"  after wound on marked(hush) { gain 1 coin } }
+rule q3 { name "Q3"  after wound on marked(hush) { gain 1 coin } }
+rule q4 { name "Q4"  after wound on marked(hush) { gain 1 coin } }
+kind pinprick() { resolve { everyone: wound 2 } }
+pinprick needles { name "Needles" }
+"""
+
+
+def test_a_gate_is_tested_when_the_dispatch_reaches_it(tmp_path):
+    """The marker, earlier in bus order, hushes the wounded player; the four gated rules after
+    it then hear the same wound (docs/dsl.md, "The event bus": every `after` that applies, in
+    bus order). A gate tested before the marker ran would have skipped them."""
+    (tmp_path / "quiet.dsl").write_text(MARKS_FIRST)
+    (tmp_path / "mod.yaml").write_text("deck: {needles: 1}\n")
+    rules = load_rules("deluxe", cards=(str(tmp_path),))
+    assert house_of(rules.house_rules).bus.reacts["wound"][1][0].__class__ is Gate
+    o = run_scenario(tmp_path, """
+room: needles
+plays: {A: 1, B: 2, C: 3}
+expect:
+  A: {coins: 4, wounds: 2, marks: {hush: 1}}
+  C: {coins: 4, wounds: 2, marks: {hush: 1}}
+""")
+    assert o.ok, o.differences + [d.message for d in o.diagnostics]
