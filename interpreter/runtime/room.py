@@ -42,7 +42,7 @@ class Gate:
     player has (`on marked(S)`, `on holds(I)`). One test of the event against all of them
     (`may_hear`) stands for testing each: a mod's hundred quiet rules cost one test per event
     they hear, not a hundred. When it may, its handlers are tested one by one, as ever.
-    Built once per set of house rules (`house_segment`), never per room."""
+    Built once per set of house rules (`House`), never per room."""
 
     __slots__ = ("members", "abouts", "statuses", "items")
 
