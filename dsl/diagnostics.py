@@ -54,6 +54,7 @@ CODES: dict[str, str] = {
     "E506": "path not allowed: outside the file's own folder",
     "E507": "YAML anchor or alias",
     "E508": "mod used with a ruleset it is not written for",
+    "E510": "not a raiders file: it declares no raiders format",
     "W601": "a mod's boss-like card joins the room deck",
     "W602": "a rule sets off its own event (a runaway chain)",
     "W603": "an item passed to a neighbour is passed on by the neighbour's own copy",

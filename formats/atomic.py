@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Union
 
 
-def write_atomic(path: Union[str, Path], text: str) -> None:
-    """A temporary file beside the target, flushed to disk, then renamed over it. An existing
+def write_atomic(path: Union[str, Path], text: Union[str, bytes]) -> None:
+    """A temporary file beside the target, flushed to disk, then renamed over it (text is
+    written as UTF-8, bytes as they are: a printed PDF). An existing
     file keeps its permissions and a link is written through; a new file gets the ordinary
     permissions (0666 less the umask; mkstemp would make it private)."""
     real = Path(os.path.realpath(path))
@@ -27,7 +28,7 @@ def write_atomic(path: Union[str, Path], text: str) -> None:
         mode = 0o666 & ~umask
     fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        with _opened(fd, text) as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
@@ -39,3 +40,9 @@ def write_atomic(path: Union[str, Path], text: str) -> None:
         except OSError:
             pass
         raise
+
+
+def _opened(fd: int, data: Union[str, bytes]):
+    if isinstance(data, bytes):
+        return os.fdopen(fd, "wb")
+    return os.fdopen(fd, "w", encoding="utf-8", newline="\n")

@@ -20,7 +20,16 @@ from raiders.dsl.spans import Span
 
 from . import yamlsrc
 from .fields import Reader
-from .safeio import Confinement, is_dir, is_file, listed_files, read_text, refused
+from .safeio import (
+    BUILTIN,
+    Confinement,
+    builtin_names,
+    is_dir,
+    is_file,
+    listed_files,
+    read_text,
+    refused,
+)
 
 FORMAT = "raiders-ruleset/1"
 RULESET_FILE = "ruleset.yaml"
@@ -29,6 +38,7 @@ FIRST_PLAYER = ("none", "random")
 SCORING = ("standard", "duel", "solo")
 MAX_COPIES = 100  # copies of one card in a deck or a supply (a ruleset's, a mod's)
 MAX_SETTING = 1_000_000  # any number setting (coins, floors, a cap): beyond it, not a game
+MAX_FOLDERS = 100  # card folders one `cards:` list names: 100,000 were 100,000 diagnostics
 
 
 @attrs.frozen
@@ -152,7 +162,7 @@ class _Reader(Reader):
             "bool": lambda: v if isinstance(v, bool) else self._bad(
                 where, f"`{key}` takes true or false"),
             "ids": lambda: self._ids(v, where, key),
-            "paths": lambda: self._ids(v, where, key),
+            "paths": lambda: self._paths(v, where, key),
             "counts": lambda: self._counts(v, where, key),
             "variants": lambda: self._variants(v, where),
             "mode": lambda: self._choice(v, where, key, PLAY_MODES),
@@ -179,6 +189,13 @@ class _Reader(Reader):
         if not yamlsrc.is_seq(v) or not all(yamlsrc.is_str(x) for x in v):
             return self._bad(where, f"`{key}` takes a list of names: [a, b]")
         return tuple(v)
+
+    def _paths(self, v, where, key):
+        folders = self._ids(v, where, key)
+        if folders is not None and len(folders) > MAX_FOLDERS:
+            return self._bad(where, f"`{key}` names {len(folders):,} card folders: at most "
+                             f"{MAX_FOLDERS}")
+        return folders
 
     def _counts(self, v, where, key):
         if not yamlsrc.is_map(v):
@@ -235,15 +252,20 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
                  ) -> tuple[Optional[Ruleset], list[Diagnostic]]:
     """Read, check and build a ruleset and its card library (plus mod folders).
 
-    `roots`: for a ruleset named inside a log or scenario file, the folders (the file's own,
-    and those allowed with --allow-path) that the ruleset's card folders must stay inside
-    (E506); None for a ruleset the user named, whose folders are not confined."""
+    The ruleset's card folders (its `cards:` and its variants') are held to its own folder,
+    or a built-in folder by name (`builtin:common`), by the one path policy
+    (formats/safeio.py Confinement): a folder elsewhere is refused (E506) and never opened.
+    `roots`: the folders they may also lead into: for a ruleset named inside a log or
+    scenario file, that file's own folder and those allowed with --allow-path."""
     from raiders.dsl.checker import check  # imported when used: a cached load needs no checker
 
     spath = str(path)
     text, diags = read_text(path)
     if text is None:
         return None, diags
+    foreign = yamlsrc.not_declared(spath, text, "ruleset")
+    if foreign is not None:  # a secrets file is refused before anything of it is echoed
+        return None, [foreign]
     docs, diags = yamlsrc.load_documents(text, spath)
     if diags:
         return None, diags
@@ -262,24 +284,16 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
     if r.diags or any(values.get(k) is None for k, (_, req) in _FIELDS.items() if req):
         return None, r.diags
     base = path.parent
-    folders = [Path(os.path.normpath(base / p)) for p in values["cards"]]
-    if roots is not None:
-        _confine(r, doc, values, base, Confinement.from_key(roots))
-        if r.diags:
-            return None, r.diags
-    for i, folder in enumerate(folders):
-        if not os.path.exists(folder):  # False, not ValueError, for a name with a NUL
-            r.err(yamlsrc.value_span(spath, doc["cards"], i), "E505",
-                  f"card folder `{values['cards'][i]}` not found", f"looked for {folder}")
+    box = Confinement(base, roots or ())
+    folders = [Path(f) for f in _card_folders(r, doc["cards"], values["cards"], box, "")]
     for name, variant in values["variants"].items():
-        for extra in variant.get("cards", ()):
-            if not os.path.exists(base / extra):
-                r.err(yamlsrc.key_span(spath, doc["variants"], name), "E505",
-                      f"variant `{name}`: card folder `{extra}` not found")
+        node = doc["variants"][name]["cards"] if "cards" in variant else None
+        found = _card_folders(r, node, variant.get("cards", ()), box, f"variant `{name}`: ")
+        if "cards" in variant:
+            variant["cards"] = tuple(found)
     if r.diags:
         return None, r.diags
-    variant_dirs = {os.path.normpath(base / c) for v in values["variants"].values()
-                    for c in v.get("cards", ())}
+    variant_dirs = {c for v in values["variants"].values() for c in v.get("cards", ())}
     lib = ruleset_library([str(f) for f in folders], (), tuple(extra_cards), variant_dirs)
     lib_diags = check(lib)
     read = dict(lib.sources)
@@ -287,18 +301,12 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
     _check_counts(r, doc, values)
     for v in values["variants"].values():
         if v.get("cards"):
-            vlib = ruleset_library([str(f) for f in folders],
-                                   tuple(os.path.normpath(base / c) for c in v["cards"]),
+            vlib = ruleset_library([str(f) for f in folders], v["cards"],
                                    tuple(extra_cards), variant_dirs)
             read.update(vlib.sources)
             seen = {(d.span, d.code) for d in lib_diags}
             lib_diags += [d for d in check(vlib) if (d.span, d.code) not in seen]
-    def variant_folders(v) -> tuple:
-        return tuple(os.path.normpath(base / c) for c in v)
-
-    variants = {n: Variant(**{k: (variant_folders(v) if k == "cards" else v)
-                              for k, v in s.items()})
-                for n, s in values["variants"].items()}
+    variants = {n: Variant(**s) for n, s in values["variants"].items()}
     ruleset = Ruleset(
         path=spath, id=values["id"], name=values.get("name") or values["id"],
         card_paths=tuple(str(f) for f in folders), variant_dirs=tuple(sorted(variant_dirs)),
@@ -313,19 +321,31 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
     return ruleset, r.diags + lib_diags
 
 
-def _confine(r: _Reader, doc: Any, values: dict, base: Path, box: Confinement) -> None:
-    """A ruleset named inside a log or scenario file: its card folders stay inside `box`."""
-    for i, raw in enumerate(values["cards"]):
-        if not box.inside(os.path.normpath(base / raw)):
-            r.diags.append(refused(yamlsrc.value_span(r.path, doc["cards"], i), str(raw),
-                                   "a folder outside the log's or scenario's own folder",
-                                   "ruleset named by a log or scenario"))
-    for name, variant in values["variants"].items():
-        for raw in variant.get("cards", ()):
-            if not box.inside(os.path.normpath(base / raw)):
-                r.diags.append(refused(yamlsrc.key_span(r.path, doc["variants"], name), str(raw),
-                                       "a folder outside the log's or scenario's own folder",
-                                       "ruleset named by a log or scenario"))
+def _card_folders(r: _Reader, node: Any, raws: tuple[str, ...], box: Confinement,
+                  whose: str) -> list[str]:
+    """The folders a `cards:` list names, each resolved by the one path policy; a refused
+    one (E506: absolute, `..` out, a link out, `/`) is never opened, one missing is E505, and
+    a file that is no card file (a `secrets.yaml` beside) is E503, never read as cards. Each
+    stands as "" when it is wrong."""
+    found = []
+    for i, raw in enumerate(raws):
+        where = yamlsrc.value_span(r.path, node, i)
+        path, why = box.resolve(raw)
+        if path is None:
+            r.diags.append(refused(
+                where, str(raw), why or "", "ruleset's `cards`", hint=
+                "a ruleset's card folders lie inside its own folder (move them there), or are "
+                "built-in ones named " + ", ".join(f"`{BUILTIN}{n}`" for n in builtin_names())))
+        elif not os.path.exists(path):
+            r.err(where, "E505", f"{whose}card folder `{raw}` not found", f"looked for {path}")
+        elif not is_dir(path) and not path.endswith(CARD_SUFFIX):
+            r.err(where, "E503", f"{whose}`cards` names a file that is not a card folder",
+                  f"`cards` lists folders of card files (`*{CARD_SUFFIX}`)")
+        else:
+            found.append(path)
+            continue
+        found.append("")
+    return found
 
 
 def ruleset_library(folders: list[str], variant_folders: tuple[str, ...] = (),

@@ -1,17 +1,21 @@
 """Reading files that strangers wrote: bounded in size, and confined to where they may lead.
 
 Card files, rulesets, mods, scenarios and logs come from strangers (a log from a forum, a mod
-from a pull request). Two rules hold for every file the tool reads:
+from a pull request, a ruleset from a friend). Two rules hold for every file the tool reads:
 
 - **Size.** A file is checked (`stat`) before it is read: only regular files of at most
   `MAX_FILE_BYTES` are read, and never more than that many bytes (E006).
-- **Confinement.** A path named *inside* a log or a scenario file may only lead to the file's
-  own folder (and below), or into a folder the user allowed on the command line
-  (`--allow-path DIR`): no absolute path elsewhere, no `..` out of it, no link that leads out
-  of it (E506). A refused path is never opened. Likewise a card file or `mod.yaml` found in a
-  folder must not be a link leading out of that folder.
+- **Confinement: one path policy.** A path named *inside* a file (a ruleset's `cards:` and its
+  variants' `cards:`, a log's or a scenario's `ruleset:` and `cards:`) is resolved by
+  `Confinement.resolve`, and by nothing else: it may lead only into the file's own folder (and
+  below), into a folder the user allowed on the command line (`--allow-path DIR`), or to a
+  built-in card folder by name (`builtin:common`). No absolute path elsewhere, no `..` out of
+  it, no link that leads out of it (E506). A refused path is never opened, not even looked at
+  with `stat`. Likewise a card file or `mod.yaml` found in a folder must not be a link leading
+  out of that folder (`files_below`, `leads_out`).
 
-Paths the user typed on the command line are the user's own choice and are not confined.
+Paths the user typed on the command line are the user's own choice and are not confined; the
+paths inside the files they name are.
 """
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ import os
 import re
 import stat
 import tempfile
+from importlib import resources
 from pathlib import Path
 from typing import Iterable, Optional, Sequence, Union
 
@@ -28,6 +33,10 @@ from raiders.dsl.spans import Span
 
 MAX_FILE_BYTES = 5_000_000  # any file larger than this is refused before it is read
 ALLOW_HINT = "to allow more, name the folder on the command line: --allow-path DIR"
+# A built-in card folder named by a file (`cards: [builtin:common, .]`): the one way out of a
+# file's own folder that needs no --allow-path, since it leads only into the installed cards.
+BUILTIN = "builtin:"
+_PATH_MAX, _NAME_MAX = 4096, 255  # longer is no path on any file system raiders runs on
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -125,9 +134,26 @@ def _inside(path: str, roots: Iterable[str]) -> bool:
     return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
 
+def builtin_cards() -> str:
+    """The installed card folders (`raiders.cards`): where `builtin:NAME` leads."""
+    return os.path.abspath(str(resources.files("raiders.cards")))
+
+
+def builtin_names() -> list[str]:
+    """The built-in card folders a file may name as `builtin:NAME` (common, deluxe, …)."""
+    root = builtin_cards()
+    try:
+        return sorted(n for n in os.listdir(root)
+                      if not n.startswith(("_", ".")) and os.path.isdir(os.path.join(root, n)))
+    except OSError:
+        return []
+
+
 class Confinement:
-    """The folders that paths named inside one file may lead into: the file's own folder and
-    the folders allowed on the command line."""
+    """Where the paths named inside one file may lead: the file's own folder, the folders
+    allowed on the command line, and the built-in card folders by name. The one resolver of
+    every format that names paths (rulesets, logs, scenarios; mod folders are walked with
+    `files_below`, which holds their files to them the same way)."""
 
     def __init__(self, own_folder: PathLike, allowed: Sequence[PathLike] = ()):
         folders = [os.fspath(own_folder) or ".", *map(os.fspath, allowed)]
@@ -144,14 +170,21 @@ class Confinement:
         return cls(key[0], key[1:])
 
     def resolve(self, raw: str) -> tuple[Optional[str], Optional[str]]:
-        """(absolute path, None) when `raw` (relative to the own folder) stays inside the
-        allowed folders, else (None, why). Only the names are looked at until the path is known
-        to be inside; then links are followed (without reading anything) to see where they
-        lead."""
+        """(absolute path, None) when `raw` (relative to the own folder, or `builtin:NAME`)
+        stays inside the allowed folders, else (None, why). Only the names are looked at until
+        the path is known to be inside; then links are followed (without reading anything) to
+        see where they lead."""
+        if not isinstance(raw, str):
+            return None, "not a path"
+        if raw.startswith(BUILTIN):
+            return _builtin(raw[len(BUILTIN):])
         try:
-            candidate = os.path.normpath(os.path.join(self.base, raw))
             if "\0" in raw:
                 return None, "a path cannot hold a NUL character"
+            candidate = os.path.normpath(os.path.join(self.base, raw))
+            if len(candidate) > _PATH_MAX or any(len(part) > _NAME_MAX
+                                                 for part in candidate.split(os.sep)):
+                return None, "a name too long to be a path"
             if not _inside(candidate, self.lexical):
                 if os.path.isabs(raw):
                     return None, "an absolute path outside the file's own folder"
@@ -173,20 +206,34 @@ class Confinement:
             return False
 
 
-def refused(span: Span, raw: str, why: str, what: str) -> Diagnostic:
-    """The diagnostic for a path a file may not name (E506); the path is not opened."""
+def _builtin(name: str) -> tuple[Optional[str], Optional[str]]:
+    """`builtin:NAME`: a folder of the installed cards, held inside them like any path."""
+    if not name or name.startswith(("/", "\\", BUILTIN)) or "\0" in name:
+        return None, "`builtin:` takes the name of a built-in card folder: " + \
+            ", ".join(f"builtin:{n}" for n in builtin_names())
+    path, why = Confinement(builtin_cards()).resolve(name)
+    return path, why and why.replace("the file's own folder", "the built-in cards")
+
+
+def refused(span: Span, raw: str, why: str, what: str, more: str = "",
+            hint: Optional[str] = None) -> Diagnostic:
+    """The diagnostic for a path a file may not name (E506); the path is not opened. `hint`:
+    what this format allows (by default, a log's or a scenario's); `more`: another way out,
+    said after it; and a built-in folder by name, when `raw` ends in one."""
     shown = raw if len(raw) <= 120 else raw[:117] + "…"
+    tail = os.path.basename(os.path.normpath(raw)) if isinstance(raw, str) and raw else ""
+    if tail in builtin_names() and not raw.startswith(BUILTIN):
+        hint = (f"the built-in `{tail}` cards are named `{BUILTIN}{tail}` (e.g. "
+                f"`cards: [{BUILTIN}{tail}, .]`); " + (hint or ALLOW_HINT))
     return Diagnostic(span, "E506", f"the {what} names `{shown}`: {why}; it is not read",
-                      "a log or scenario file may name built-in rulesets and paths inside its "
-                      "own folder; " + ALLOW_HINT)
+                      (hint or "a log or scenario file may name built-in rulesets and paths "
+                               "inside its own folder; " + ALLOW_HINT) + more)
 
 
 def leads_out(path: PathLike, folder: PathLike) -> bool:
-    """Whether a file found in `folder` is (or passes through) a link leading out of it."""
-    try:
-        return not _inside(os.path.realpath(path), [os.path.realpath(folder)])
-    except (OSError, ValueError):
-        return True
+    """Whether a file found in `folder` (a card file, a mod.yaml) is (or passes through) a
+    link leading out of it: the path policy's own rule (Confinement.inside)."""
+    return not Confinement(folder).inside(path)
 
 
 def link_out(path: PathLike, folder: PathLike) -> Diagnostic:
@@ -229,11 +276,17 @@ def listed_files(path: PathLike, pattern: str) -> tuple[list[Path], list[Diagnos
 
 def quotable_lines(path: str) -> Optional[list[str]]:
     """The lines of a file a diagnostic may quote: a regular file within the size limit, not a
-    link that leads out of its own folder. None otherwise (the diagnostic is shown without)."""
+    link that leads out of its own folder, and not a YAML file foreign to raiders (one that
+    declares no raiders format: a secrets file named where a ruleset belongs). None otherwise
+    (the diagnostic is shown without)."""
     if leads_out(path, os.path.dirname(path) or "."):
         return None
     text, diags = read_text(path)
-    return None if diags or text is None else text.splitlines()
+    if diags or text is None:
+        return None
+    from .yamlsrc import foreign_yaml
+
+    return None if foreign_yaml(path, text) else text.splitlines()
 
 
 # ---- writing without overwriting ---------------------------------------------------------------
@@ -247,7 +300,7 @@ class FileExists(FileExistsError):
     """The file to write exists already and overwriting was not asked for (--force)."""
 
 
-def write_new(path: PathLike, text: str, overwrite: bool = False) -> None:
+def write_new(path: PathLike, text: Union[str, bytes], overwrite: bool = False) -> None:
     """Write a file whole or not at all (a temporary file beside it, renamed into place), and
     never over an existing file unless `overwrite`: the file is linked into place, which fails
     if the name is taken, even by another writer a moment earlier (two runs writing into one
@@ -260,7 +313,8 @@ def write_new(path: PathLike, text: str, overwrite: bool = False) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.{os.getpid()}.",
                                suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        with (os.fdopen(fd, "wb") if isinstance(text, bytes)
+              else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())

@@ -31,7 +31,7 @@ from raiders.dsl.spans import Span
 
 from .mods import MOD_FILE, mod_manifest, mod_rulesets, unused_items
 from .rulesets import RULESET_FILE, load_ruleset, resolve_ruleset_path
-from .safeio import files_below, listed_files, read_text
+from .safeio import Confinement, files_below, listed_files, read_text
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -79,8 +79,11 @@ def _covered_by(ruleset_file: Path) -> list[Path]:
     for v in (variants.values() if isinstance(variants, dict) else ()):
         if isinstance(v, dict) and isinstance(v.get("cards"), list):
             folders.extend(v["cards"])  # a variant's own folders are the ruleset's too
-    # a name with a NUL is no folder (load_ruleset says E505 there), not a ValueError here
-    return [(ruleset_file.parent / str(c)).resolve() for c in folders if "\0" not in str(c)]
+    # resolved as load_ruleset resolves them (the one path policy): a refused one is left out
+    box = Confinement(ruleset_file.parent)
+    resolved = (box.resolve(c)[0] for c in folders if isinstance(c, str))
+    # realpath, not Path.resolve: a link loop is no folder, not a RuntimeError
+    return [Path(os.path.realpath(p)) for p in resolved if p is not None]
 
 
 def _owning_ruleset(card_folder: Path) -> Path | None:

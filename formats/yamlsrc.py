@@ -11,6 +11,7 @@ where they stand (E301), before any of them is turned into text or counted up to
 from __future__ import annotations
 
 import io
+import os
 import re
 from typing import Any, Iterator, Optional
 
@@ -145,14 +146,34 @@ def _build(node: Any, constructor: Any, seen: dict[int, Any]) -> Any:
     return m
 
 
+def _unclosed(err: Exception) -> Optional[str]:
+    """The bracket of a flow collection (`[` or `{`) the parser ran past the end of: at the end
+    of the file, or into the next key on a later line. Its opening is where to point (the
+    problem's mark is past the last line, where no source line or caret can be shown)."""
+    context, problem = getattr(err, "context", None) or "", getattr(err, "problem", None) or ""
+    start, end = getattr(err, "context_mark", None), getattr(err, "problem_mark", None)
+    if not context.startswith("while parsing a flow") or start is None or end is None:
+        return None
+    if "<stream end>" in problem or ("but got ':'" in problem and end.line > start.line):
+        return "[" if "sequence" in context else "{"
+    return None
+
+
 def _error_span(path: str, err: Exception) -> Span:
     mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
+    if _unclosed(err):
+        mark = err.context_mark  # type: ignore[attr-defined]
     if mark is None:
         return Span.whole_file(path)
     return Span(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
 
 
 def _message(err: Exception) -> str:
+    bracket = _unclosed(err)
+    if bracket:
+        close = "]" if bracket == "[" else "}"
+        ends = "the file ends" if "<stream end>" in err.problem else "the next key comes"  # type: ignore[attr-defined]
+        return f"this `{bracket}` is never closed: {ends} before its `{close}`"
     if isinstance(err, MarkedYAMLError):
         parts = [p for p in (err.context, err.problem) if p]
         return "; ".join(parts) if parts else "malformed YAML"
@@ -220,6 +241,47 @@ def file_format(path: str) -> Optional[str]:
     except (OSError, ValueError):
         return None
     return declared_format(head)
+
+
+# The YAML files raiders reads that declare no format: a mod's manifest, by its name.
+_UNDECLARED = ("mod.yaml",)
+
+
+def foreign_yaml(path: str, text: str) -> bool:
+    """Whether a YAML file (by its suffix) is foreign to raiders: it declares no raiders format
+    and is no `mod.yaml`. Such a file is never quoted (formats/safeio.py quotable_lines)."""
+    name = os.path.basename(path)
+    return name.endswith((".yaml", ".yml")) and name not in _UNDECLARED and \
+        declared_format(text) is None
+
+
+_SAYS_ANYTHING = re.compile(r"^[ \t]*[^\s#]", re.M)  # a line that is not blank or a comment
+
+
+def not_declared(path: str, text: str, kind: str) -> Optional[Diagnostic]:
+    """E510 when a text read as a raiders `kind` (ruleset, log, scenario) declares no raiders
+    format at all: it is refused before it is parsed, and nothing of it is quoted (a file
+    declaring another raiders format is read, and its `format:` says what is wrong)."""
+    if declared_format(text) is not None or not _SAYS_ANYTHING.search(text):
+        return None  # (an empty file, or only comments, has nothing to quote: its format says)
+    return Diagnostic(Span.whole_file(path), "E510",
+                      f"not a raiders {kind}: the file declares no raiders format; "
+                      "nothing of it is read",
+                      f"a {kind} starts with the line `format: raiders-{kind}/1` "
+                      f"(see docs/{kind}s.md)")
+
+
+def load_declared(path: str, kind: str) -> tuple[Optional[str], list[Any], list[Diagnostic]]:
+    """load_file for a file read as a raiders `kind`: one that declares no raiders format is
+    refused (E510, text None) before it is parsed, so that none of it is ever quoted."""
+    text, diags = read_text(path)
+    if text is None:
+        return None, [], diags
+    foreign = not_declared(path, text, kind)
+    if foreign is not None:
+        return None, [], [foreign]
+    docs, diags = load_documents(text, path)
+    return text, docs, diags
 
 
 def load_file(path: str) -> tuple[Optional[str], list[Any], list[Diagnostic]]:

@@ -27,6 +27,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "show": ("cards", "show",
              "Print a card's (or a kind's) text and what it does in plain words."),
     # modders' tools
+    "print": ("printing", "print_cmd",
+              "Print cards as card faces: sheets of nine for a home printer, or one file per "
+              "card."),
     "fmt": ("tools", "fmt_cmd",
             "Lay out card files (*.dsl) in the one canonical layout, comments kept."),
     "lsp": ("tools", "lsp_cmd", "Run the language server for card files (LSP over stdio)."),
@@ -37,11 +40,26 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     # the replay viewer over HTTP (docs/viewer.md)
     "serve": ("viewer", "serve",
               "Serve the replay viewer for a folder of logs on http://127.0.0.1:PORT/."),
+    # a game at a real table, recorded in the browser (docs/record.md)
+    "record": ("record", "record",
+               "Record a game played at a real table, room by room, in the browser."),
     # a mod's change reviewed
     "diff": ("review", "diff_cmd",
              "Review a mod's change: which cards changed, what they do before and after, and "
              "the simulated figures of both versions on the same seeds, as Markdown."),
 }
+
+
+def _set_color(ctx: click.Context, param: click.Parameter, value: Optional[bool]) -> None:
+    if value is not None:
+        ctx.color = value
+
+
+def _color_option() -> click.Option:
+    """`--color/--no-color` after the command too (`raiders play --no-color`), as before it."""
+    return click.Option(["--color/--no-color", "color"], default=None, expose_value=False,
+                        callback=_set_color, is_eager=True,
+                        help="Colour on (--color) or off (--no-color); as `raiders --no-color`.")
 
 
 class _Main(click.Group):
@@ -57,7 +75,10 @@ class _Main(click.Group):
             module, attribute, _ = COMMANDS[name]
             self.commands[name] = getattr(importlib.import_module(f"{__name__}.{module}"),
                                           attribute)
-        return self.commands.get(name)
+        cmd = self.commands.get(name)
+        if cmd is not None and not any(p.name == "color" for p in cmd.params):
+            cmd.params.append(_color_option())
+        return cmd
 
     def resolve_command(self, ctx: click.Context, args: list[str]):
         """click's, and a close name suggested for a mistyped command (as for options)."""

@@ -13,6 +13,8 @@ from .common import (
     SEED,
     Failure,
     allow_path_option,
+    complete_card,
+    complete_ruleset,
     load_rules_or_exit,
     print_diagnostics,
     styled_diagnostic,
@@ -23,7 +25,8 @@ from .common import (
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="`json`: one object per diagnostic, for editors and CI.")
-@click.option("--base", default="deluxe", show_default=True, metavar="RULESET",
+@click.option("--base", shell_complete=complete_ruleset, default="deluxe", show_default=True,
+              metavar="RULESET",
               help="Ruleset whose kinds and items loose card files (a mod) build on.")
 @allow_path_option
 def validate(paths: tuple[str, ...], fmt: str, base: str, allow_paths: tuple[str, ...]) -> None:
@@ -80,7 +83,7 @@ def validate(paths: tuple[str, ...], fmt: str, base: str, allow_paths: tuple[str
         summary = f"checked {report.files} file(s): " + (
             f"{errors} error(s)" if errors else "no problems found") + (
             f", {warned} warning(s)" if warned else "")
-        click.echo(summary, err=bool(errors))
+        click.echo(summary)  # a report, like ok/FAIL lines: stdout; diagnostics: stderr
     # Warnings are printed but do not fail the check (like a compiler's).
     if any(d.severity == "error" for d in diags) or report.files == 0:
         raise Failure()
@@ -139,8 +142,8 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, allow_paths: tuple[str, ...]) 
 
 
 @click.command()
-@click.argument("card", required=False)
-@click.option("--ruleset", default="deluxe", show_default=True,
+@click.argument("card", required=False, shell_complete=complete_card)
+@click.option("--ruleset", shell_complete=complete_ruleset, default="deluxe", show_default=True,
               help="A built-in ruleset (deluxe, classic) or a path to a ruleset.yaml.")
 @click.option("--variant", default=None,
               help="Show the card as this variant plays it (e.g. classic solo's monsters).")
@@ -196,8 +199,9 @@ def show(card: Optional[str], ruleset: str, variant: Optional[str], cards: tuple
     kind = lib.kinds.get(card)
     if decl is None and kind is None:
         hint = did_you_mean(card, [*lib.cards, *lib.kinds])
-        raise click.UsageError(f"no card or kind `{card}` in {rules.ruleset.id}"
-                               + (f"; {hint}" if hint else "") + " (`raiders show` lists them)")
+        # a well-formed question with no such card: a problem found (1), not a usage error
+        raise Failure(f"error: no card or kind `{card}` in {rules.ruleset.id}"
+                      + (f"; {hint}" if hint else "") + " (`raiders show` lists them)")
     if as_python:
         if decl is None:
             raise click.UsageError(f"`{card}` is a kind: its procedure is compiled into each "

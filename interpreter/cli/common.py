@@ -80,6 +80,34 @@ def load_rules_or_exit(ruleset: str, variant: Optional[str], cards: tuple[str, .
                       err.diagnostics, err.sources) from None
 
 
+# ---- shell completion (click's: docs/tools.md): values a person would otherwise look up
+
+def complete_ruleset(ctx: click.Context, param: click.Parameter, incomplete: str) -> list:
+    """`--ruleset`: the built-in rulesets, and paths (a ruleset.yaml)."""
+    from click.shell_completion import CompletionItem
+
+    from raiders.formats.rulesets import builtin_ids
+
+    return [CompletionItem(i) for i in builtin_ids() if i.startswith(incomplete)] + \
+        [CompletionItem(incomplete, type="file")]
+
+
+def complete_card(ctx: click.Context, param: click.Parameter, incomplete: str) -> list:
+    """A card id or kind of the rules the command line names so far (its --ruleset, --variant
+    and --cards); nothing when they do not load: completion never prints an error."""
+    from click.shell_completion import CompletionItem
+
+    from raiders.interpreter.runtime.rules import load_rules
+
+    try:
+        rules = load_rules(ctx.params.get("ruleset") or "deluxe", ctx.params.get("variant"),
+                           tuple(ctx.params.get("cards") or ()))
+    except Exception:  # half-typed options, a broken mod: offer nothing, never fail
+        return []
+    names = sorted({*rules.library.cards, *rules.library.kinds})
+    return [CompletionItem(n) for n in names if n.startswith(incomplete)]
+
+
 def allow_path_option(f):
     """`--allow-path DIR` (repeatable): where paths named inside logs and scenario files may
     lead, besides each file's own folder (formats/safeio.py)."""

@@ -6,12 +6,12 @@ from typing import Optional
 
 import click
 
-from .common import SEED, Failure, load_rules_or_exit
+from .common import SEED, Failure, complete_ruleset, load_rules_or_exit
 
 
 @click.command(name="fuzz")
 @click.argument("mod", type=click.Path(exists=True, file_okay=False))
-@click.option("--ruleset", default="deluxe", show_default=True,
+@click.option("--ruleset", shell_complete=complete_ruleset, default="deluxe", show_default=True,
               help="A built-in ruleset (deluxe, classic) or a path to a ruleset.yaml.")
 @click.option("--variant", default=None, help="The variant (default: the ruleset's first).")
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=200, show_default=True,

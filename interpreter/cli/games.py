@@ -15,6 +15,7 @@ from .common import (
     bot_kinds,
     check_seed_range,
     check_targets,
+    complete_ruleset,
     draw_seed,
     load_rules_or_exit,
     nonempty_path,
@@ -25,7 +26,7 @@ from .common import (
 
 
 @click.command()
-@click.option("--ruleset", default="deluxe", show_default=True,
+@click.option("--ruleset", shell_complete=complete_ruleset, default="deluxe", show_default=True,
               help="A built-in ruleset (deluxe, classic) or a path to a ruleset.yaml.")
 @click.option("--variant", default=None,
               help="deluxe: standard, tactical; classic: standard, quick, duel, solo "
@@ -38,7 +39,8 @@ from .common import (
               help="Seed for the deal and the bots (default: drawn at random, printed and "
                    "logged).")
 @click.option("--cards", multiple=True, type=click.Path(exists=True, file_okay=False),
-              help="A mod folder whose cards join the pool (repeatable).")
+              help="A mod folder whose cards join the pool (repeatable). With --from: the "
+                   "mods to play the log with, instead of those it names.")
 @click.option("--names", default=None, help="Player names, comma separated.")
 @click.option("--difficulty", type=click.IntRange(2, 5), default=None,
               help="Solo: the hero's starting wounds, 2..5 (default 3).")
@@ -96,7 +98,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
                              for n in names if ctx.get_parameter_source(n)
                              == click.core.ParameterSource.COMMANDLINE)
 
-        fixed = given(("ruleset", "variant", "n_players", "cards", "names", "difficulty"))
+        fixed = given(("ruleset", "variant", "n_players", "names", "difficulty"))
         if fixed:
             raise click.UsageError(f"--from plays on the logged game: leave out {fixed} "
                                    "(the log says them)")
@@ -107,7 +109,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
 
         check_targets([Path(log_file)] if log_file else [], None, force)
         return play_from(from_log, from_room, bots, human_seats, seed, log_file, quiet,
-                         allow_paths)
+                         allow_paths, cards or None)
     from raiders.formats.safeio import write_new
     from raiders.interpreter.game.botspec import make_bot
     from raiders.interpreter.game.engine import Game
@@ -201,6 +203,41 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
                 write_new(target, text, overwrite=force)
             except OSError as err:
                 raise Failure(f"error: cannot write {target}: {err.strerror or err}") from None
+            if g == 0:  # --log-dir: every log names the same paths; said once, of the folder
+                replay_hint(meta, target, cards, ruleset, log_dir)
+
+
+def replay_hint(meta, target, cards: tuple[str, ...], ruleset: str,
+                folder: Optional[str] = None) -> None:
+    """A log may name only paths inside its own folder (docs/security.md). When this one names
+    a mod or a ruleset elsewhere, say so as it is written, with the exact command that replays
+    it, rather than let the replay be refused later."""
+    import shlex
+    from pathlib import Path
+
+    from raiders.formats.rulesets import builtin_ids
+    from raiders.formats.safeio import Confinement
+
+    box = Confinement(Path(target).parent)
+    def outside(named: str) -> bool:
+        return named not in builtin_ids() and box.resolve(named)[0] is None
+
+    named = [n for n in (meta.ruleset, *meta.cards) if outside(n)]
+    if not named:
+        return
+    words = ["raiders", "replay"]
+    if outside(meta.ruleset):
+        words += ["--allow-path", str(Path(ruleset).parent) if Path(ruleset).is_file()
+                  else ruleset]
+    if any(outside(n) for n in meta.cards):
+        for c in cards:  # every one: --cards stands for all the mods a log names
+            words += ["--cards", c]
+    what = f"the logs in {folder} name" if folder else f"{target} names"
+    click.echo(f"note: {what} {', '.join(f'`{n}`' for n in named)}, outside "
+               f"{'their' if folder else 'its'} own folder, where a log may not lead by itself "
+               "(docs/security.md); replay "
+               f"{'them' if folder else 'it'} with:\n  "
+               + shlex.join([*words, str(folder or target)]), err=True)
 
 
 @click.command()
@@ -216,9 +253,15 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
 @click.option("--jobs", type=click.IntRange(1, 256), default=None,
               help="With --check: check the logs in this many processes (default: one per "
                    "core); the output is in the same order whatever the number.")
+@click.option("--complete", is_flag=True,
+              help="With --check: a log that stops before the game's end fails (for CI).")
+@click.option("--cards", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="Play the logs with this mod folder (repeatable) instead of the mods they "
+                   "name, which are then not read: your own mod, wherever the log lies.")
 @allow_path_option
 def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: Optional[str],
-           jobs: Optional[int], allow_paths: tuple[str, ...]) -> None:
+           jobs: Optional[int], complete: bool, cards: tuple[str, ...],
+           allow_paths: tuple[str, ...]) -> None:
     """Re-run logged games (raiders-log/1) and narrate them room by room.
 
     A log may give a seed instead of a deal, leave out checkpoints, or stop early
@@ -228,7 +271,17 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
     *.yaml. Exit status 1 if any log is bad or diverges. Format: docs/logs.md.
 
     A log may name built-in rulesets and paths inside its own folder; --allow-path DIR
-    lets it name paths inside DIR too.
+    lets it name paths inside DIR too, and --cards DIR plays it with the mod DIR
+    instead of the mods it names (docs/security.md).
+
+    Output: the ok/FAIL line of each log and the summary on stdout; diagnostics (a
+    bad log's file, line and column) on stderr.
+
+    \b
+    Examples:
+      raiders replay --check -q examples/logs
+      raiders replay --check --complete game.yaml      # CI: a finished game, replaying equal
+      raiders replay --cards ../mymod game.yaml        # a log of a game with your mod
     """
     from raiders.interpreter.records.logs import read_log
     from raiders.interpreter.records.narrate import (
@@ -242,6 +295,9 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
 
     if jobs is not None and not check:
         raise click.UsageError("--jobs is for --check (a narration is one process)")
+    if complete and not check:
+        raise click.UsageError("--complete is for --check")
+    mods = cards or None
     from raiders.formats.safeio import found_files
 
     files, refused = found_files(logs, ["*.y*ml"])
@@ -253,16 +309,16 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
     if html:
         from .viewer import replay_html
 
-        if replay_html(files, refused, html, check, quiet, allow_paths):
+        if replay_html(files, refused, html, check, quiet, allow_paths, mods, complete):
             raise Failure()
         return
     ok = bad = 0
     if check:  # nothing narrated: every core checks logs, printed in file order
         from raiders.interpreter.records.checklogs import check_files
 
-        for checked in check_files(files, allow_paths, quiet, jobs):
+        for checked in check_files(files, allow_paths, quiet, jobs, mods, complete):
             if checked.diagnostics:
-                click.echo(f"FAIL  {display_path(checked.path)}: bad log", err=True)
+                click.echo(f"FAIL  {display_path(checked.path)}: bad log")
                 print_diagnostics(checked.diagnostics, {})
             for line in checked.lines:
                 click.echo(line)
@@ -270,7 +326,7 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
     for f in [] if check else files:
         shown = display_path(f)
         try:
-            spec = read_log(f, allow_paths)
+            spec = read_log(f, allow_paths, mods)
             rules = spec.rules
             why = None
             if trace and narrate:
@@ -295,7 +351,7 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
             outcome = run_replay(spec, check, on_room, why.start if why else None)
         except InputError as err:
             bad += 1
-            click.echo(f"FAIL  {shown}: bad log", err=True)
+            click.echo(f"FAIL  {shown}: bad log")
             print_diagnostics(err.diagnostics, {})
             continue
         if outcome.divergence is not None:
@@ -307,7 +363,7 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
             msg = f"stopped after {outcome.rooms_played} room(s): a game in progress"
             if narrate or not quiet:
                 click.echo(f"{'ok    ' if check else ''}{shown}: {msg}")
-                click.echo(standings(outcome.game.players))
+                click.echo(standings(outcome.game.players, rules))
         elif narrate:
             for line in result_lines(outcome.result, rules.variant.scoring == "solo", rules):
                 click.echo(line)

@@ -6,13 +6,13 @@ from typing import Optional
 
 import click
 
-from .common import SEED, Failure, load_rules_or_exit
+from .common import SEED, Failure, complete_ruleset, load_rules_or_exit
 
 
 @click.command(name="diff")
 @click.argument("old")
 @click.argument("new")
-@click.option("--ruleset", default=None,
+@click.option("--ruleset", shell_complete=complete_ruleset, default=None,
               help="The ruleset both versions play with (default: the first of NEW's "
                    "mod.yaml `rulesets:`, else deluxe).")
 @click.option("--variant", default=None, help="The variant (default: the ruleset's first).")

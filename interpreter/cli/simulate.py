@@ -15,6 +15,7 @@ from .common import (
     bot_kinds,
     check_seed_range,
     check_targets,
+    complete_ruleset,
     load_rules_or_exit,
     nonempty_path,
     relative_to_log,
@@ -22,7 +23,7 @@ from .common import (
 
 
 @click.command()
-@click.option("--ruleset", default="deluxe", show_default=True,
+@click.option("--ruleset", shell_complete=complete_ruleset, default="deluxe", show_default=True,
               help="A built-in ruleset (deluxe, classic) or a path to a ruleset.yaml.")
 @click.option("--variant", default=None, help="The variant (default: the ruleset's first).")
 @click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,

@@ -20,10 +20,12 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
     from raiders.interpreter.runtime.sweep import (
         SweepError,
         check_figure,
+        holding,
         nearest,
         parse_sweep,
         parse_target,
         resolve,
+        separates,
     )
     from raiders.interpreter.tools.simulate import JSON_FORMAT, SimulationError, simulate
 
@@ -66,9 +68,14 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
                 raise Failure(f"\nerror: {sweep.text} = {e.value}: {err}") from None
             rows.append((e.value, tally))
     best = None
+    verdict: dict = {}
     if target is not None:
-        got = [(v, (f.value if (f := t.figures().get(target.figure)) else None)) for v, t in rows]
-        best = nearest(got, target.value)
+        figs = [(v, t.figures().get(target.figure)) for v, t in rows]
+        got = [(v, f.value if f else None) for v, f in figs]
+        spans = [(v, (f.low, f.high) if f and f.value is not None else None) for v, f in figs]
+        verdict = {"separated": separates(spans, target.value),
+                   "holding": holding(spans, target.value)}
+        best = nearest(got, target.value) if verdict["separated"] else None
     if report_file:
         _report(report_file, rules, sweep, rows, shown, target, best, setup_json, command, seed)
     if as_json:
@@ -77,14 +84,15 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
                    {"value": v, **t.to_json()} for v, t in rows]}}
         if target is not None:
             doc["sweep"]["target"] = {"figure": target.figure, "value": target.value,
-                                      "best": best}
+                                      "best": best, **verdict}
         click.echo(json.dumps(doc, indent=2, sort_keys=True))
         return
-    for line in sweep_lines(sweep.text, rows, shown, target, best):
+    for line in sweep_lines(sweep.text, rows, shown, target, best, verdict):
         click.echo(line)
 
 
-def sweep_lines(param: str, rows: list, shown: list[str], target, best) -> list[str]:
+def sweep_lines(param: str, rows: list, shown: list[str], target, best,
+                verdict: Optional[dict] = None) -> list[str]:
     from raiders.interpreter.tools.simulate import _cell, _kind
 
     lines = [f"sweep {param}: {rows[0][1].games if rows else 0}+ games per value, same seeds; "
@@ -96,15 +104,27 @@ def sweep_lines(param: str, rows: list, shown: list[str], target, best) -> list[
         mark = "  <- nearest" if best == v else ""
         lines.append(f"  {v:>6}  {t.games:>6}  " + "  ".join(f"{c:>26}" for c in cells) + mark)
     if target is not None:
-        if best is None:
+        verdict = verdict or {}
+        if not verdict.get("separated", True):
+            lines.append(f"target {target.figure} = {target.value}: the figure does not "
+                         f"separate the values: every value's 95% interval holds "
+                         f"{target.value} (more games, or --precision, may tell them apart)")
+        elif best is None:
             lines.append(f"target {target.figure} = {target.value}: the figure never arose")
         else:
             f = dict(rows)[best].figures()[target.figure]
             inside = f.low <= target.value <= f.high
             lines.append(f"target {target.figure} = {target.value}: nearest at {param} = {best} "
                          f"({f.value:.4g}, 95% [{f.low:.4g}, {f.high:.4g}]"
-                         + (", the target is inside)" if inside else ", the target is outside)"))
+                         + (", the target is inside)" if inside else ", the target is outside)")
+                         + _also(verdict.get("holding", []), best))
     return lines
+
+
+def _also(holding: list[int], best) -> str:
+    """The other values the target is as consistent with as the nearest's."""
+    others = [str(v) for v in holding if v != best]
+    return f"; the intervals of {', '.join(others)} hold it too" if others else ""
 
 
 def _report(path: str, rules, sweep, rows: list, shown: list[str], target, best,

@@ -3,6 +3,7 @@ and `serve` (docs/viewer.md). The commands themselves live in cli/games.py and c
 module holds what they run, so that the shared command modules change by a few lines only."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Optional
 
@@ -54,7 +55,8 @@ def _html_targets(files: list[str], html: str) -> list[Path]:
 
 
 def replay_html(files: list[str], refused: list[Diagnostic], html: str, check: bool,
-                quiet: bool, allow_paths: tuple[str, ...]) -> int:
+                quiet: bool, allow_paths: tuple[str, ...],
+                cards: Optional[tuple[str, ...]] = None, complete: bool = False) -> int:
     """`replay --html`: a page per log; the exit status (1: a bad log, an unwritable page, or
     with --check a divergence)."""
     import os
@@ -75,10 +77,10 @@ def replay_html(files: list[str], refused: list[Diagnostic], html: str, check: b
                        "overwritten (remove it or pick another name)", err=True)
             continue
         try:
-            data = view_for(f, allow_paths)
+            data = view_for(f, allow_paths, cards=cards)
         except InputError as err:
             bad += 1
-            click.echo(f"FAIL  {shown}: bad log", err=True)
+            click.echo(f"FAIL  {shown}: bad log")
             print_diagnostics(err.diagnostics, {})
             continue
         try:
@@ -98,6 +100,8 @@ def replay_html(files: list[str], refused: list[Diagnostic], html: str, check: b
         elif data["result"] is not None and data["result"]["diverges"]:
             d = data["result"]["diverges"][0]
             note = f"; the result differs: {d['field']}: expected {d['expected']!r}"
+        elif complete and data["result"] is None:
+            note = "; a game in progress, not a finished game (--complete)"
         if note and check:
             bad += 1
         else:
@@ -138,7 +142,7 @@ class TraceNarration:
 
 def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, ...],
               seed: Optional[int], log_file: Optional[str], quiet: bool,
-              allow_paths: tuple[str, ...]) -> None:
+              allow_paths: tuple[str, ...], cards: Optional[tuple[str, ...]] = None) -> None:
     from raiders.interpreter.game.human import HumanSeat
     from raiders.interpreter.game.players import BOTS
     from raiders.interpreter.records.branch import branch_game, branch_meta
@@ -155,7 +159,7 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
     from .common import bot_kinds
 
     try:
-        spec = read_log(log, allow_paths)
+        spec = read_log(log, allow_paths, cards)
     except InputError as err:
         raise Failure(f"FAIL  {display_path(log)}: bad log", err.diagnostics) from None
     n = len(spec.names)
@@ -208,11 +212,18 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
         click.echo(line)
     if log_file:
         target = Path(log_file)
-        text = render_log(branch_meta(spec, seed, target), rules, result)
+        meta = branch_meta(spec, seed, target)
+        text = render_log(meta, rules, result)
         try:
             write_atomic(target, text)
         except OSError as err:
             raise Failure(f"error: cannot write {target}: {err.strerror or err}") from None
+        from .games import replay_hint
+
+        def from_here(p: str) -> str:  # a path of the new log, as the command line names it
+            return os.path.relpath(os.path.join(target.parent, p))
+
+        replay_hint(meta, target, tuple(map(from_here, meta.cards)), from_here(meta.ruleset))
 
 
 # ---- serve

@@ -28,7 +28,8 @@ def dungeon_lines(rules: Rules, seed: int, players: int,
     for p in game.players:
         lines.append(f"  {p.name}: {rules.characters[p.character].name} ("
                      f"{count(p.coins, 'coin')}, {count(p.wounds, 'wound')}"
-                     + (f", {', '.join(p.items)}" if p.items else "") + ")")
+                     + (f", {', '.join(rules.items[i].name for i in p.items)}"
+                        if p.items else "") + ")")
     if deal.first_player is not None:
         lines.append(f"  first player: {names[deal.first_player]}")
     for f, floor in enumerate(deal.floors):

@@ -8,7 +8,7 @@ from typing import Callable, Optional, Sequence
 
 import click
 
-from raiders.interpreter.runtime.describe import count, room_words
+from raiders.interpreter.runtime.describe import count, room_numbers, room_words
 from raiders.interpreter.runtime.state import Card
 
 from .players import SeatView
@@ -16,7 +16,7 @@ from .players import SeatView
 HELP = (
     "  type one of the cards offered: a power value (1-5) or an item's id",
     "  room    what this room does, with the numbers for this table",
-    "  table   everyone's coins, wounds and items",
+    "  table   everyone's coins, wounds, items and power cards left this floor",
     "  help, ? this list",
 )
 
@@ -31,7 +31,8 @@ class HumanSeat:
 
     def _show(self, view: SeatView) -> None:
         me = view.me
-        floor = " | ".join(self._room_name(view, c) for c in view.floor_rooms)
+        floor = " | ".join(self._room_name(view, c, i >= view.room_index)
+                           for i, c in enumerate(view.floor_rooms))
         self.say(f"\n[{me.name}] floor {view.floor_index + 1}, room {view.room_index + 1}: "
                  f"{floor}")
         self._table(view)
@@ -40,23 +41,29 @@ class HumanSeat:
                                                    for pl in view.revealed))
 
     @staticmethod
-    def _room_name(view: SeatView, card: Optional[str]) -> str:
+    def _room_name(view: SeatView, card: Optional[str], to_come: bool) -> str:
+        """A room of the floor; one still to play with its numbers at this table."""
         rooms = view.rules.rooms
-        return rooms[card].name if card in rooms else "??"  # a face-down room
+        if card not in rooms:
+            return "??"  # a face-down room
+        players = sum(1 for p in view.players if not p.dead)
+        numbers = room_numbers(view.rules, card, players) if to_come else ""
+        return rooms[card].name + (f" ({numbers})" if numbers else "")
 
     def _table(self, view: SeatView) -> None:
-        """Everyone: coins, wounds, items (the others' by number: which ones is hidden),
-        statuses; your hand."""
+        """Everyone: coins, wounds, items by name (as the narration names them: they all come
+        to a player in the open), statuses, the power cards left in hand this floor (played
+        ones lie face up); your hand."""
         me = view.me
         self.say(f"  you: hand {' '.join(str(c) for c in me.hand)}")
         for p in view.players:
             if p.dead:
                 continue
-            items = (", ".join(me.items) or "no items") if p is me else \
-                (count(p.item_count, "item") if p.item_count else "no items")
+            items = item_names(view.rules, p.items) or "no items"
             marks = _statuses(view.marks.items()) if p is me else _statuses(p.marks)
+            hand = "" if p is me else f"  hand {' '.join(map(str, p.hand)) or '-'}"
             self.say(f"    {p.name + (' (you)' if p is me else ''):<12} "
-                     f"{count(p.coins, 'coin'):>8}  {count(p.wounds, 'wound'):>9}  {items}"
+                     f"{count(p.coins, 'coin'):>8}  {count(p.wounds, 'wound'):>9}{hand}  {items}"
                      + (f"  [{marks}]" if marks else "") + (f"  ({p.out})" if p.out else ""))
 
     def _room(self, view: SeatView, second: bool = False) -> None:
@@ -72,6 +79,10 @@ class HumanSeat:
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
         self._show(view)
         self._room(view, second)
+        if len(legal) == 1:  # the last card of a floor, say: there is nothing to ask
+            self.say(f"  you play {self._card_name(view, legal[0])}: the only card you can "
+                     "play here")
+            return legal[0]
         options = [str(c) for c in legal]
         while True:
             answer = str(self.ask(f"  your card ({', '.join(options)}) [? for help]")).strip()
@@ -87,6 +98,10 @@ class HumanSeat:
             else:
                 self.say(f"  `{answer}` is not one of: {', '.join(options)} (? for help)")
 
+    @staticmethod
+    def _card_name(view: SeatView, card: Card) -> str:
+        return item_names(view.rules, [card]) if isinstance(card, str) else str(card)
+
     def use_peek(self, view: SeatView) -> bool:
         if None not in view.floor_rooms[view.room_index:]:
             return False
@@ -96,6 +111,7 @@ class HumanSeat:
                                   default="n")).strip().lower()
             if answer in ("y", "yes", "n", "no"):
                 return answer.startswith("y")
+            self.say("  answer y or n")
 
     def decide(self, view: SeatView, question: str, card: str) -> bool:
         """A choice a card offers (`may "question" { … }`): yes or no."""
@@ -105,6 +121,11 @@ class HumanSeat:
             if answer in ("y", "yes", "n", "no"):
                 return answer.startswith("y")
             self.say("  answer y or n")
+
+
+def item_names(rules, items) -> str:
+    """Items by the names on their cards (an id the rules do not know stays an id)."""
+    return ", ".join(rules.items[i].name if i in rules.items else i for i in items)
 
 
 def _statuses(marks) -> str:

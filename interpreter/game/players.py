@@ -20,7 +20,9 @@ from raiders.interpreter.runtime.state import Card, Play, Player
 @attrs.frozen
 class PublicPlayer:
     """Another player as the table sees them: tokens, the power cards still in hand (the
-    played ones lie face up), how many item cards they hold, not which."""
+    played ones lie face up), the item cards they hold: which ones is public too, since every
+    item comes to a player in the open (a character's printed items, a vault's reward for a
+    card everyone saw, a steal), and the narration names them."""
 
     seat: int
     name: str
@@ -32,6 +34,7 @@ class PublicPlayer:
     out: Optional[str]
     character: str = ""
     marks: tuple[tuple[str, int], ...] = ()  # statuses are public: (name, count)
+    items: tuple[str, ...] = ()  # item ids, as held
 
 
 class SeatView:
@@ -61,7 +64,7 @@ class SeatView:
                 PublicPlayer(p.seat, p.name, p.coins, p.wounds, tuple(p.hand), len(p.items),
                              p.dead, p.out, p.character,
                              tuple((n, m.count) for n, m in sorted(p.marks.items()))
-                             if p.marks else ())
+                             if p.marks else (), tuple(p.items))
                 for p in self._game.players]
         return self._players
 

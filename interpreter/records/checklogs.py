@@ -28,8 +28,11 @@ class Checked:
     diagnostics: list[Diagnostic] = attrs.Factory(list)  # a bad log: for stderr
 
 
-def check_file(path: str, allow: Sequence[str] = (), quiet: bool = False) -> Checked:
-    """Read one log, replay it and compare its checkpoints: the lines `replay --check` prints."""
+def check_file(path: str, allow: Sequence[str] = (), quiet: bool = False,
+               cards: Optional[Sequence[str]] = None, complete: bool = False) -> Checked:
+    """Read one log, replay it and compare its checkpoints: the lines `replay --check` prints.
+    `cards`: the mods to play it with instead of the log's (`--cards`); `complete`: a game in
+    progress fails (`--complete`)."""
     from .logs import read_log
     from .narrate import standings
     from .replay import replay
@@ -37,17 +40,21 @@ def check_file(path: str, allow: Sequence[str] = (), quiet: bool = False) -> Che
 
     shown = display_path(path)
     try:
-        outcome = replay(read_log(path, allow), check=True)
+        outcome = replay(read_log(path, allow, cards), check=True)
     except InputError as err:
         return Checked(path, False, [], err.diagnostics)
     if outcome.divergence is not None:
         return Checked(path, False, [f"FAIL  {shown}: {outcome.divergence}"])
     lines: list[str] = []
+    if outcome.result is None and complete:
+        return Checked(path, False, [f"FAIL  {shown}: stopped after {outcome.rooms_played} "
+                                     "room(s): a game in progress, not a finished game "
+                                     "(--complete)"])
     if outcome.result is None:
         if not quiet:
             lines.append(f"ok    {shown}: stopped after {outcome.rooms_played} room(s): "
                          "a game in progress")
-            lines.append(standings(outcome.game.players))
+            lines.append(standings(outcome.game.players, outcome.game.rules))
     elif not quiet:
         compared = (f"{outcome.checkpoints} checkpoint(s) equal" if outcome.checkpoints
                     else "no checkpoints to compare")
@@ -55,7 +62,8 @@ def check_file(path: str, allow: Sequence[str] = (), quiet: bool = False) -> Che
     return Checked(path, True, lines)
 
 
-_JOB: Optional[tuple[tuple[str, ...], bool]] = None  # (allow, quiet): set before forking
+# check_file's arguments after the path (allow, quiet, cards, complete): set before forking
+_JOB: Optional[tuple] = None
 
 
 def _work(path: str) -> Checked:
@@ -68,24 +76,26 @@ def default_jobs() -> int:
 
 
 def check_files(files: Sequence[str], allow: Sequence[str] = (), quiet: bool = False,
-                jobs: Optional[int] = None) -> Iterator[Checked]:
+                jobs: Optional[int] = None, cards: Optional[Sequence[str]] = None,
+                complete: bool = False) -> Iterator[Checked]:
     """check_file for every file, in `jobs` processes (default: one per core), in file order."""
     global _JOB
+    job = (tuple(allow), quiet, None if cards is None else tuple(cards), complete)
     jobs = min(jobs or default_jobs(), len(files))
     if jobs <= 1 or len(files) < 4 or "fork" not in mp.get_all_start_methods():
         for f in files:
-            yield check_file(f, allow, quiet)
+            yield check_file(f, *job)
         return
     # The first log here: its rules (usually every log's) are then loaded before the fork.
-    yield check_file(files[0], allow, quiet)
+    yield check_file(files[0], *job)
     rest = list(files[1:])
-    _JOB = (tuple(allow), quiet)
+    _JOB = job
     try:
         with shared_heap():
             try:
                 pool = mp.get_context("fork").Pool(jobs)
             except OSError:  # no processes to be had: one after the other, here
-                yield from (check_file(f, allow, quiet) for f in rest)
+                yield from (check_file(f, *job) for f in rest)
                 return
             with pool:
                 chunk = max(1, min(16, len(rest) // (jobs * 8)))

@@ -6,6 +6,7 @@ game, same bytes) and atomic (a temporary file renamed into place).
 from __future__ import annotations
 
 import json
+import os
 import re
 from typing import Any, Optional, Sequence
 
@@ -15,9 +16,9 @@ from raiders.dsl.diagnostics import Diagnostic, did_you_mean
 from raiders.dsl.spans import Span
 from raiders.formats import yamlsrc
 from raiders.formats.atomic import write_atomic  # noqa: F401  (the play/replay commands import it here)
-from raiders.interpreter.game.engine import GameResult, RoomRecord
+from raiders.interpreter.game.engine import Deal, GameResult, RoomRecord
 from raiders.interpreter.runtime.rules import Rules
-from raiders.interpreter.runtime.state import Card, Floor, RoomSlot
+from raiders.interpreter.runtime.state import Card, Floor, Player, RoomSlot
 
 from .yamlcheck import InputError, Reader, allowing, rules_from
 
@@ -52,6 +53,12 @@ def _flow(v: Any) -> str:
     return _scalar(v)
 
 
+def flow(value: Any) -> str:
+    """A value as a log writes it: YAML flow style, strings quoted only where YAML needs it
+    (what `raiders record` writes a log's header with)."""
+    return _flow(value)
+
+
 @attrs.define
 class LogMeta:
     ruleset: str
@@ -63,6 +70,13 @@ class LogMeta:
 
 def render_log(meta: LogMeta, rules: Rules, result: GameResult) -> str:
     """The log of a finished (or stopped) game as YAML text."""
+    return render_game(meta, result.players, result.deal, result.rooms, result)
+
+
+def render_game(meta: LogMeta, players: Sequence[Player], deal: Deal, rooms: Sequence[RoomRecord],
+                result: Optional[GameResult]) -> str:
+    """A game's log as YAML text: `result` None for a game in progress (no `result:` line,
+    as `raiders record` writes one after each room)."""
     out = [f"format: {FORMAT}", f"ruleset: {_scalar(meta.ruleset)}",
            f"variant: {_scalar(meta.variant)}"]
     if meta.seed is not None:
@@ -72,19 +86,19 @@ def render_log(meta: LogMeta, rules: Rules, result: GameResult) -> str:
     if meta.cards:
         out.append(f"cards: {_flow(list(meta.cards))}")
     out.append("players:")
-    for p in result.players:
+    for p in players:
         out.append(f"  - {_flow({'name': p.name, 'character': p.character})}")
-    deal = result.deal
     if deal.first_player is not None:
-        out.append(f"first_player: {_scalar(result.players[deal.first_player].name)}")
+        out.append(f"first_player: {_scalar(players[deal.first_player].name)}")
     out.append("dungeon:")
     for floor in deal.floors:
         facing = "".join("U" if s.face_up else "D" for s in floor.rooms)
         out.append(f"  - {_flow({'rooms': [s.card for s in floor.rooms], 'facing': facing})}")
-    out.append("rooms:" if result.rooms else "rooms: []")
-    for rec in result.rooms:
+    out.append("rooms:" if rooms else "rooms: []")
+    for rec in rooms:
         out.extend(_room_lines(rec))
-    out.append("result: " + _flow({"winners": result.winners, "out": result.out}))
+    if result is not None:
+        out.append("result: " + _flow({"winners": result.winners, "out": result.out}))
     return "\n".join(out) + "\n"
 
 
@@ -168,12 +182,16 @@ class LogSpec:
     players_span: Optional[Span] = None
 
 
-def read_log(path: str, allow: Sequence[str] = ()) -> LogSpec:
+def read_log(path: str, allow: Sequence[str] = (),
+             cards: Optional[Sequence[str]] = None) -> LogSpec:
     """Read and check a log file; raises InputError with positioned diagnostics.
 
     The paths the log names (`ruleset`, `cards`) must lead inside the log's own folder or
-    into one of the folders `allow`s (formats/safeio.py)."""
-    _, docs, diags = yamlsrc.load_file(path)
+    into one of the folders `allow`s (formats/safeio.py). `cards` (the command line's
+    `--cards`) are the mod folders to play it with instead of those the log names, which are
+    then never opened: a person names their own mod where the log may not. A file that
+    declares no raiders format is refused before it is parsed (E510)."""
+    _, docs, diags = yamlsrc.load_declared(path, "log")
     if diags:
         raise InputError(diags)
     if len(docs) != 1:
@@ -183,10 +201,10 @@ def read_log(path: str, allow: Sequence[str] = ()) -> LogSpec:
     r = Reader(path, doc, FIELDS, "log")
     r.require_format(FORMAT, "log")
     with allowing(allow):
-        return _read(r, path)
+        return _read(r, path, cards)
 
 
-def _read(r: Reader, path: str) -> LogSpec:
+def _read(r: Reader, path: str, given: Optional[Sequence[str]]) -> LogSpec:
     ruleset = r.get("ruleset", "str", required=True)
     variant = r.get("variant", "str")
     seed = r.get("seed", "int")
@@ -194,7 +212,9 @@ def _read(r: Reader, path: str) -> LogSpec:
     cards = [str(c) for c in (r.get("cards", "list", default=[]) or [])]
     if r.diags:
         raise InputError(r.diags)
-    rules = rules_from(r, ruleset, variant, cards, "log")
+    if given is not None:
+        cards = [os.path.abspath(c) for c in given]
+    rules = rules_from(r, ruleset, variant, cards, "log", given is not None)
     meta = LogMeta(ruleset, rules.variant.name, seed, tuple(cards), difficulty)
     if difficulty is not None and rules.variant.scoring != "solo":
         r.fail(r.span("difficulty"), "`difficulty` is for solo play only")

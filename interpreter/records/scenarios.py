@@ -46,8 +46,9 @@ class Outcome:
 
 def run_file(path: str, allow: Sequence[str] = ()) -> list[Outcome]:
     """Run every scenario of a file. The paths a scenario names (`ruleset`, `cards`) must
-    lead inside the file's own folder or into one of the folders `allow`s (formats/safeio.py)."""
-    text, docs, diags = yamlsrc.load_file(path)
+    lead inside the file's own folder or into one of the folders `allow`s (formats/safeio.py).
+    A file that declares no raiders format is refused before it is parsed (E510)."""
+    text, docs, diags = yamlsrc.load_declared(path, "scenario")
     if text is None:
         return [Outcome(path, path, diags[0].span.line, False, diagnostics=diags)]
     lines = text.splitlines()

@@ -24,15 +24,18 @@ def allowing(paths: Iterable[str]) -> Iterator[None]:
         _ALLOWED.reset(token)
 
 
-def rules_from(r: Reader, ruleset: str, variant: Optional[str], cards: list[str], what: str):
+def rules_from(r: Reader, ruleset: str, variant: Optional[str], cards: list[str], what: str,
+               cards_given: bool = False):
     """The rules a scenario file or a log names: a built-in id or a path, and mod folders,
     both read relative to the file's own folder, and confined to it (or to the folders allowed
     with --allow-path): a path that leads elsewhere is refused (E506) and never opened.
-    Problems point at the file's fields."""
+    Problems point at the file's fields. With `cards_given`, `cards` are folders the person
+    named on the command line (`replay --cards`), not the file's: they are not confined."""
     from pathlib import Path
 
     from raiders.formats.rulesets import RULESET_FILE, builtin_ids
-    from raiders.formats.safeio import Confinement, is_dir, is_file, refused
+    from raiders.formats.safeio import Confinement, is_dir, is_file, refused, too_large
+    from raiders.formats.yamlsrc import file_format
     from raiders.interpreter.runtime.rules import LoadError, load_rules
 
     box = Confinement(Path(r.path).parent, _ALLOWED.get())
@@ -49,14 +52,25 @@ def rules_from(r: Reader, ruleset: str, variant: Optional[str], cards: list[str]
         elif not is_file(path):
             r.fail(where, f"unknown ruleset `{ruleset}` (built in: {', '.join(builtin_ids())}; "
                    f"or a path to a ruleset.yaml, relative to the {what}'s own folder)")
+        elif too_large(path) is None and (kind := file_format(path)) != "ruleset":
+            # a secrets file beside the log: refused by its (missing) format line, before
+            # any of it is parsed or quoted; the diagnostic names the field, not the file's text
+            r.fail(where, "`ruleset` names a file that is not a raiders ruleset: it declares "
+                   + (f"the raiders {kind} format" if kind else "no raiders format")
+                   + "; nothing of it is read",
+                   "a ruleset file starts with `format: raiders-ruleset/1` (docs/rulesets.md); "
+                   f"or name a built-in ruleset: {', '.join(builtin_ids())}", code="E510")
         else:
             ruleset, roots = path, box.key()
-    mods: list[str] = []
-    for i, raw in enumerate(map(str, cards)):
+    mods: list[str] = list(cards) if cards_given else []
+    for i, raw in enumerate([] if cards_given else map(str, cards)):
         where = yamlsrc.value_span(r.path, r.node["cards"], i)
         path, why = box.resolve(raw)
         if path is None:
-            r.diags.append(refused(where, raw, why or "", what))
+            # a log of one's own game with one's own mod: the mod named on the command line
+            own = ("; or play a log with your own mod instead of those it names: "
+                   "--cards DIR (replay, play --from)") if what == "log" else ""
+            r.diags.append(refused(where, raw, why or "", what, own))
         elif not is_dir(path):
             r.fail(where, f"card folder `{raw}` not found",
                    f"mod folders are read relative to the {what}'s own folder", code="E505")

@@ -88,6 +88,16 @@ def for_players(text: str, players: int) -> str:
     return _PER_PLAYERS.sub(pick, text)
 
 
+_NUMBER_LINE = re.compile(r"^([a-z_]+): (-?\d+)(?: for \d+ players?)?\.$")
+
+
+def room_numbers(rules: Rules, card_id: str, players: int) -> str:
+    """A room's numbers at a table of `players`, short (`strength 18, wounds 2`): for a list of
+    rooms to come; "" for a room without any (its words say what it does)."""
+    found = [_NUMBER_LINE.match(w) for w in room_words(rules, card_id, players)]
+    return ", ".join(f"{m.group(1).replace('_', ' ')} {m.group(2)}" for m in found if m)
+
+
 def room_words(rules: Rules, card_id: str, players: int) -> list[str]:
     """What a room does at a table of `players`, in words (the human seat's prompt, the dealt
     dungeon): the compiled card's words with the numbers for that many players."""

@@ -264,6 +264,18 @@ def nearest(rows: list[tuple[int, Optional[float]]], target: float) -> Optional[
     return min(scored)[1] if scored else None
 
 
+def holding(rows: list[tuple[int, Optional[tuple[float, float]]]], target: float) -> list[int]:
+    """The swept values whose 95% interval (low, high) holds the target."""
+    return [v for v, iv in rows if iv is not None and iv[0] <= target <= iv[1]]
+
+
+def separates(rows: list[tuple[int, Optional[tuple[float, float]]]], target: float) -> bool:
+    """Whether the figure tells the values apart at the target: not when every value's
+    interval holds it (then naming a "nearest" would be reading noise)."""
+    known = [v for v, iv in rows if iv is not None]
+    return len(known) < 2 or len(holding(rows, target)) < len(known)
+
+
 def check_figure(name: str, rules, players: int, bots: tuple[str, ...]) -> None:
     """SweepError unless `name` is a figure these games can report (docs/simulate.md)."""
     known = ["no_winner", "coins", "wounds"]

@@ -209,8 +209,10 @@ def markdown(old: Side, new: Side, changes: list[CardChange], manifest: list[str
         out += ["| figure | old | new | difference |", "| --- | --- | --- | --- |"]
         out += [f"| {k} | {a} | {b} | {d} |" for k, a, b, d in rows]
         out += ["", "95% intervals in brackets; `*`: the difference's interval excludes zero "
-                "(the same seeds on both sides, so the difference is paired). Figures: "
-                "[docs/simulate.md](docs/simulate.md)."]
+                "(the same seeds on both sides, so the difference is paired). The figures are "
+                # not a link: relative, it would be dead in the mod's own repository, where
+                # this comment is posted; raiders has no address of its own to link to
+                "explained in raiders' `docs/simulate.md` (and `raiders simulate --help`)."]
     return "\n".join(out) + "\n"
 
 

@@ -55,6 +55,19 @@ class Setup:
         return load_rules(self.ruleset, self.variant, cards, edits=self.edits) \
             if self.edits else load_rules(self.ruleset, self.variant, cards)
 
+    def anywhere(self) -> "Setup":
+        """The setup with its paths (ruleset, mods, log folder) absolute, as this process
+        resolves them: a worker elsewhere (a cluster's, in another folder) reads the same
+        files. The paths a log holds (log_ruleset, log_cards) are relative to the log: kept."""
+        from raiders.formats.rulesets import builtin_ids
+
+        def absolute(p: str) -> str:
+            return p if p in builtin_ids() else os.path.abspath(p)
+
+        return attrs.evolve(self, ruleset=absolute(self.ruleset),
+                            cards=tuple(map(absolute, self.cards)),
+                            log_dir=None if self.log_dir is None else absolute(self.log_dir))
+
 
 def _kind(name: str) -> tuple[str, int]:
     """A figure's kind and the scale its numerators are counted in."""
@@ -393,6 +406,9 @@ def _play_on_cluster(setups: tuple[Setup, ...], chunks: list[range], total: Tall
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise SimulationError(CLUSTER_MISSING) from None
+    from raiders.interpreter.runtime.rules import LoadError
+
+    setups = tuple(s.anywhere() for s in setups)  # a worker's folder is not ours
     local = None
     try:
         if address == "auto":
@@ -407,7 +423,13 @@ def _play_on_cluster(setups: tuple[Setup, ...], chunks: list[range], total: Tall
         futures = client.map(run_chunk, [setups] * len(chunks), chunks, pure=False)
         sizes = {f.key: len(c) for f, c in zip(futures, chunks, strict=True)}
         for fut in as_completed(futures):
-            total.merge(fut.result())  # integer sums: the order of merging does not matter
+            try:
+                total.merge(fut.result())  # integer sums: the order of merging does not matter
+            except LoadError as err:  # checked clean here: the worker's files are not ours
+                raise SimulationError(
+                    f"a worker of the cluster cannot load the cards ({len(err.diagnostics)} "
+                    "problem(s)): the workers need raiders and the card folders at the same "
+                    "(absolute) paths as this machine") from None
             if progress:
                 progress(sizes[fut.key])
     finally:

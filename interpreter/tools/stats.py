@@ -139,7 +139,15 @@ def figure(name: str, kind: str, s: Sums, scale: int = 1) -> Figure:
     if kind == "rate":
         binomial = r * (1 - r) / trials
         deff = var / binomial if binomial > 0 and math.isfinite(var) else 1.0
-        low, high = wilson(r * trials / max(deff, 1.0), trials / max(deff, 1.0))
+        # Seats of one game pull against each other (one goes out, so another does not; one
+        # greedy bot's win is another's loss): the spread between games is then smaller than
+        # the binomial one and deff < 1. Flooring it at 1 made per-player rates' intervals
+        # about twice as wide as their spread over repeated runs (issue 24). It may go down to
+        # 1/ȳ, ȳ the trials a game holds: n_eff ≤ trials·ȳ keeps a game whose seats happen to
+        # split the same way every time from an interval of zero width. At most one trial a
+        # game (a seat's win, no winner, a character's): the floor is 1 as before.
+        deff = max(deff, min(1.0, s.n / trials))
+        low, high = wilson(r * trials / deff, trials / deff)
         return Figure(name, kind, r, low, high, trials, s.n)
     half = t975(s.n - 1) * math.sqrt(var) if math.isfinite(var) else math.inf
     return Figure(name, kind, r, r - half, r + half, trials, s.n)

@@ -87,6 +87,7 @@ def build_view(spec: LogSpec, title: str) -> dict[str, Any]:
         data["floors"] = floors
         data["start"] = {"players": [_player_state(p) for p in game.players],
                          "supply": dict(sorted(game.supply.items()))}
+        cards.update(i for p in game.players for i in p.items)  # shown by name
 
     def on_room(rec: RoomRecord, game: Game) -> None:
         effects, start = room_effects.of(rec.trace)
@@ -114,6 +115,7 @@ def build_view(spec: LogSpec, title: str) -> dict[str, Any]:
         }
         for cs in rec.plays.values():
             cards.update(c for c in cs if isinstance(c, str))
+        cards.update(i for p in game.players for i in p.items)  # shown by name
         if entry is not None and entry.after:
             step["checkpoint"] = entry.after
             step["diverges"] = _compare(entry.after, rec)
@@ -177,10 +179,11 @@ def write_html(path: str, data: dict[str, Any]) -> None:
     write_atomic(Path(path), render_html(data))
 
 
-def view_for(log_path: str, allow: tuple[str, ...] = (), title: Optional[str] = None
-             ) -> dict[str, Any]:
-    """Read a log and build its viewer data (raises InputError for a bad log)."""
+def view_for(log_path: str, allow: tuple[str, ...] = (), title: Optional[str] = None,
+             cards: Optional[tuple[str, ...]] = None) -> dict[str, Any]:
+    """Read a log and build its viewer data (raises InputError for a bad log); `cards`: the
+    mods to play it with instead of the log's (`replay --cards`)."""
     from raiders.interpreter.records.logs import read_log
 
-    spec = read_log(log_path, allow)
+    spec = read_log(log_path, allow, cards)
     return build_view(spec, title if title is not None else Path(log_path).name)

@@ -21,8 +21,8 @@ def test_usage_errors_exit_2():
     assert run("play", "--ruleset", "classic", "--variant", "solo", "--players", "3").exit_code == 2
     assert run("play", "--bots", "clever").exit_code == 2
     assert run("play", "--difficulty", "3").exit_code == 2  # not solo
-    assert run("show", "dragn").exit_code == 2
-    assert "did you mean `dragon`" in run("show", "dragn").output
+    unknown = run("show", "dragn")  # a card not found is a problem found (1), not usage (2)
+    assert unknown.exit_code == 1 and "did you mean `dragon`" in unknown.stderr
 
 
 def test_show_words_come_from_the_compiled_card():
@@ -52,8 +52,9 @@ def test_simulate_compare_shows_both_columns():
 
 
 def test_a_human_seat_is_asked_and_illegal_answers_are_refused():
-    # seat 1 answers "9" (refused), then always the first legal card offered
-    answers = "9\n" + "\n".join(["1", "2", "3", "4", "5"] * 5 * 3) + "\n"
+    # seat 1 answers "9" (refused), then the cards 1..5 in turn, each followed by an empty
+    # line: a card prompt asks again, a yes/no question takes its default (no)
+    answers = "9\n" + "\n\n".join(["1", "2", "3", "4", "5"] * 5 * 3) + "\n\n"
     result = run("play", "--players", "3", "--seed", "2", "--human", "1", "--bots", "random",
                  "-q", input=answers)
     assert result.exit_code == 0, result.output

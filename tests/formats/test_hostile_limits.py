@@ -274,8 +274,7 @@ def test_simulate_fails_cleanly_where_play_does(tmp_path, monkeypatch):
     rules.mkdir()
     text = (ROOT / "cards" / "deluxe" / "ruleset.yaml").read_text()
     (rules / "ruleset.yaml").write_text(
-        text.replace("cards: [../common, .]",
-                     f"cards: [{ROOT / 'cards' / 'common'}, {ROOT / 'cards' / 'deluxe'}]")
+        text.replace("cards: [builtin:common, .]", "cards: [builtin:common, builtin:deluxe]")
         .replace("items: {torch: 6, crystal-ball: 6, key: 6, sword: 6}", "items: {}"))
     for jobs in ("1", "2"):
         out = clean(run("simulate", "--games", "4", "--jobs", jobs, "--ruleset", rules))
@@ -377,11 +376,13 @@ def test_a_rule_that_sets_off_its_own_event_is_warned_of(tmp_path):
     assert '"severity": "warning"' in json_out and '"code": "W602"' in json_out
 
 
-def test_a_nul_in_a_ruleset_folder_name_is_not_found(tmp_path):
+def test_a_nul_in_a_ruleset_folder_name_is_refused(tmp_path):
     """Found by the slow tier's ruleset fuzzing: `cards: ["\\x00"]` was `ValueError: embedded
-    null byte` with a traceback. Now E505 where the name stands."""
+    null byte` with a traceback. Then E505 where the name stands; now, with one path policy
+    for every format (formats/safeio.py Confinement), E506: no path holds a NUL."""
     text = (ROOT / "cards" / "deluxe" / "ruleset.yaml").read_text()
     ruleset = tmp_path / "ruleset.yaml"
-    ruleset.write_text(text.replace("cards: [../common, .]", 'cards: ["\\x00", ../common]'))
+    ruleset.write_text(text.replace("cards: [builtin:common, .]",
+                                    'cards: ["\\x00", builtin:common]'))
     out = clean(run("validate", ruleset))
-    assert "ruleset.yaml:5:9: error[E505]" in out
+    assert "ruleset.yaml:5:9: error[E506]" in out and "NUL" in out

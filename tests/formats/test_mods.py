@@ -278,3 +278,24 @@ def test_an_item_given_by_a_character_or_a_card_in_play_does_not_warn(tmp_path):
         assert result.exit_code == 0 and "W604" not in result.output, (why, result.output)
     (tmp_path / "mod.yaml").write_text("items: {charm: 0}\n")  # no copy: nothing to warn of
     assert "W604" not in run("validate", tmp_path).output
+
+
+def test_an_unclosed_bracket_in_mod_yaml_points_at_the_bracket(tmp_path):
+    """Issue 24: an unclosed `[` was reported past the file's last line, with no source line
+    or caret; card files point at the brace never closed, and so does YAML now."""
+    from click.testing import CliRunner
+
+    from raiders.interpreter.cli import main
+
+    mod = tmp_path / "m"
+    mod.mkdir()
+    (mod / "gorgon.dsl").write_text((ROOT / "examples/mods/gorgon/gorgon.dsl").read_text())
+    (mod / "mod.yaml").write_text("rulesets: [deluxe]\nbosses: [gorgon\n")
+    result = CliRunner().invoke(main, ["validate", str(mod)])
+    assert result.exit_code == 1
+    assert ("mod.yaml:2:9: error[E501]: YAML: this `[` is never closed: the file ends before "
+            "its `]`") in result.stderr
+    assert "2 | bosses: [gorgon\n  |         ^" in result.stderr
+    (mod / "mod.yaml").write_text("deck: {gorgon: 1\n")
+    braces = CliRunner().invoke(main, ["validate", str(mod)]).stderr
+    assert "mod.yaml:1:7: error[E501]: YAML: this `{` is never closed" in braces

@@ -70,6 +70,8 @@ def test_diff_of_two_folders_is_a_markdown_review(tmp_path):
     assert "take 2 wounds" in text.split("After:")[0] and "take 3 wounds" in text
     assert "-  wounds 2\n+  wounds 3" in text
     assert "| card.gorgon.wounds |" in text and "12 games on seeds 1..12" in text
+    # posted in the mod's repository, a relative link to raiders' docs would be dead (issue 24)
+    assert "](docs/" not in text and "`docs/simulate.md`" in text
     same = run("diff", GORGON, GORGON, "--games", "0")
     assert same.exit_code == 0 and "No card and nothing in `mod.yaml` changed" in same.stdout
     assert run("diff", GORGON, tmp_path / "nowhere").exit_code == 1  # neither folder nor REV:

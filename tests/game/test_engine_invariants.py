@@ -139,7 +139,9 @@ def test_tactical_scroll_carries_across_floors():
 
 def test_a_seat_sees_only_what_its_player_may_see():
     """The player interface: own hand and items; others' tokens, their power cards left
-    (the played ones lie face up), how many items but not which; hidden rooms hidden."""
+    (the played ones lie face up, X-3) and their items (each came to them in the open: printed
+    on their character, X-1, or a vault's reward for a card everyone saw, X-6; the narration
+    names them: one rule, issue 24), not their hands' order; hidden rooms hidden (X-2)."""
     from raiders.interpreter.game.players import PublicPlayer, SeatView
 
     rules = load_rules("deluxe")
@@ -147,7 +149,9 @@ def test_a_seat_sees_only_what_its_player_may_see():
     me = game.players[0]
     view = SeatView(game, me, 0, (), False)
     others = [p for p in view.players if p is not me]
-    assert all(isinstance(p, PublicPlayer) and not hasattr(p, "items") for p in others)
+    assert all(isinstance(p, PublicPlayer) for p in others)
+    assert [p.items for p in others] == [tuple(p.items) for p in game.players[1:]]
+    assert all(p.item_count == len(p.items) for p in others)
     assert view.me.items == me.items
     floor = game.deal.floors[0]
     assert [c is None for c in view.floor_rooms] == [not s.face_up for s in floor.rooms]

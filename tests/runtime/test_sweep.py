@@ -9,11 +9,13 @@ from raiders.interpreter.cli import main
 from raiders.interpreter.runtime.rules import load_rules
 from raiders.interpreter.runtime.sweep import (
     SweepError,
+    holding,
     nearest,
     parse_sweep,
     parse_target,
     parse_values,
     resolve,
+    separates,
 )
 
 GORGON = "examples/mods/gorgon"
@@ -95,6 +97,28 @@ def test_sweep_one_line_per_value_and_the_target():
                "--sweep", "lava.hits.5=0..3", "--target", "card.lava.coins=-0.6").stdout
     assert len([ln for ln in text.splitlines() if ln.strip()[:1].isdigit()]) == 4
     assert "<- nearest" in text and "target card.lava.coins" in text
+
+
+def test_separates_only_when_some_interval_leaves_the_target_out():
+    assert not separates([(1, (0.1, 0.5)), (2, (0.2, 0.6))], 0.3)  # both hold it
+    assert separates([(1, (0.1, 0.5)), (2, (0.4, 0.6))], 0.3)
+    assert separates([(1, (0.1, 0.5)), (2, None)], 0.3)  # one value alone: nothing to compare
+    assert holding([(1, (0.1, 0.5)), (2, (0.2, 0.6)), (3, (0.5, 0.9))], 0.3) == [1, 2]
+
+
+def test_a_target_the_figure_does_not_separate_names_no_nearest():
+    """Issue 24: lava dealt or not, seat 1 wins as often in 30 games: every value's interval
+    holds 0.3, so no value is "nearest" it."""
+    args = ["simulate", "--games", "30", "--jobs", "1", "--players", "3",
+            "--sweep", "lava.hits.5=0..1", "--target", "win.seat.P1=0.3"]
+    text = run(*args)
+    assert text.exit_code == 0, text.output
+    assert "<- nearest" not in text.stdout
+    assert ("target win.seat.P1 = 0.3: the figure does not separate the values: every "
+            "value's 95% interval holds 0.3") in text.stdout
+    target = json.loads(run(*args, "--json").stdout)["sweep"]["target"]
+    assert target["best"] is None and target["separated"] is False
+    assert target["holding"] == [0, 1]
 
 
 @pytest.mark.parametrize("args", [

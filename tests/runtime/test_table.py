@@ -116,11 +116,13 @@ def test_a_played_game_narrates_names_sums_and_winners():
 
 
 def test_the_human_prompt_shows_the_room_the_table_and_help():
-    answers = "?\nroom\ntable\n" + "\n".join(["1", "2", "3", "4", "5"] * 12) + "\n"
+    # each card answer followed by an empty line: a yes/no question (a peek) takes its default
+    answers = "?\nroom\ntable\n" + "\n\n".join(["1", "2", "3", "4", "5"] * 12) + "\n\n"
     out = run("play", "--seed", "7", "--human", "1", "-q", input=answers).output
     assert "strength (18 for 4 players)" in out  # the troll, for this table
     assert "room    what this room does" in out  # help
-    assert "P2             1 coin    1 wound  2 items" in out  # everyone's coins, wounds, items
+    # everyone's coins, wounds, power cards left this floor and items by name (issue 24)
+    assert "P2             1 coin    1 wound  hand 1 2 3 4 5  Crystal Ball, Crystal Ball" in out
 
 
 def test_every_syntax_error_of_a_file_is_reported_with_hints_for_common_slips():

@@ -8,6 +8,7 @@ options. The fast tier tries a few of each (derandomized); the slow tier many mo
 (RAIDERS_FUZZ_EXAMPLES, default 300 per test), and with RAIDERS_FUZZ_COUNTS=FILE it appends
 how many inputs each format was tried with (for the issue's closing note).
 """
+import json
 import os
 import re
 import shutil
@@ -271,8 +272,9 @@ def _yaml_seeds(kind: str) -> list[str]:
         out = []
         for name in ("deluxe", "classic"):
             text = (ROOT / "cards" / name / "ruleset.yaml").read_text(encoding="utf-8")
-            folders = f"[{ROOT / 'cards' / 'common'}, {ROOT / 'cards' / name}]"
-            out.append(text.replace("cards: [../common, .]", f"cards: {folders}"))
+            folders = f"[builtin:common, builtin:{name}]"
+            out.append(text.replace("cards: [builtin:common, .]", f"cards: {folders}")
+                       .replace("cards: [variants/", "cards: [builtin:classic/variants/"))
         return out
     return [f.read_text(encoding="utf-8") for f in _files("examples/mods/*/mod.yaml")]
 
@@ -304,6 +306,155 @@ def test_fuzz_yaml_slow(tmp_path, kind):
         invoke(_yaml_case(kind, tmp_path, text))
         _count(kind)
     run()
+
+
+# ---- rulesets from strangers: the paths they name (issue 27) ------------------------------------
+
+# What a stranger's ruleset may put in `cards:` (its own or a variant's), or a log beside it in
+# `ruleset:`: every way out of the folder, links out, the built-in names bent, secrets beside,
+# and values that are no path at all. formats/safeio.py Confinement must refuse each way out
+# (E506) without opening it, and no file of a foreign format may be quoted (E510).
+SECRET = "s3cr3t-FUZZ-27"
+HOSTILE_PATHS = [
+    "/", "/etc", "/etc/passwd", "/proc/self/environ", "//etc", "/tmp", "..", "../..",
+    "../outside", "../../../../../../etc", "./..", "sub/../..", "sub/../../outside", "~", "~/",
+    "$HOME", "%2e%2e", "file:///etc/passwd", "C:\\Windows", "\\\\server\\share", "link-out",
+    "link-out/inner", "file-link.dsl", "loop", "secrets.yaml", ".env", ".", "./", "sub", "",
+    "builtin:common", "builtin:deluxe", "builtin:classic/variants/duel", "builtin:", "builtin:..",
+    "builtin:../..", "builtin:/etc", "builtin:common/../../..", "builtin:common/../deluxe",
+    "builtin:nope", "BUILTIN:common", " builtin:common", "a" * 300, "x/" * 200, "\x00",
+    "a\nb", "*", "**/*.dsl", "?", "\u202e/etc",
+]
+ODD_CARDS = ["{a: /etc}", "[[/etc]]", "/etc", "12", "null", "[1, 2]", "[{x: ..}]", "[]",
+             "[" + ", ".join(["."] * 2000) + "]", "[" + "[" * 120 + "]" * 120 + "]",
+             "&a [/etc]", "!!python/object:os.system [/]"]
+LOG_RULESETS = ["secrets.yaml", ".env", "outside-ruleset", "link-out", "link-out/ruleset.yaml",
+                "rules", ".", "../outside", "/etc/passwd", "builtin:common", "game.yaml"]
+_DELUXE = (ROOT / "cards" / "deluxe" / "ruleset.yaml").read_text(encoding="utf-8")
+GOOD_LOG = (ROOT / "examples" / "logs" / "deluxe-standard-table.yaml").read_text(encoding="utf-8")
+
+
+def _quoted(raw: str) -> str:
+    """A path as a YAML scalar (a JSON string is one): any character, escaped."""
+    return json.dumps(raw)
+
+
+@st.composite
+def _stranger_rulesets(draw):
+    """(ruleset text, command) for a ruleset folder beside secrets: its `cards:` drawn from
+    HOSTILE_PATHS (or a value that is no list of paths), maybe a variant's too, maybe named by
+    a log beside it; and the command that reads it."""
+    if draw(st.integers(0, 9)) == 0:
+        cards = draw(st.sampled_from(ODD_CARDS))
+    else:
+        entries = draw(st.lists(st.sampled_from(HOSTILE_PATHS), min_size=1, max_size=4))
+        cards = "[builtin:common, builtin:deluxe, " + ", ".join(map(_quoted, entries)) + "]"
+    text = _DELUXE.replace("cards: [builtin:common, .]", f"cards: {cards}")
+    if draw(st.booleans()):
+        extra = _quoted(draw(st.sampled_from(HOSTILE_PATHS)))
+        text = text.replace("players: {min: 3, max: 5}}                     # D-4",
+                            f"players: {{min: 3, max: 5}}, cards: [{extra}]}}")
+    how = draw(st.sampled_from(["validate", "validate", "validate", "play", "log", "simulate"]))
+    log_ruleset = draw(st.sampled_from(LOG_RULESETS)) if how == "log" else None
+    return text, how, log_ruleset
+
+
+def _stranger_sandbox(tmp_path: Path) -> tuple[Path, Path]:
+    """tmp/outside (secrets that would be quoted, were they read) and tmp/inbox/rules (the
+    stranger's ruleset folder) with links out of it and secrets beside it."""
+    outside, inbox = tmp_path / "outside", tmp_path / "inbox"
+    if not inbox.exists():
+        outside.mkdir()
+        (outside / "evil.dsl").write_text(f"{SECRET} {{\n", encoding="utf-8")
+        (outside / "ruleset.yaml").write_text(f"format: raiders-ruleset/1\n{SECRET}: [\n")
+        rules = inbox / "rules"
+        (rules / "sub").mkdir(parents=True)
+        (rules / "link-out").symlink_to(outside, target_is_directory=True)
+        (rules / "file-link.dsl").symlink_to(outside / "evil.dsl")
+        (rules / "loop").symlink_to(rules / "loop")
+        (rules / "secrets.yaml").write_text(f"api_key: {SECRET}\n", encoding="utf-8")
+        (rules / ".env").write_text(f"TOKEN={SECRET}\n", encoding="utf-8")
+        (inbox / "secrets.yaml").write_text(f"password: {SECRET}\n", encoding="utf-8")
+        (inbox / ".env").write_text(f"TOKEN={SECRET}\n", encoding="utf-8")
+        (inbox / "link-out").symlink_to(outside, target_is_directory=True)
+        (inbox / "outside-ruleset").symlink_to(outside, target_is_directory=True)
+    return outside, inbox
+
+
+def _check_stranger_ruleset(tmp_path: Path, case) -> None:
+    """The property: what invoke checks (no traceback, no hang, something said), and no
+    disclosure: no secret printed, no line of /etc/passwd, and nothing outside the allowed
+    folders opened or listed (tests/audit.py)."""
+    from audit import touching, watching
+
+    text, how, log_ruleset = case
+    outside, inbox = _stranger_sandbox(tmp_path)
+    rules = inbox / "rules"
+    (rules / "ruleset.yaml").write_text(text, encoding="utf-8")
+    args = {
+        "validate": ["validate", rules],
+        "play": ["play", "-q", "--ruleset", rules, "--seed", "1", "--bots", "random"],
+        "simulate": ["simulate", "--ruleset", rules, "--games", "1", "--jobs", "1"],
+    }.get(how)
+    if args is None:  # a log beside the rules, naming them (or anything else) as its ruleset
+        log = inbox / "game.yaml"
+        log.write_text(GOOD_LOG.replace("ruleset: deluxe", f"ruleset: {_quoted(log_ruleset)}",
+                                        1), encoding="utf-8")
+        args = ["replay", "--check", log]
+    with watching() as seen:
+        result = invoke(args)
+    out = result.output
+    assert SECRET not in out and "root:x:" not in out, f"disclosure: {args}\n{out[-3000:]}"
+    strayed = [(e, p) for e, p in touching(seen, [outside, "/etc", "/proc/self", "/home"])]
+    strayed += [(e, p) for e, p in seen if e != "open" and p == "/"]
+    assert not strayed, f"opened outside the allowed folders: {strayed[:5]} for {args}"
+    _count("ruleset-paths")
+
+
+def test_fuzz_stranger_rulesets(tmp_path):
+    @_settings(4, True)
+    @given(_stranger_rulesets())
+    def run(case):
+        _check_stranger_ruleset(tmp_path, case)
+    run()
+
+
+@pytest.mark.slow
+def test_fuzz_stranger_rulesets_slow(tmp_path):
+    @_settings(SLOW, False)
+    @given(_stranger_rulesets())
+    def run(case):
+        _check_stranger_ruleset(tmp_path, case)
+    run()
+
+
+@pytest.mark.slow
+def test_a_huge_or_odd_stranger_ruleset_is_refused(tmp_path):
+    """Huge and odd YAML where a ruleset is read: a sparse 6 GB file, 100,000 card folders,
+    a 4 MB folder name, nesting 5,000 deep: a diagnostic, no traceback, nothing outside.
+    (Found here: 100,000 folders were 100,000 diagnostics, 65 MB in 10 minutes; a 4 MB name
+    was an OS error without a position.)"""
+    cases = {
+        "huge": None,
+        "many": "cards: [" + ", ".join(["/etc"] * 100_000) + "]",
+        "long": "cards: [" + "a" * 4_000_000 + "]",
+        "deep": "cards: " + "[" * 5000 + "]" * 5000,
+    }
+    for name, cards in cases.items():
+        _, inbox = _stranger_sandbox(tmp_path)
+        path = inbox / "rules" / "ruleset.yaml"
+        if cards is None:
+            with open(path, "wb") as fh:
+                fh.truncate(6 * 1024 ** 3)
+        else:
+            path.write_text(_DELUXE.replace("cards: [builtin:common, .]", cards))
+        from audit import touching, watching
+
+        with watching() as seen:
+            result = invoke(["validate", inbox / "rules"])
+        assert result.exit_code == 1, (name, result.output[-2000:])
+        assert len(result.output) < 2_000_000, name
+        assert not touching(seen, ["/etc"]), name
 
 
 # ---- the command line ---------------------------------------------------------------------------

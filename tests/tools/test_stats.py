@@ -134,3 +134,42 @@ def test_workers_share_the_parents_memory_and_give_it_back(tmp_path):
     with pytest.raises(SimulationError):
         simulate((failing,), 4, jobs=2)
     assert gc.get_freeze_count() == 0
+
+
+def _per_player_run(rng, games: int, p_two: float = 0.5) -> Sums:
+    """A per-player rate whose seats pull against each other: of 4 players, one or two go out
+    in every game (never 0, 3 or 4), as `out.REASON` where a room takes the lowest."""
+    s = Sums()
+    for _ in range(games):
+        s.add((1 + (rng.random() < p_two), 4))
+    return s
+
+
+def test_a_per_player_rate_interval_is_as_wide_as_its_spread_over_repeated_runs():
+    """Issue 24: the design effect was floored at 1, so this rate's interval (binomial sd
+    0.242/√n) was about twice its real spread (0.125/√n). Now it follows the spread, and
+    still covers the true rate in about 95% of runs."""
+    import statistics
+
+    rng = random.Random(24)
+    true = 1.5 / 4
+    runs = [figure("out.x", "rate", _per_player_run(rng, 200)) for _ in range(400)]
+    spread = statistics.stdev(f.value for f in runs)
+    reported = statistics.mean(f.half_width for f in runs) / 1.96
+    assert 0.85 < reported / spread < 1.15, (reported, spread)
+    covered = sum(f.low <= true <= f.high for f in runs) / len(runs)
+    assert 0.92 < covered < 0.98
+
+
+def test_a_rate_of_one_trial_a_game_keeps_at_least_the_binomial_width():
+    s = Sums()
+    for i in range(100):  # a perfectly alternating series: less spread than binomial
+        s.add((i % 2, 1))
+    f = figure("win.seat.P1", "rate", s)
+    low, high = wilson(50, 100)
+    assert f.low <= low and f.high >= high
+    same = Sums()  # every game split the same way: still an interval, not a point
+    for _ in range(100):
+        same.add((1, 4))
+    g = figure("out.x", "rate", same)
+    assert g.low < 0.25 < g.high

@@ -50,7 +50,10 @@ def _open(browser, tmp_path: Path, log: Path, data=None):
     return page, errors, data
 
 
-def _shown(page) -> dict[str, dict]:
+def _shown(page, data) -> dict[str, dict]:
+    """The players' table as the engine's state: items are shown by name (issue 24), read
+    back into ids."""
+    ids = {c["name"]: cid for cid, c in data["cards"].items()}
     rows = page.eval_on_selector_all(
         "#players tbody tr",
         """rows => rows.map(r => ({
@@ -59,7 +62,8 @@ def _shown(page) -> dict[str, dict]:
             wounds: r.querySelector('[data-field=wounds]').textContent,
             items: r.querySelector('[data-field=items]').textContent}))""")
     return {r["name"]: {"coins": int(r["coins"]), "wounds": int(r["wounds"]),
-                        "items": [] if r["items"] == "—" else r["items"].split(", ")}
+                        "items": [] if r["items"] == "—" else
+                        [ids[n] for n in r["items"].split(", ")]}
             for r in rows}
 
 
@@ -77,7 +81,7 @@ def test_every_room_shows_the_checkpoints(browser, tmp_path, name):
         heading = page.text_content("#room h2")
         assert heading.startswith(f"Floor {step['floor'] + 1}, room {step['room'] + 1}: ")
         assert step["name"] in heading
-        shown = _shown(page)
+        shown = _shown(page, data)
         # what the engine had after the room is on the screen …
         for i, pname in enumerate(p["name"] for p in data["players"]):
             state = step["players"][i]
@@ -149,3 +153,34 @@ def test_text_from_the_log_is_never_markup(browser, tmp_path):
     assert page.locator("img").count() == 0
     assert "<img src=x" in page.text_content("#players")
     assert errors == []
+
+
+def test_a_phone_wide_page_does_not_scroll_sideways(browser, tmp_path):
+    """Issue 24: at 420 px the dungeon's rows and the controls ran off the right edge."""
+    log = ROOT / "examples" / "logs" / "deluxe-standard-table.yaml"
+    data = view_for(str(log))
+    page_file = tmp_path / "narrow.html"
+    write_html(str(page_file), data)
+    page = browser.new_page(viewport={"width": 420, "height": 900})
+    page.goto(page_file.as_uri())
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 420, f"the page is {width} px wide"
+
+
+def test_a_played_room_is_labelled_played_not_face_down(browser, tmp_path):
+    log = ROOT / "examples" / "logs" / "deluxe-standard-table.yaml"
+    page, errors, data = _open(browser, tmp_path, log)
+    first = data["floors"][0]["rooms"]
+    down = next(i for i, s in enumerate(first) if not s["up"])
+    for _ in range(down + 1):
+        page.keyboard.press("ArrowRight")
+    label = page.text_content(f'[data-room="1.{down + 1}"] .room-facing')
+    assert label == "played", label
+    later = page.text_content('[data-room="2.1"] .room-facing')
+    assert later in ("face up", "face down")
+    held = {i for p in data["steps"][down]["players"] for i in p["items"]}
+    table = page.text_content("#players")
+    assert held and all(data["cards"][i]["name"] in table and i not in table for i in held)
+    assert not errors

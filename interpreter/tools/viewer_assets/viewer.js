@@ -132,8 +132,9 @@
           title: seen || slot.up || reveal ? cardTitle(slot.card) : "face down" });
         if (seen || slot.up || reveal) {
           cell.appendChild(el("span", { "class": "room-name" }, cardName(slot.card)));
+          // a room played is open on the table, whichever way it was dealt
           cell.appendChild(el("span", { "class": "room-facing" },
-            slot.up ? "face up" : "face down"));
+            seen ? "played" : slot.up ? "face up" : "face down"));
         } else {
           cell.appendChild(el("span", { "class": "room-back" }, "?"));
           cell.appendChild(el("span", { "class": "room-facing" }, "face down"));
@@ -210,7 +211,8 @@
     }
   }
 
-  function fmtItems(items) { return items.length ? items.join(", ") : "—"; }
+  // items by the names on their cards, as the narration gives them
+  function fmtItems(items) { return items.length ? items.map(cardName).join(", ") : "—"; }
 
   function renderPlayers() {
     var box = $("players");

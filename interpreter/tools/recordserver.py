@@ -1,0 +1,214 @@
+"""`raiders record` over HTTP: the recording page and its small JSON API (docs/record.md).
+
+The standard library's http.server, on 127.0.0.1 unless told otherwise. What it guards:
+
+- **Host**: a request whose Host header is not this server's own (`localhost`, or an IP
+  address, with our port) is refused, so a web page elsewhere cannot reach it through a name
+  it controls (DNS rebinding).
+- **Token**: on the network (`--network`) every request must carry the random token the
+  command prints (`?token=…` in the URL; the page sends it back as a header). Without it,
+  nothing is answered but a refusal.
+- **Other sites**: a POST must be JSON (a cross-site form cannot send it without asking
+  first, and we never answer that question) and, if it says where it comes from (Origin),
+  from this server.
+- **Size**: a body over `MAX_BODY` bytes is refused unread.
+- **Paths**: a URL never reaches the file system: the page is built from the package's own
+  assets, and a game is named by a file name that `Recorder.file` checks is one of the
+  folder's logs this recorder wrote.
+
+The page loads nothing from the network: its style and script are inlined, and its
+Content-Security-Policy forbids any other load.
+"""
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import json
+import re
+import secrets
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any, Optional
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from .record import Recorder, RecordError
+
+MAX_BODY = 64 * 1024
+CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+       "img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+       "frame-ancestors 'none'")
+_GAME_URL = re.compile(r"^/api/games/([^/]+)(/answer|/undo)?$")
+
+
+def _asset(name: str) -> str:
+    return resources.files(__package__).joinpath("record_assets", name).read_text("utf-8")
+
+
+def page() -> str:
+    """The page: one HTML file with its style and script inside."""
+    text = _asset("record.html")
+    parts = {"{{STYLE}}": _asset("record.css"), "{{SCRIPT}}": _asset("record.js")}
+    return re.sub(r"\{\{[A-Z]+\}\}", lambda m: parts[m.group(0)], text)
+
+
+def host_allowed(host: Optional[str], port: int) -> bool:
+    """Whether a Host header names this server: `localhost` or an IP address literal (a
+    name could be anyone's: DNS rebinding), with our port."""
+    if not host:
+        return False
+    m = re.match(r"^(\[[0-9a-fA-F:.]+\]|[^:\[\]]+)(?::(\d+))?$", host.strip())
+    if m is None or m.group(2) is None or int(m.group(2)) != port:
+        return False
+    name = m.group(1).strip("[]").lower()
+    if name == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def make_server(recorder: Recorder, host: str = "127.0.0.1", port: int = 0,
+                token: Optional[str] = None) -> ThreadingHTTPServer:
+    """The server (not started: call serve_forever). `token`: required on every request
+    (None: none needed, for a server on the loopback only)."""
+    lock = threading.Lock()  # one request at a time touches the logs
+    html = page().encode("utf-8")
+
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "raiders-record"
+        sys_version = ""
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (http.server's name)
+            pass  # quiet: the command prints what matters
+
+        # ---- replies
+        def _send(self, status: int, body: bytes, kind: str) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("Content-Security-Policy", CSP)
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.send_header("Referrer-Policy", "no-referrer")
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        def _json(self, status: int, data: Any) -> None:
+            self._send(status, json.dumps(data, ensure_ascii=True).encode("ascii"),
+                       "application/json")
+
+        def _refuse(self, status: int, message: str, field: Optional[str] = None) -> None:
+            self._json(status, {"error": message, "field": field})
+
+        # ---- checks every request passes
+        def _admitted(self) -> bool:
+            port = self.server.server_address[1]
+            if not host_allowed(self.headers.get("Host"), port):
+                self._refuse(403, "refused: the Host header does not name this server")
+                return False
+            if token is not None:
+                query = parse_qs(urlsplit(self.path).query)
+                given = self.headers.get("X-Raiders-Token") or (query.get("token") or [""])[0]
+                if not hmac.compare_digest(given.encode(), token.encode()):
+                    self._refuse(403, "refused: a wrong or missing token (open the URL the "
+                                      "`raiders record` command printed)")
+                    return False
+            return True
+
+        def _body(self) -> Optional[Any]:
+            kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+            if kind != "application/json":
+                self._refuse(415, "refused: the body must be JSON (Content-Type: "
+                                  "application/json)")
+                return None
+            origin = self.headers.get("Origin")
+            if origin is not None and urlsplit(origin).netloc != self.headers.get("Host"):
+                self._refuse(403, "refused: a request from another site")
+                return None
+            length = self.headers.get("Content-Length")
+            if length is None or not length.isdigit():
+                self._refuse(411, "refused: a body needs a Content-Length")
+                return None
+            if int(length) > MAX_BODY:
+                self._refuse(413, f"refused: a body over {MAX_BODY} bytes")
+                self.close_connection = True
+                return None
+            try:
+                return json.loads(self.rfile.read(int(length)).decode("utf-8"))
+            except (UnicodeDecodeError, ValueError):
+                self._refuse(400, "refused: the body is not JSON")
+                return None
+
+        # ---- routes
+        def do_HEAD(self) -> None:  # noqa: N802 (http.server's name)
+            self.do_GET()
+
+        def do_GET(self) -> None:  # noqa: N802
+            if not self._admitted():
+                return
+            path = urlsplit(self.path).path
+            query = parse_qs(urlsplit(self.path).query)
+            if path == "/":
+                self._send(200, html, "text/html; charset=utf-8")
+            elif path == "/api/games":
+                with lock:
+                    self._json(200, {"games": recorder.games(), "mods": recorder.mod_names()})
+            elif path == "/api/options":
+                self._answer(lambda: recorder.options((query.get("ruleset") or ["deluxe"])[0],
+                                                      (query.get("variant") or [None])[0]))
+            elif (m := _GAME_URL.match(path)) and m.group(2) is None:
+                self._answer(lambda: recorder.state(unquote(m.group(1))))
+            else:
+                self._refuse(404, "no such page")
+
+        def do_POST(self) -> None:  # noqa: N802
+            if not self._admitted():
+                return
+            path = urlsplit(self.path).path
+            m = _GAME_URL.match(path)
+            if path != "/api/games" and m is None:
+                self._refuse(404, "no such page")
+                return
+            body = self._body()
+            if body is None:
+                return
+            if not isinstance(body, dict):
+                self._refuse(400, "refused: the body is a JSON object")
+                return
+            if m is None:
+                self._answer(lambda: recorder.state(recorder.create(body.get("name"),
+                                                                    body.get("setup") or {})),
+                             201)
+            elif m.group(2) == "/answer":
+                self._answer(lambda: recorder.state(unquote(m.group(1)),
+                                                    body.get("answers", [])))
+            elif m.group(2) == "/undo":
+                self._answer(lambda: recorder.undo(unquote(m.group(1))))
+            else:
+                self._refuse(405, "a game is read with GET")
+
+        def _answer(self, work, status: int = 200) -> None:
+            with lock:
+                try:
+                    data = work()
+                except RecordError as err:
+                    self._refuse(422, err.message, err.field)
+                    return
+                except OSError as err:
+                    self._refuse(500, f"could not write the log: {err.strerror or err}")
+                    return
+                except Exception as err:  # a bug: said to the page, never a traceback here
+                    self._refuse(500, f"internal error ({type(err).__name__}: {err}); the log "
+                                      "is as it was before this request")
+                    return
+            self._json(status, data)
+
+    return ThreadingHTTPServer((host, port), Handler)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
