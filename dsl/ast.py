@@ -58,6 +58,10 @@ class Call:
     args: tuple["Expr", ...]
     span: Span
 
+    def name_arg(self, i: int) -> str:
+        """The i-th argument, which the function's signature makes a bare name."""
+        return name_text(self.args[i])
+
 
 @attrs.frozen
 class BinOp:
@@ -127,6 +131,11 @@ class Effect:
     count: Optional[Expr] = None  # mark NAME by COUNT
     lasting: Optional[Expr] = None  # mark … lasting N rooms
     lasting_floor: bool = False  # mark … lasting floor
+
+    @property
+    def named(self) -> str:
+        """The item, status or room card `arg` names, for the verbs that take a name."""
+        return name_text(self.arg)
 
 
 @attrs.frozen
@@ -377,26 +386,49 @@ def const_value(e: object) -> Optional[int]:
     return None
 
 
+def children(node: object) -> Iterator[tuple[Optional[str], object]]:
+    """What lies directly under a node of the tree, in source order: (field name, value) for
+    each field of an AST node, its positions (spans) left out; (None, item) for each item of
+    a tuple or list; nothing under anything else (a number, a word, a span). The one way down
+    a tree: every walk (`walk`, the checker's, the loops', the formatter's, a sweep's) goes
+    through it."""
+    if isinstance(node, (tuple, list)):
+        for item in node:
+            yield None, item
+        return
+    for name in _field_names(type(node)) or ():
+        value = getattr(node, name)
+        if type(value) is not Span:
+            yield name, value
+
+
+def _field_names(kind: type) -> Optional[tuple[str, ...]]:
+    """A node class's field names (None: not a node), looked up once: walks are hot."""
+    try:
+        return _FIELDS[kind]
+    except KeyError:
+        names = (tuple(f.name for f in attrs.fields(kind))
+                 if attrs.has(kind) and kind is not Span else None)
+        _FIELDS[kind] = names
+        return names
+
+
+_FIELDS: dict[type, Optional[tuple[str, ...]]] = {}
+
+
 def walk(node: object) -> Iterator[object]:
     """Every AST node under `node` (itself included), depth first, in source order: the one
     tree walk the checker, the rulesets and the tools share."""
-    if isinstance(node, tuple):
-        for x in node:
-            yield from walk(x)
-    elif attrs.has(type(node)) and not isinstance(node, Span):
+    if _field_names(type(node)) is not None:
         yield node
-        for f in attrs.fields(type(node)):
-            yield from walk(getattr(node, f.name))
+    for _, child in children(node):
+        yield from walk(child)
 
 
-def as_selector(e) -> Optional[Selector]:
-    """A function's selector argument: a word (`richest`), or a selector with its argument
-    (`marked(poisoned)`, parsed as a call); None when it is neither."""
-    from .vocabulary import SELECTORS_OF
+def name_text(e: object) -> str:
+    """The word a checked tree holds where the grammar allows only a bare name (an item, a
+    status, a room card, a list entry): the checker refused anything else before compiling."""
+    if not isinstance(e, Name):
+        raise TypeError(f"a bare name was expected here, not {type(e).__name__}")
+    return e.name
 
-    if isinstance(e, Name):
-        return Selector(e.name, e.span)
-    if isinstance(e, Call) and e.func in SELECTORS_OF and len(e.args) == 1 \
-            and isinstance(e.args[0], Name):
-        return Selector(e.func, e.span, e.args[0].name)
-    return None

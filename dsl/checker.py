@@ -6,7 +6,7 @@ from typing import Optional
 import attrs
 
 from . import ast
-from .ast import as_selector, const_value
+from .ast import const_value
 from .diagnostics import Diagnostic, an, did_you_mean
 from .library import KindInfo, Library, ParamInfo
 from .vocabulary import (
@@ -29,6 +29,7 @@ from .vocabulary import (
     SELECTORS_OF,
     SUBJECT_SELECTORS,
     TABLE_KEYS,
+    as_selector,
 )
 
 # ---- symbol tables -----------------------------------------------------------------------
@@ -98,12 +99,11 @@ class Checker:
                 self.check_members(ext.members, info.params, allow_fields=False, role=info.role)
         for card in self.lib.cards.values():
             self.check_card(card)
-        from .loops import self_triggers  # W602: a rule that sets off its own event
+        from .loops import rule_cycles  # W602: rules that set each other off
 
-        for info in self.lib.kinds.values():
-            self.diags.extend(self_triggers(info.decl.members, info.decl.name))
-        for card in self.lib.cards.values():
-            self.diags.extend(self_triggers(card.members, card.id))
+        self.diags.extend(rule_cycles(
+            [(info.decl.members, info.decl.name) for info in self.lib.kinds.values()]
+            + [(card.members, card.id) for card in self.lib.cards.values()]))
         self.check_holderless_statuses()
         return self.diags
 
@@ -119,7 +119,8 @@ class Checker:
                     break
         if not reads_holder:
             return
-        decls = [*self.lib.cards.values(), *(i.decl for i in self.lib.kinds.values())]
+        decls: list[ast.CardDecl | ast.KindDecl] = [
+            *self.lib.cards.values(), *(i.decl for i in self.lib.kinds.values())]
         for n in ast.walk(tuple(d.members for d in decls)):
             if not isinstance(n, ast.Apply):
                 continue
@@ -130,7 +131,7 @@ class Checker:
                     isinstance(e.arg, ast.Name) else None
                 if places and sel is not None:
                     self.diags.append(Diagnostic(
-                        e.span, "W605", f"`{e.arg.name}` reads `{sel.name}`, but on "
+                        e.span, "W605", f"`{e.named}` reads `{sel.name}`, but on "
                         f"{PLACES[places[0]].phrase} nobody holds it",
                         f"those parts never act there (line {sel.span.line} of "
                         f"{sel.span.path}); a status on a thing is for everyone: say who "
@@ -179,8 +180,8 @@ class Checker:
                          f"add `{name} …` ({PARAM_TYPES.get(p.type, p.type)})")
         self.check_param_cycles(card, info, given)
         for name, f in given.items():
-            p = info.params.get(name)
-            if p is None or p.type != "int" or not self.is_expr(f.value) \
+            declared = info.params.get(name)
+            if declared is None or declared.type != "int" or not self.is_expr(f.value) \
                     or const_value(f.value) is not None:
                 continue
             if info.role != "room":
@@ -191,10 +192,10 @@ class Checker:
                 self.err(f.value.span, "E302", f"`{name}` must be a plain number",
                          "how a room is played is known before anyone plays")
         for name in ("cards", "rounds"):
-            f = given.get(name)
-            if f is not None and const_value(f.value) is not None and not \
-                    1 <= const_value(f.value) <= 5:
-                self.err(f.value.span, "E301", f"`{name}` is 1..5, not {const_value(f.value)}",
+            shape = given.get(name)
+            count = const_value(shape.value) if shape is not None else None
+            if shape is not None and count is not None and not 1 <= count <= 5:
+                self.err(shape.value.span, "E301", f"`{name}` is 1..5, not {count}",
                          "a player holds five power cards")
         self.table_subject = self._table_usage(info, card) if any(
             p.type == "table" for p in info.params.values()) else {}
@@ -262,12 +263,8 @@ class Checker:
             if isinstance(node, ast.Handler):
                 walk(node.body, True)
                 return
-            if attrs.has(type(node)):
-                for f in attrs.fields(type(node)):
-                    walk(getattr(node, f.name), subject)
-            elif isinstance(node, tuple):
-                for x in node:
-                    walk(x, subject)
+            for _, child in ast.children(node):
+                walk(child, subject)
 
         cached = self._kind_tables.get(info.decl.name)
         if cached is None:
@@ -368,7 +365,7 @@ class Checker:
             if ref.power not in TABLE_KEYS:
                 self.err(ref.span, "E301", f"there is no power card {ref.power}",
                          "power cards are 1..5")
-        elif ref.item not in self.items:
+        elif ref.item is not None and ref.item not in self.items:
             self.unknown_item(ref.item, ref.span)
 
     def unknown_item(self, name: str, span) -> None:
@@ -463,6 +460,8 @@ class Checker:
     def check_event_card(self, h: ast.Handler, event) -> None:
         """`mark(STATUS)`, `give(ITEM)`: the event names a card, of the kind it is about."""
         span = h.card_span or h.span
+        if h.card is None:
+            return
         if event.card is None:
             named = ", ".join(f"`{n}({e.card.upper()})`" for n, e in EVENTS.items() if e.card)
             self.err(span, "E107", f"`{h.event}` is not about a card: it takes no `({h.card})`",
@@ -583,7 +582,8 @@ class Checker:
                 return
             self.check_players(stmt.selectors, scope)
             tracked = attrs.evolve(scope, tracked=any(
-                e.verb == "mark" and e.arg.name in scope.guards for e in stmt.effects))
+                e.verb == "mark" and isinstance(e.arg, ast.Name) and e.arg.name in scope.guards
+                for e in stmt.effects))
             for e in stmt.effects:
                 self.check_effect(e, tracked, self.one_of(stmt.selectors, scope))
         elif isinstance(stmt, (ast.Each, ast.Attack)):
@@ -719,9 +719,9 @@ class Checker:
         if e.unit is not None and e.unit.text not in ("coins", "coin"):
             self.err(e.unit.span, "E302", f"`{e.verb}` takes an amount of coins",
                      f"`{e.verb} 2 coins`" + (f"; `{e.unit.text}` is not `coins`"))
-        if e.verb in ("give_power", "take_power") and const_value(e.arg) is not None \
-                and not 1 <= const_value(e.arg) <= 5:
-            self.err(e.arg.span, "E301", f"power cards are 1..5, not {const_value(e.arg)}")
+        power = const_value(e.arg) if e.verb in ("give_power", "take_power") else None
+        if e.arg is not None and power is not None and not 1 <= power <= 5:
+            self.err(e.arg.span, "E301", f"power cards are 1..5, not {power}")
         if e.verb in ("give", "take", "steal_item", "pass_item"):
             assert isinstance(e.arg, ast.Name)
             if e.arg.name not in self.items:
@@ -744,7 +744,7 @@ class Checker:
         """A steal from the player who takes never happens (E408); an item passed between
         neighbours by a card several players hold is passed on (W603)."""
         source = self.one_of(e.source, scope)
-        what = f"`steal {e.arg.name if e.verb == 'steal_item' else 'coins'} from " \
+        what = f"`steal {e.named if e.verb == 'steal_item' else 'coins'} from " \
                f"{e.source[0].name}`"
         if taker is not None and source == taker:
             who = "them" if taker == "one" else f"`{taker}`"
@@ -753,9 +753,9 @@ class Checker:
                      "say whom from (`left`, `richest`, `holds(key)`, …)")
         elif e.verb == "steal_item" and scope.moment is not None and not scope.tracked \
                 and {taker, source} in ({"you", "left"}, {"you", "right"}):
-            item = e.arg.name
+            item = e.named
             # taking from the right is passing to the left: the hint passes, in that direction
-            to = taker if taker != "you" else {"left": "right", "right": "left"}[source]
+            to = taker if taker != "you" else ("right" if source == "left" else "left")
             self.warn(e.span, "W603",
                       f"{what} in `after {scope.moment}` of {an(scope.role)} is passed on: "
                       "when several players hold this card, their rules run one after the "
@@ -856,10 +856,10 @@ class Checker:
             known = [*ATOMS, *scope.params]
             parts = e.name.split("-")
             if len(parts) > 1 and all(x in known or x.isdigit() for x in parts):
-                hint = "subtraction needs spaces: `" + " - ".join(parts) + "`"
+                hint: Optional[str] = "subtraction needs spaces: `" + " - ".join(parts) + "`"
             elif e.name in FUNCTIONS:  # `lose half coins`: a function used as a word
-                args = ", ".join(FUNCTIONS[e.name].params)
-                hint = f"`{e.name}` is a function: `{e.name}(…)` takes {args}; " \
+                takes = ", ".join(FUNCTIONS[e.name].params)
+                hint = f"`{e.name}` is a function: `{e.name}(…)` takes {takes}; " \
                        + FUNCTIONS[e.name].doc
             else:
                 hint = did_you_mean(e.name, known)
@@ -872,7 +872,7 @@ class Checker:
                 return
             args = e.args
             if fn.place and len(args) == len(fn.params) + 1:  # marked(wear, this_card)
-                *args, where = args
+                args, where = args[:-1], args[-1]
                 if not (isinstance(where, ast.Name) and where.name in PLACES):
                     self.err(where.span, "E302", f"`{e.func}`'s last argument is a thing",
                              "a room, the dungeon or a card: " + ", ".join(PLACES))
@@ -898,8 +898,8 @@ class Checker:
                                  f"give a selector: `{e.func}(highest)`")
                     elif isinstance(arg, ast.Name):
                         self.check_selector(ast.Selector(arg.name, arg.span), scope)
-                    elif as_selector(arg) is not None:  # count(marked(poisoned))
-                        self.check_selector(as_selector(arg), scope)
+                    elif (chosen := as_selector(arg)) is not None:  # count(marked(poisoned))
+                        self.check_selector(chosen, scope)
                     else:
                         self.err(arg.span, "E302", f"`{e.func}` takes a selector",
                                  "a selector word, or one with its argument: "
@@ -947,7 +947,7 @@ def _card_text(lib: Library, cid: str) -> tuple:
     for an unknown card)."""
     card = lib.cards.get(cid)
     info = lib.kinds.get(card.kind) if card is not None else None
-    if info is None:
+    if card is None or info is None:
         return ()
     return (card.members, tuple(info.members()), tuple(p.default for p in info.params.values()))
 

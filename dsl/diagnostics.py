@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from typing import Iterable, Optional, Sequence
 
 import attrs
@@ -56,7 +57,7 @@ CODES: dict[str, str] = {
     "E508": "mod used with a ruleset it is not written for",
     "E510": "not a raiders file: it declares no raiders format",
     "W601": "a mod's boss-like card joins the room deck",
-    "W602": "a rule sets off its own event (a runaway chain)",
+    "W602": "rules set each other off (their events multiply)",
     "W603": "an item passed to a neighbour is passed on by the neighbour's own copy",
     "W604": "an item the supply holds that no card of the game ever gives",
     "W605": "a status that reads its holder is put on a thing nobody holds",
@@ -70,6 +71,16 @@ MAX_MESSAGE = 500
 
 def clip(text: str, limit: int = MAX_MESSAGE) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+# Characters a terminal would act on rather than show (a NUL, an escape sequence, a carriage
+# return) or that reorder a line's text (bidirectional controls, "Trojan Source").
+_UNSEEN = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: str) -> str:
+    """The text with every control character written as its escape (`\\x00`, `\\u202e`)."""
+    return _UNSEEN.sub(lambda m: repr(m.group(0))[1:-1], text)
 
 
 
@@ -106,10 +117,16 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> Optional[str]:
 def render(diag: Diagnostic, source_lines: Optional[Sequence[str]]) -> str:
     """`path:line:col: error[CODE]: message`, the source line, a caret under the span, a hint."""
     s = diag.span
-    out = [f"{s.path}:{s.line}:{s.col}: {diag.severity}[{diag.code}]: {clip(diag.message)}"]
+    out = [f"{visible(s.path)}:{s.line}:{s.col}: {diag.severity}[{diag.code}]: "
+           f"{clip(visible(diag.message))}"]
     if source_lines is not None and 1 <= s.line <= len(source_lines):
-        text = source_lines[s.line - 1].rstrip("\n").expandtabs(1)
-        col = s.col
+        raw = source_lines[s.line - 1].rstrip("\n").expandtabs(1)
+        # control characters escaped; the column and width follow them
+        text = visible(raw)
+        col = len(visible(raw[:s.col - 1])) + 1
+        if s.end_line == s.line and s.end_col > s.col:
+            s = attrs.evolve(s, end_col=col + len(visible(raw[s.col - 1:s.end_col - 1])))
+        s = attrs.evolve(s, col=col)
         if len(text) > MAX_QUOTE:  # an excerpt around the column, never the whole line
             start = max(0, min(col - 1 - MAX_QUOTE // 4, len(text) - MAX_QUOTE))
             excerpt = text[start:start + MAX_QUOTE]
@@ -123,7 +140,7 @@ def render(diag: Diagnostic, source_lines: Optional[Sequence[str]]) -> str:
         out.append(f"{s.line} | {text}")
         out.append(f"{gutter} | {' ' * max(0, col - 1)}{'^' * width}")
     if diag.hint:
-        out.append(f"  = hint: {clip(diag.hint)}")
+        out.append(f"  = hint: {clip(visible(diag.hint))}")
     return "\n".join(out)
 
 
@@ -134,3 +151,17 @@ def to_json(diags: Sequence[Diagnostic]) -> str:
 def an(word: str) -> str:
     """`an item card`, `a room card`: the article a message needs before a word."""
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
+class Problems(Exception):
+    """Input that does not check clean, with the diagnostics that say why (and the texts they
+    quote): the one exception for problems with diagnostics, whatever layer finds them (a
+    ruleset or mod that does not load, a log or scenario field that is wrong). The command
+    line turns it into printed diagnostics and exit status 1 in one place
+    (interpreter/cli/__init__.py)."""
+
+    def __init__(self, diagnostics: list[Diagnostic], sources: Optional[dict[str, str]] = None):
+        super().__init__("; ".join(d.message for d in diagnostics[:3])
+                         + (f"; … {len(diagnostics)} problem(s)" if len(diagnostics) > 3 else ""))
+        self.diagnostics = diagnostics
+        self.sources = sources or {}

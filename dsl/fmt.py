@@ -29,9 +29,10 @@ from typing import Iterator, Optional, Union
 import attrs
 from lark import Lark, Token, Tree
 
+from . import ast
 from .diagnostics import Diagnostic
 from .parser import grammar_text, parse
-from .spans import Span
+from .spans import Span, located
 
 WIDTH = 100  # the same line length as the Python code (ruff)
 INDENT = 2
@@ -61,10 +62,27 @@ def parse_tree(text: str) -> tuple[Tree, list[Token]]:
         _comments.clear()
         try:
             tree = _lark().parse(text)
-            found = {c.start_pos: c for c in _comments}  # a token is never lexed twice, but
+            found = {_pos(c): c for c in _comments}  # a token is never lexed twice, but
         finally:                                        # be sure: one per position
             _comments.clear()
     return tree, [found[k] for k in sorted(found)]
+
+
+def _pos(t: Token) -> int:
+    return located(t.start_pos)
+
+
+def _end(t: Token) -> int:
+    return located(t.end_pos)
+
+
+def _line(t: Token) -> int:
+    return located(t.line)
+
+
+def _last_line(t: Token) -> int:
+    """The source line a token ends on (a string may span lines)."""
+    return t.end_line if t.end_line is not None else _line(t)
 
 
 # ---- the walk: tokens and braced groups ------------------------------------------------------
@@ -241,34 +259,34 @@ class _Writer:
         text = str(c).rstrip()
         self.cur.comment = text if self.cur.comment is None else f"{self.cur.comment} {text}"
         self.break_next = True
-        self.src_line = c.line
+        self.src_line = _line(c)
 
     def comments_before(self, pos: int) -> None:
-        while self.comments and self.comments[0].start_pos < pos:
+        while self.comments and _pos(self.comments[0]) < pos:
             c = self.comments.popleft()
             if self.cur.cols:
                 self.trail(c)
             else:
-                self.start_item(c.line)
+                self.start_item(_line(c))
                 self.cur.comment = str(c).rstrip()
                 self.newline()
-                self.src_line = c.line
+                self.src_line = _line(c)
 
     def trailing(self) -> None:
         """Comments at the end of the source line of the last token written."""
         while self.last is not None and self.comments and \
-                self.comments[0].line == (self.last.end_line or self.last.line):
+                _line(self.comments[0]) == _last_line(self.last):
             self.trail(self.comments.popleft())
 
     def inside(self, start: int, end: int) -> bool:
-        return any(start < c.start_pos < end for c in self.comments)
+        return any(start < _pos(c) < end for c in self.comments)
 
     # -- code
     def tok(self, it: _Tok) -> None:
-        self.comments_before(it.tok.start_pos)
+        self.comments_before(_pos(it.tok))
         self.put(str(it.tok), _space(self.last, it))
         self.last = it.tok
-        self.src_line = it.tok.end_line or it.tok.line
+        self.src_line = _last_line(it.tok)
 
     def node(self, node: Union[Tree, Token]) -> None:
         if isinstance(node, Token):  # a member that is a bare token (not in this grammar)
@@ -281,13 +299,13 @@ class _Writer:
                 self.tok(it)
 
     def brace(self, b: _Brace) -> None:
-        flat = None if self.inside(b.lbrace.start_pos, b.rbrace.start_pos) else _flat_brace(b)
+        flat = None if self.inside(_pos(b.lbrace), _pos(b.rbrace)) else _flat_brace(b)
         if flat is not None and len(self.cur.code) + 1 + len(flat) + self.cur.indent <= WIDTH \
                 and not self.break_next:
-            self.comments_before(b.lbrace.start_pos)
+            self.comments_before(_pos(b.lbrace))
             self.put(flat, True)
             self.last = b.rbrace
-            self.src_line = b.rbrace.line
+            self.src_line = _line(b.rbrace)
             return
         self.tok(_Tok(b.lbrace, b.node, -1))
         self.trailing()
@@ -295,13 +313,13 @@ class _Writer:
         self.fresh = True
         for m in b.members:
             self.newline()
-            self.comments_before(_first_tok(m).start_pos)
-            self.start_item(_first_tok(m).line)
+            self.comments_before(_pos(_first_tok(m)))
+            self.start_item(_line(_first_tok(m)))
             self.node(m)
             self.trailing()
         self.newline()
         self.fresh = True  # no blank line before the comments that end a block
-        self.comments_before(b.rbrace.start_pos)
+        self.comments_before(_pos(b.rbrace))
         self.indent -= INDENT
         self.newline()
         self.tok(_Tok(b.rbrace, b.node, -1))
@@ -312,18 +330,18 @@ class _Writer:
         prev_multi: Optional[bool] = None
         for decl in _kids(tree):
             first, last = _first_tok(decl), _last_tok(decl)
-            cols = None if self.inside(first.start_pos, last.end_pos) else _decl_cols(decl)
+            cols = None if self.inside(_pos(first), _end(last)) else _decl_cols(decl)
             one_line = cols is not None and len(_joined(cols)) <= WIDTH
             if prev_multi is not None and (prev_multi or not one_line):
                 self.want_blank = True
-            self.comments_before(first.start_pos)
-            self.start_item(first.line)
+            self.comments_before(_pos(first))
+            self.start_item(_line(first))
             before = len(self.lines)
             if one_line:
                 assert cols is not None
                 self.cur.cols, self.cur.seps = cols
                 self.cur.key = (decl.data, str(first))
-                self.last, self.src_line = last, last.line
+                self.last, self.src_line = last, _line(last)
             else:
                 self.node(decl)
             self.trailing()
@@ -415,11 +433,10 @@ def shape(node: object) -> object:
     """An AST without its spans: what two texts that mean the same have in common."""
     if isinstance(node, Span):
         return None
-    if attrs.has(type(node)):
-        return (type(node).__name__,
-                tuple(shape(getattr(node, f.name)) for f in attrs.fields(type(node))))
     if isinstance(node, (list, tuple)):
-        return tuple(shape(x) for x in node)
+        return tuple(shape(x) for _, x in ast.children(node))
+    if attrs.has(type(node)):
+        return (type(node).__name__, tuple((name, shape(x)) for name, x in ast.children(node)))
     return node
 
 

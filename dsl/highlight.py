@@ -86,7 +86,7 @@ def rules() -> tuple[Rule, ...]:
 
 
 def textmate_grammar() -> dict:
-    patterns = []
+    patterns: list[dict[str, object]] = []
     for r in rules():
         if len(r.scopes) == 1:
             patterns.append({"name": r.scopes[0], "match": r.regex})

@@ -1,8 +1,9 @@
-"""A set of parsed card files and their symbol tables: kinds (with inheritance) and cards."""
+"""The symbol tables of a set of parsed card files: kinds (with inheritance) and cards.
+
+It reads no file: formats/loader.py reads and parses them, and hands the trees here."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Optional, Union
 
 import attrs
@@ -11,7 +12,7 @@ from . import ast
 from .diagnostics import Diagnostic, did_you_mean
 from .vocabulary import ROLE_KINDS, ROOM_SHAPE
 
-CARD_SUFFIX = ".dsl"
+CARD_SUFFIX = ".dsl"  # what a card file's name ends in
 
 
 @attrs.frozen
@@ -67,68 +68,6 @@ class Library:
 
 
 
-def card_files(path: Union[str, Path]) -> list[Path]:
-    """The card files a path names: the file itself, or every *.dsl below a folder, sorted."""
-    p = Path(path)
-    if p.is_dir():
-        return sorted(f for f in p.rglob(f"*{CARD_SUFFIX}") if f.is_file())
-    return [p]
-
-
-# From this many files on, `raiders validate` checks a mod in shards on every core
-# (formats/validate.py); below it, starting processes costs more than it saves.
-PARALLEL_FROM = 600
-
-
-def parse_file(path: Union[str, Path]) -> tuple[Optional[ast.Module], list[Diagnostic], str]:
-    """A card file read and parsed (`parse_text`): (module, diagnostics, text); an unreadable
-    file is a diagnostic too (E004, E006: its size is checked before it is read). Every
-    loader reads card files through this name (the language server swaps it for one that
-    reads the editor's buffers)."""
-    from raiders.formats.safeio import read_text
-
-    p = str(path)
-    text, diags = read_text(p, limit=ast.MAX_CARD_FILE_BYTES)
-    if text is None:
-        return None, diags, ""
-    module, diags = parse_text(p, text)
-    return module, diags, text
-
-
-def parse_text(path: str, text: str) -> tuple[Optional[ast.Module], list[Diagnostic]]:
-    """A card file's text parsed, unless it was before: once per process (the rulesets share
-    their common cards; the tree is frozen), and across processes from the user's cache folder
-    (formats/libcache.py), so that unchanged files import neither lark nor the parser. Only a
-    clean parse is kept: a file with errors is parsed, and reported, afresh."""
-    from raiders.formats.libcache import fetch_parsed, store_parsed
-
-    found = _PARSED.get((path, text))
-    if found is None:
-        found = fetch_parsed(path, text)
-        if found is None:
-            from .parser import parse
-
-            found = parse(text, path)
-            store_parsed(path, text, found)
-        if len(_PARSED) >= 512:
-            _PARSED.clear()
-        _PARSED[(path, text)] = found
-    return found[0], list(found[1])
-
-
-# Files parsed in this process, by path and text (an edited file is parsed again).
-_PARSED: dict[tuple[str, str], tuple[Optional[ast.Module], list[Diagnostic]]] = {}
-
-
-def parse_many(files: list[Path]) -> list[tuple[str, Optional[ast.Module], list[Diagnostic], str]]:
-    """Parse files in order: (path, module or None, diagnostics, text) each."""
-    out = []
-    for f in files:
-        module, diags, text = parse_file(f)
-        out.append((str(f), module, diags, text))
-    return out
-
-
 def add_module(lib: Library, module: Optional[ast.Module], diags: list[Diagnostic], text: str,
                path: str) -> None:
     lib.sources[path] = text
@@ -154,18 +93,18 @@ def index_declarations(lib: Library) -> None:
                 extensions.append(decl)
             elif isinstance(decl, ast.KindDecl):
                 if decl.name in decls:
-                    first = decls[decl.name]
+                    first_kind = decls[decl.name]
                     lib.diagnostics.append(Diagnostic(
                         decl.name_span, "E402", f"kind `{decl.name}` is defined twice",
-                        f"first defined at {display_path(str(first.name_span))}"))
+                        f"first defined at {display_path(str(first_kind.name_span))}"))
                     continue
                 decls[decl.name] = decl
             else:
                 if decl.id in lib.cards:
-                    first = lib.cards[decl.id]
+                    first_card = lib.cards[decl.id]
                     lib.diagnostics.append(Diagnostic(
                         decl.id_span, "E401", f"card id `{decl.id}` is defined twice",
-                        f"first defined at {display_path(str(first.id_span))}; "
+                        f"first defined at {display_path(str(first_card.id_span))}; "
                         "ids must be unique in a ruleset"))
                     continue
                 lib.cards[decl.id] = decl

@@ -1,16 +1,23 @@
-"""Rules that set off their own event: a warning (W602) before the engine has to stop them.
+"""Rules that set each other off: a warning (W602) before the engine has to stop them.
 
-`after wound { wound 1 }` on a monster wounds, which is a wound, which runs the rule again:
-the engine stops such a chain (interpreter/runtime/room.py, MAX_EVENTS and MAX_DEPTH) and names the
-card, but a modder is better told when they write it. Only the rule's own card is looked at
-(two cards feeding each other, or two holders of one item `on others`, are the engine's
-to stop). Not warned: `instead of X { X … }`
-(a replacement applies at most once to one event, so it cannot loop) and `modify X to …`
-(it changes an amount on its way and sets nothing off).
+`after wound { everyone: wound 1 }` on a monster wounds, which is a wound, which the rule
+hears again; so do two rules on two cards that set each other off through two events
+(`after wound { everyone: gain 1 coin }` and `after gain { everyone: wound 1 }`). The checker
+builds a graph of what each `after` rule hears and what its body sets off, across every card
+and kind, and warns on each rule in a cycle of it. What the game really does with such a
+cycle (interpreter/runtime/room.py): a rule runs at most once in its own chain, so the chain
+ends, but each rule of the cycle sets off one event per player it names, which the next
+rule hears; the events multiply at every rule of the cycle, and a room past its budget of
+steps stops the game as a runaway naming the card. Not in the graph: `instead of X { X … }`
+(a replacement applies at most once to one event, so it cannot loop), `modify X to …` (it
+changes an amount on its way and sets nothing off), and rules `on others` (they set off their
+holder's own events, which they do not hear: two holders of one such item feeding each other
+are the engine's to stop).
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections import deque
+from typing import Iterable, Iterator, Optional
 
 import attrs
 
@@ -32,11 +39,7 @@ def _within(node: object) -> Iterator[object]:
     while stack:
         n = stack.pop()
         yield n
-        if isinstance(n, (tuple, list)):
-            stack.extend(reversed(n))
-        elif attrs.has(type(n)):
-            stack.extend(getattr(n, f.name) for f in reversed(attrs.fields(type(n)))
-                         if not f.name.endswith("span"))
+        stack.extend(reversed([child for _, child in ast.children(n)]))
 
 
 def _sets_off(node: object) -> Iterator[tuple[str, object]]:
@@ -48,25 +51,141 @@ def _sets_off(node: object) -> Iterator[tuple[str, object]]:
             yield "attack", n
 
 
-def self_triggers(members: Iterable[object], owner: str) -> list[Diagnostic]:
-    """W602 for each `after EVENT` rule among `members` whose body sets off EVENT again."""
-    out: list[Diagnostic] = []
+@attrs.frozen
+class _Rule:
+    """An `after EVENT` rule of a card (or kind) `owner`, and the events its body sets off,
+    each with the node that sets it off (where a warning points)."""
+
+    owner: str
+    handler: ast.Handler
+    sets_off: dict[str, object]
+
+
+def _rules(members: Iterable[object], owner: str) -> Iterator[_Rule]:
     for m in members:
         if not isinstance(m, ast.Handler) or m.sort != "react":
             continue
         if m.tag is not None and m.tag.name == "others":
             continue  # `after gain on others { you: gain 1 coin }`: not its own holder's event
+        found: dict[str, object] = {}
         for event, n in _sets_off(m.body):
-            if event != m.event:
+            found.setdefault(event, n)
+        if found:
+            yield _Rule(owner, m, found)
+
+
+def _cycles(rules: list[_Rule]) -> list[list[int]]:
+    """The strongly connected parts of the graph (rule i -> rule j when i sets off the event
+    j hears) that hold a cycle: Tarjan's algorithm, iteratively (a mod may have many rules)."""
+    hearing: dict[str, list[int]] = {}
+    for j, r in enumerate(rules):
+        hearing.setdefault(r.handler.event, []).append(j)
+    edges = [sorted({j for e in r.sets_off for j in hearing.get(e, ())}) for r in rules]
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    stack: list[int] = []
+    on_stack: set[int] = set()
+    out: list[list[int]] = []
+    for root in range(len(rules)):
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, i = work.pop()
+            if i == 0:
+                index[v] = low[v] = len(index)
+                stack.append(v)
+                on_stack.add(v)
+            if i < len(edges[v]):
+                work.append((v, i + 1))
+                w = edges[v][i]
+                if w not in index:
+                    work.append((w, 0))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
                 continue
+            if low[v] == index[v]:
+                part = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    part.append(w)
+                    if w == v:
+                        break
+                if len(part) > 1 or v in edges[v]:
+                    out.append(sorted(part))
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[v])
+    return out
+
+
+def _name(r: _Rule) -> str:
+    return f"`after {r.handler.event}` on `{r.owner}`"
+
+
+_PATH_LIMIT = 200  # rules in one cycle: past this the warning names no path (it would be long)
+
+
+def _way_back(start: int, part: set[int], rules: list[_Rule]) -> Optional[list[int]]:
+    """The shortest cycle of rules from `start` back to it, within `part` (breadth first)."""
+    came: dict[int, int] = {}
+    queue = deque([start])
+    while queue:
+        v = queue.popleft()
+        for e in rules[v].sets_off:
+            for w in sorted(part):
+                if rules[w].handler.event != e:
+                    continue
+                if w == start:
+                    path = [v]
+                    while path[-1] != start:
+                        path.append(came[path[-1]])
+                    return path[::-1]
+                if w not in came:
+                    came[w] = v
+                    queue.append(w)
+    return None
+
+
+def _cycle_words(path: list[int], rules: list[_Rule]) -> str:
+    steps = []
+    for k, i in enumerate(path):
+        nxt = rules[path[(k + 1) % len(path)]].handler.event
+        steps.append(f"{_name(rules[i])} sets off `{nxt}`")
+    return ", which ".join(steps)
+
+
+def rule_cycles(cards: Iterable[tuple[Iterable[object], str]]) -> list[Diagnostic]:
+    """W602 for each `after` rule, among every card's and kind's (members, owner), that is in
+    a cycle of rules setting each other off (itself alone, or with others)."""
+    rules = [r for members, owner in cards for r in _rules(members, owner)]
+    out: list[Diagnostic] = []
+    for part in _cycles(rules):
+        members = set(part)
+        for i in part:
+            r = rules[i]
+            path = _way_back(i, members, rules) if len(part) <= _PATH_LIMIT else None
+            if path == [i]:
+                what = (f"{_name(r)} sets off `{r.handler.event}` again: it runs once in a "
+                        "chain, so alone it sets off one more round of events")
+            elif path:
+                what = (_cycle_words(path, rules) + ", back to the first: each runs once in a "
+                        "chain, so the chain ends")
+            else:
+                what = (f"{_name(r)} is one of {len(part)} rules that set each other off: each "
+                        "runs once in a chain, so the chain ends")
+            event = rules[path[1 % len(path)]].handler.event if path else \
+                next(e for e in r.sets_off if any(rules[j].handler.event == e for j in part))
             out.append(Diagnostic(
-                getattr(n, "span", m.span), "W602",
-                f"`after {m.event}` on `{owner}` sets off `{m.event}` again: a rule runs once "
-                "in a chain, but two such rules in play set each other off, until the game "
-                "stops them as a runaway",
-                f"make it `instead of {m.event}` (applied once per event), "
-                + (f"change the amount with `modify {m.event} to …`, " if m.event in MODIFIABLE
+                getattr(r.sets_off[event], "span", r.handler.span), "W602",
+                what + "; but every such rule in play (on another card, or another holder) "
+                "sets off one event per player it names, each heard by the next: the events "
+                "multiply at each step, and a room past 20,000 steps stops the game as a "
+                "runaway",
+                f"make it `instead of {r.handler.event}` (applied once per event), "
+                + (f"change the amount with `modify {event} to …`, " if event in MODIFIABLE
                    else "") + "or guard it with a condition that runs out",
                 severity="warning"))
-            break  # one warning per rule
+    out.sort(key=lambda d: (d.span.path, d.span.line, d.span.col))
     return out

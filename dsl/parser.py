@@ -4,14 +4,14 @@ from __future__ import annotations
 import functools
 import re
 from importlib import resources
-from typing import Optional
+from typing import Any, Callable, Optional
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast
-from .diagnostics import Diagnostic, did_you_mean
-from .spans import Span
+from .diagnostics import Diagnostic, did_you_mean, visible
+from .spans import Span, located
 from .vocabulary import EVENTS, SELECTORS
 
 # Human words for the grammar's terminals, for "expected …" messages.
@@ -64,8 +64,8 @@ def _keywords() -> frozenset[str]:
 
 
 def _tok_span(path: str, tok: Token) -> Span:
-    return Span(path, tok.line, tok.column, tok.end_line or tok.line,
-                tok.end_column or tok.column + 1)
+    line, col = located(tok.line), located(tok.column)
+    return Span(path, line, col, tok.end_line or line, tok.end_column or col + 1)
 
 
 # Keyword tokens the tree keeps only for positions; rule methods never see them.
@@ -78,8 +78,8 @@ _KEYWORD_TOKENS = frozenset({
 
 def _pos(node) -> Optional[tuple[int, int, int, int]]:
     if isinstance(node, Token):
-        return (node.line, node.column, node.end_line or node.line,
-                node.end_column or node.column + len(node))
+        line, col = located(node.line), located(node.column)
+        return (line, col, node.end_line or line, node.end_column or col + len(node))
     span = getattr(node, "span", None)
     if span is not None:
         return (span.line, span.col, span.end_line, span.end_col)
@@ -88,6 +88,32 @@ def _pos(node) -> Optional[tuple[int, int, int, int]]:
         if a and b:
             return (a[0], a[1], b[2], b[3])
     return None
+
+
+def _handler_rule(sort: ast.HandlerSort) -> Callable[[Any, Any, list], ast.Handler]:
+    """The rule method for `instead of …` or `after …`: they differ only in their sort."""
+    def build(self, meta, ch):
+        event, card, tag, victim, body = ch
+        return ast.Handler(sort, event.text, tag, body, self._s(meta),
+                           event.span, tag.span if tag else None,
+                           card.text if card else None, card.span if card else None,
+                           victim)
+
+    return build
+
+
+def _effect_rule(verb: str, has_arg: bool = True) -> Callable[[Any, Any, list], ast.Effect]:
+    """The rule method for an effect verb of the simple shape `VERB [AMOUNT [UNIT]]`."""
+    def build(self, meta, ch):
+        arg = ch[0] if has_arg else None
+        unit = None
+        if verb == "give":
+            arg = ast.Name(str(ch[0]), _tok_span(self.path, ch[0]))
+        elif len(ch) > 1:
+            unit = ast.Word(str(ch[1]), _tok_span(self.path, ch[1]))
+        return ast.Effect(verb, arg, self._s(meta), unit)
+
+    return build
 
 
 class _ToAst:
@@ -115,13 +141,14 @@ class _ToAst:
 
     def _span_of(self, children) -> Span:
         """From the start of the first positioned child to the end of the last."""
-        first = last = None
+        first: Optional[tuple[int, int, int, int]] = None
+        last = first
         for c in children:
             s = _pos(c)
             if s is not None:
                 first = first or s
                 last = s
-        if first is None:
+        if first is None or last is None:
             return Span(self.path, 1, 1, 1, 1)
         return Span(self.path, first[0], first[1], last[2], last[3])
 
@@ -194,18 +221,9 @@ class _ToAst:
         target, card, tag, expr = ch
         return ast.Modify(target.text, card, expr, self._s(meta), target.span, tag)
 
-    def _handler(sort):  # noqa: N805 - a factory used in the class body
-        def build(self, meta, ch):
-            event, card, tag, victim, body = ch
-            return ast.Handler(sort, event.text, tag, body, self._s(meta),
-                               event.span, tag.span if tag else None,
-                               card.text if card else None, card.span if card else None,
-                               victim)
 
-        return build
-
-    instead = _handler("replace")
-    after = _handler("react")
+    instead = _handler_rule("replace")
+    after = _handler_rule("react")
 
     def power_ref(self, meta, ch):
         return ast.CardRef(_int(ch[0]), None, self._s(meta))
@@ -264,17 +282,6 @@ class _ToAst:
         return ast.May(prompt.value if prompt is not None else None, body, self._s(meta),
                        otherwise)
 
-    def _effect(verb, has_arg=True):  # noqa: N805 - a factory used in the class body
-        def build(self, meta, ch):
-            arg = ch[0] if has_arg else None
-            unit = None
-            if verb == "give":
-                arg = ast.Name(str(ch[0]), _tok_span(self.path, ch[0]))
-            elif len(ch) > 1:
-                unit = ast.Word(str(ch[1]), _tok_span(self.path, ch[1]))
-            return ast.Effect(verb, arg, self._s(meta), unit)
-
-        return build
 
     def at_once(self, meta, ch):
         return ast.AtOnce(ch[0], self._s(meta))
@@ -332,12 +339,12 @@ class _ToAst:
     def for_floor(self, meta, ch):
         return (None, True)
 
-    wound = _effect("wound")
-    heal = _effect("heal")
-    gain = _effect("gain")
-    lose = _effect("lose")
-    give = _effect("give")
-    eliminate = _effect("eliminate", has_arg=False)
+    wound = _effect_rule("wound")
+    heal = _effect_rule("heal")
+    gain = _effect_rule("gain")
+    lose = _effect_rule("lose")
+    give = _effect_rule("give")
+    eliminate = _effect_rule("eliminate", has_arg=False)
 
     # ---- expressions
     def number(self, meta, ch):
@@ -535,7 +542,7 @@ def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic
         elif ch == "-":
             hint = "`->` maps a table key to its row; a minus sign needs spaces around it"
         return Diagnostic(Span(path, err.line, err.column, err.line, err.column + 1), "E002",
-                          f"unexpected character `{ch}`", hint)
+                          f"unexpected character `{visible(ch)}`", hint)
     assert isinstance(err, UnexpectedToken)
     tok = err.token
     opened = _unclosed_brace(text)
@@ -568,8 +575,7 @@ def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic
         hint = "there are no negative numbers: write a positive amount (e.g. `lose 2 coins`)"
     if hint is None and tok.type == "NAME":
         hint = _keyword_hint(str(tok))
-    before = text[:tok.start_pos] if tok.start_pos is not None else ""
-    line_before = before.split("\n")[-1]
+    line_before = (text[:tok.start_pos] if tok.start_pos is not None else "").split("\n")[-1]
     if expected == ["a name"] and re.search(r"\b(gain|lose)\s+\S+(\s+\S+)*?\s*$", line_before):
         return Diagnostic(_tok_span(path, tok), "E001",
                           f"unexpected {_describe(tok)}; expected `coins` after the amount",

@@ -1,6 +1,8 @@
 """Source positions carried by every AST node and every diagnostic."""
 from __future__ import annotations
 
+from typing import Optional
+
 import attrs
 
 
@@ -22,3 +24,11 @@ class Span:
         """Where a problem with a file as a whole is shown: its first character."""
         return cls(str(path), 1, 1, 1, 2)
 
+
+
+def located(value: Optional[int]) -> int:
+    """A lexed token's position. Lark types positions as optional (a token made by hand has
+    none); every token the parser hands on came from the lexer, which always sets them."""
+    if value is None:
+        raise ValueError("a token without a position in the source")
+    return value

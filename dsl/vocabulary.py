@@ -342,3 +342,14 @@ def reads_a_player(node: object) -> bool:
             if not (spec.place and len(n.args) == len(spec.params) + 1):
                 return True
     return False
+
+
+def as_selector(e) -> Optional[ast.Selector]:
+    """A function's selector argument: a word (`richest`), or a selector with its argument
+    (`marked(poisoned)`, parsed as a call); None when it is neither."""
+    if isinstance(e, ast.Name):
+        return ast.Selector(e.name, e.span)
+    if isinstance(e, ast.Call) and e.func in SELECTORS_OF and len(e.args) == 1 \
+            and isinstance(e.args[0], ast.Name):
+        return ast.Selector(e.func, e.span, e.args[0].name)
+    return None

@@ -5,18 +5,14 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Optional
 
-from raiders.dsl.diagnostics import Diagnostic, did_you_mean
+from raiders.dsl.diagnostics import Diagnostic, Problems, did_you_mean
 from raiders.dsl.spans import Span
 
 from . import yamlsrc
 
-
-class InputError(Exception):
-    """Bad user input; carries its diagnostics."""
-
-    def __init__(self, diagnostics: list[Diagnostic]):
-        super().__init__("; ".join(d.message for d in diagnostics))
-        self.diagnostics = diagnostics
+# A field that is wrong: the one exception for problems with diagnostics (dsl/diagnostics.py),
+# under the name the readers of logs and scenarios have long used.
+InputError = Problems
 
 
 def _kind_of(node: Any) -> str:
@@ -42,9 +38,12 @@ class Reader:
     """Checks one YAML map against the fields a format allows."""
 
     def __init__(self, path: str, node: Any, allowed: Iterable[str], what: str,
-                 diags: Optional[list[Diagnostic]] = None, where: Optional[Span] = None):
+                 diags: Optional[list[Diagnostic]] = None, where: Optional[Span] = None,
+                 unknown: Optional[str] = None, fields: Optional[str] = None):
         """`diags`: a parent reader's list to report into; `where`: the node's position
-        when it is a scalar (which carries none of its own)."""
+        when it is a scalar (which carries none of its own). An unknown field is E504, `unknown`
+        its message (`{key}` the field; default "unknown WHAT field `KEY`"), with the nearest
+        field as its hint, else `fields` (default: the fields, listed)."""
         self.path = path
         self.node = node
         self.what = what
@@ -59,10 +58,11 @@ class Reader:
         allowed = list(allowed)
         for key in node:
             if key not in allowed:
-                self.diags.append(Diagnostic(yamlsrc.key_span(path, node, key), "E504",
-                                             f"unknown {what} field `{key}`",
-                                             did_you_mean(str(key), allowed)
-                                             or "fields: " + ", ".join(allowed)))
+                self.diags.append(Diagnostic(
+                    yamlsrc.key_span(path, node, key), "E504",
+                    (unknown or f"unknown {what} field `{{key}}`").format(key=key),
+                    did_you_mean(str(key), allowed) or fields
+                    or "fields: " + ", ".join(allowed)))
 
     def span(self, key: Any = None, node: Any = None) -> Span:
         node = self.node if node is None else node

@@ -60,8 +60,10 @@ class Inputs:
     texts: Mapping[str, str] = attrs.field(factory=dict, eq=False, repr=False)
 
 
-def fetch(request: Sequence[str], code: Sequence[str]) -> Optional[Any]:
-    """What `store` kept for this request, when everything it read is unchanged; else None."""
+def fetch(request: Sequence[str], code: Sequence[str],
+          kinds: tuple[type, ...] = ()) -> Optional[Any]:
+    """What `store` kept for this request, when everything it read is unchanged; else None.
+    `kinds`: the caller's classes it may hold besides the language's (a ruleset, …)."""
     folder = cachefile.cache_dir()
     if folder is None:
         return None
@@ -74,7 +76,7 @@ def fetch(request: Sequence[str], code: Sequence[str]) -> Optional[Any]:
         seen, data = marshal.loads(payload)
         if not all(_observe(spec) == was for spec, was in seen):
             return None
-        value = plaindata.rebuild(data, _classes())
+        value = plaindata.rebuild(data, _classes(kinds))
     except (ValueError, TypeError, EOFError, OSError):
         return None
     allow_deep_trees()
@@ -82,7 +84,7 @@ def fetch(request: Sequence[str], code: Sequence[str]) -> Optional[Any]:
 
 
 def store(request: Sequence[str], code: Sequence[str], value: Any, inputs: Inputs,
-          since_ns: int) -> None:
+          since_ns: int, kinds: tuple[type, ...] = ()) -> None:
     """Keep `value` for this request with what was read to make it (a load begun at
     `since_ns`). Nothing is kept when a file changed while the load read it: one found now
     that is not the text the load parsed (`inputs.texts`), or one changed since the load
@@ -92,7 +94,7 @@ def store(request: Sequence[str], code: Sequence[str], value: Any, inputs: Input
     if folder is None:
         return
     try:
-        data = plaindata.flatten(value, _classes())
+        data = plaindata.flatten(value, _classes(kinds))
         specs = [("file", f) for f in inputs.files]
         specs += [("folder", f, inputs.watched) for f in inputs.folders]
         specs += [("version",)] if inputs.version else []
@@ -142,6 +144,15 @@ PARSED_FORMAT = b"raiders-parsed-cache/1"
 _PARSED_PREFIX = "ast-"
 KEEP_PARSED = 4096  # a 600-file mod edited a few times over
 _pruned = False  # the parsed entries are pruned once per process that writes one
+_largest_load = 0  # the most files one load of this process parsed (formats/loader.py)
+
+
+def expect_parsed(files: int) -> None:
+    """A load of this many files is under way: the parsed entries kept are never fewer than
+    that (plus KEEP_PARSED), or a load larger than the cache would prune the entries it is
+    about to read, and parse and write every file on every run (a 10,000-file mod)."""
+    global _largest_load
+    _largest_load = max(_largest_load, files)
 
 
 def fetch_parsed(path: str, text: str) -> Optional[tuple[Any, list]]:
@@ -183,11 +194,12 @@ def store_parsed(path: str, text: str, parsed: tuple[Any, list]) -> None:
         return
     if not _pruned:
         _pruned = True
-        cachefile.prune(folder, f"{_PARSED_PREFIX}*.bin", KEEP_PARSED)
+        cachefile.prune(folder, f"{_PARSED_PREFIX}*.bin", KEEP_PARSED + _largest_load)
 
 
 def _parsed_key(path: str, text: str) -> Optional[str]:
-    return _key(("parsed", path, hashlib.sha256(text.encode("utf-8", "surrogateescape"))
+    # surrogatepass: an editor's buffer may hold a lone surrogate (a file read never does)
+    return _key(("parsed", path, hashlib.sha256(text.encode("utf-8", "surrogatepass"))
                  .hexdigest()), ())
 
 
@@ -205,7 +217,7 @@ def _key(request: Sequence[str], code: Sequence[str]) -> Optional[str]:
         return None
     text = "\0".join([FORMAT.decode(), sys.version, str(marshal.version), digest,
                       *map(str, request)])
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @functools.lru_cache(maxsize=4)
@@ -242,18 +254,16 @@ def _language_digest() -> str:
     return h.hexdigest()
 
 
-@functools.lru_cache(maxsize=1)
-def _classes() -> plaindata.Classes:
-    """What a kept load may hold: the AST's nodes, the library, the ruleset, diagnostics."""
+@functools.lru_cache(maxsize=4)
+def _classes(kinds: tuple[type, ...] = ()) -> plaindata.Classes:
+    """What a kept parse or load may hold: the AST's nodes, the library, diagnostics, and the
+    caller's `kinds` (a whole load's ruleset: interpreter/runtime/rules.py says which)."""
     from raiders.dsl import ast, diagnostics, library, spans
-
-    from . import rulesets
 
     nodes = [c for c in vars(ast).values()
              if isinstance(c, type) and attrs.has(c) and c.__module__ == ast.__name__]
     return plaindata.Classes([*nodes, spans.Span, diagnostics.Diagnostic, library.Library,
-                              library.KindInfo, library.ParamInfo, rulesets.Ruleset,
-                              rulesets.Variant])
+                              library.KindInfo, library.ParamInfo, *kinds])
 
 
 def _observe(spec: Any) -> Any:

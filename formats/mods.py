@@ -26,12 +26,17 @@ from raiders.dsl.library import Library, display_path
 from raiders.dsl.spans import Span
 
 from . import yamlsrc
+from .fields import Reader
 from .rulesets import MAX_COPIES
 from .safeio import leads_out, link_out
 
 MOD_FILE = "mod.yaml"
 MOD_FIELDS = ("deck", "bosses", "boss_facing", "items", "characters", "rulesets", "name",
               "version", "raiders")
+_UNKNOWN = "unknown or malformed mod field `{key}`"
+_FIELDS_HINT = ("mod.yaml holds `deck: {id: copies}`, `bosses: [ids]`, `boss_facing: up|down`, "
+                "`items: {id: copies}` and `characters: [ids]`, `rulesets: [ids]`, `name`, "
+                "`version` and `raiders: \">=0.1\"`")
 # The kind name a modder gives a boss (`boss`, `boss-2013`, …): such a card dealt into the
 # room deck is almost always a mistake, so it is a warning.
 _BOSS_WORD = "boss"
@@ -254,8 +259,12 @@ def mod_manifest(folder: Path, lib: Library) -> ModManifest:
             if known(cid, yamlsrc.value_span(path, value, i), role) and str(cid) not in into:
                 into.append(str(cid))
 
+    # Unknown fields (E504, the nearest as a hint: `dek` → `deck`): the shared field reader.
+    Reader(path, doc, MOD_FIELDS, "mod.yaml", problems, unknown=_UNKNOWN, fields=_FIELDS_HINT)
     for key in doc:
         value = doc[key]
+        if key not in MOD_FIELDS:
+            continue  # reported above
         if key == "deck" and yamlsrc.is_map(value):
             counts(value, "room", out.deck)
         elif key == "items" and yamlsrc.is_map(value):
@@ -277,11 +286,7 @@ def mod_manifest(folder: Path, lib: Library) -> ModManifest:
             problems.extend(_needs(path, doc, key, str(value)))
         else:
             problems.append(Diagnostic(yamlsrc.key_span(path, doc, key), "E504",
-                                       f"unknown or malformed mod field `{key}`",
-                                       "mod.yaml holds `deck: {id: copies}`, `bosses: [ids]`, "
-                                       "`boss_facing: up|down`, `items: {id: copies}` and "
-                                       "`characters: [ids]`, `rulesets: [ids]`, `name`, "
-                                       "`version` and `raiders: \">=0.1\"`"))
+                                       _UNKNOWN.format(key=key), _FIELDS_HINT))
     problems.extend(_boss_warnings(folder, lib, out.deck))
     return out
 

@@ -13,13 +13,14 @@ from typing import Any, Callable, Optional
 
 import attrs
 
-from raiders.dsl import ast
+from raiders.dsl import ast, extend_library
 from raiders.dsl.diagnostics import Diagnostic, did_you_mean
-from raiders.dsl.library import CARD_SUFFIX, Library, parse_many
+from raiders.dsl.library import CARD_SUFFIX, Library
 from raiders.dsl.spans import Span
 
 from . import yamlsrc
 from .fields import Reader
+from .loader import DISK, Loader
 from .safeio import (
     BUILTIN,
     Confinement,
@@ -247,10 +248,9 @@ class _Reader(Reader):
         return out
 
 
-def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
-                 roots: Optional[tuple[str, ...]] = None,
-                 ) -> tuple[Optional[Ruleset], list[Diagnostic]]:
-    """Read, check and build a ruleset and its card library (plus mod folders).
+def load_ruleset(path: Path, roots: Optional[tuple[str, ...]] = None,
+                 loader: Loader = DISK) -> tuple[Optional[Ruleset], list[Diagnostic]]:
+    """Read, check and build a ruleset and its card library (card files read by `loader`).
 
     The ruleset's card folders (its `cards:` and its variants') are held to its own folder,
     or a built-in folder by name (`builtin:common`), by the one path policy
@@ -294,7 +294,7 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
     if r.diags:
         return None, r.diags
     variant_dirs = {c for v in values["variants"].values() for c in v.get("cards", ())}
-    lib = ruleset_library([str(f) for f in folders], (), tuple(extra_cards), variant_dirs)
+    lib = ruleset_library([str(f) for f in folders], (), (), variant_dirs, loader=loader)
     lib_diags = check(lib)
     read = dict(lib.sources)
     _check_references(r, doc, values, lib)
@@ -302,7 +302,7 @@ def load_ruleset(path: Path, extra_cards: tuple[str, ...] = (),
     for v in values["variants"].values():
         if v.get("cards"):
             vlib = ruleset_library([str(f) for f in folders], v["cards"],
-                                   tuple(extra_cards), variant_dirs)
+                                   (), variant_dirs, loader=loader)
             read.update(vlib.sources)
             seen = {(d.span, d.code) for d in lib_diags}
             lib_diags += [d for d in check(vlib) if (d.span, d.code) not in seen]
@@ -350,11 +350,12 @@ def _card_folders(r: _Reader, node: Any, raws: tuple[str, ...], box: Confinement
 
 def ruleset_library(folders: list[str], variant_folders: tuple[str, ...] = (),
                     mods: tuple[str, ...] = (), exclude: set[str] = frozenset(),
-                    base_name: str = "base") -> Library:
+                    loader: Loader = DISK) -> Library:
     """The cards of a ruleset: its folders (less any variant folder inside them), then a
     variant's folders, whose kinds and cards replace those of the same name, then mods, which
-    may only add (a clash is a duplicate-id error). A card file that is a link leading out of
-    its folder, or that is too large, is not read: it is a diagnostic of the library."""
+    may only add (a clash is a duplicate-id error: formats/mods.py `name_clashes` says whose).
+    A card file that is a link leading out of its folder, or that is too large, is not read:
+    it is a diagnostic of the library. Card files are read and parsed by `loader`."""
     excluded = [Path(e).resolve() for e in exclude]
     refusals: list[Diagnostic] = []
 
@@ -368,27 +369,22 @@ def ruleset_library(folders: list[str], variant_folders: tuple[str, ...] = (),
                 if not any(f.resolve().is_relative_to(e) for e in excluded)]
 
     override_files = [f for folder in variant_folders for f in card_files(folder)]
-    parsed_overrides = parse_many(override_files)
+    parsed_overrides = loader.parse_many(override_files)
     replaced = {d.name if isinstance(d, ast.KindDecl) else d.id
                 for _, module, _, _ in parsed_overrides if module for d in module.decls}
     parsed = []
-    for path, module, diags, text in parse_many([f for folder in folders for f in files(folder)]):
+    for path, module, diags, text in loader.parse_many([f for folder in folders
+                                                        for f in files(folder)]):
         if module is not None and replaced:
             module = ast.Module(module.path, tuple(
                 d for d in module.decls
                 if (d.name if isinstance(d, ast.KindDecl) else d.id) not in replaced))
         parsed.append((path, module, diags, text))
     parsed += parsed_overrides
-    parsed += parse_many([f for folder in mods for f in card_files(folder)])
+    parsed += loader.parse_many([f for folder in mods for f in card_files(folder)])
     parsed.append(("", None, refusals, ""))  # the refused files: diagnostics only
-    from raiders.dsl import extend_library  # the package's front door
-
     lib = extend_library(None, parsed)
     lib.sources.pop("", None)
-    if mods:
-        from .mods import name_clashes
-
-        name_clashes(lib, mods, base_name)
     return lib
 
 

@@ -8,27 +8,17 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from pathlib import Path
 from typing import Iterable
 
 import attrs
 
-from raiders.dsl import ast
-from raiders.dsl.checker import check, check_in_game
+from raiders.dsl.checker import check_in_game
 from raiders.dsl.diagnostics import Diagnostic
-from raiders.dsl.library import (
-    CARD_SUFFIX,
-    PARALLEL_FROM,
-    Library,
-    add_module,
-    build_tables,
-    card_files,
-    display_path,
-    parse_text,
-)
+from raiders.dsl.library import CARD_SUFFIX, Library
 from raiders.dsl.spans import Span
 
+from .loader import DISK, Loader, card_files
 from .mods import MOD_FILE, mod_manifest, mod_rulesets, unused_items
 from .rulesets import RULESET_FILE, load_ruleset, resolve_ruleset_path
 from .safeio import Confinement, files_below, listed_files, read_text
@@ -86,7 +76,7 @@ def _covered_by(ruleset_file: Path) -> list[Path]:
     return [Path(os.path.realpath(p)) for p in resolved if p is not None]
 
 
-def _owning_ruleset(card_folder: Path) -> Path | None:
+def owning_ruleset(card_folder: Path) -> Path | None:
     """A ruleset near a card folder (in it, an ancestor, or a sibling of one) that names it."""
     target = card_folder.resolve()
     for ancestor in [target, *list(target.parents)[:3]]:
@@ -102,7 +92,9 @@ def _rulesets_near(folder: Path) -> tuple[tuple[Path, tuple[Path, ...]], ...]:
     return tuple((rf, tuple(_covered_by(rf))) for rf in found)
 
 
-def validate_paths(paths: Iterable[str], base: str = "deluxe") -> Report:
+def validate_paths(paths: Iterable[str], base: str = "deluxe", loader: Loader = DISK) -> Report:
+    """Everything `raiders validate PATHS` checks; card files are read by `loader` (folders
+    are listed from the file system)."""
     report = Report()
     rulesets: list[Path] = []
     loose: list[Path] = []
@@ -113,6 +105,7 @@ def validate_paths(paths: Iterable[str], base: str = "deluxe") -> Report:
             rulesets.extend(found)
             cards, too_big = listed_files(p, f"*{CARD_SUFFIX}")
             loose.extend(cards)
+            loose.extend(_unsaved(loader, p, cards))
             report.add(refused + too_big)
             report.rulesets += len(refused) + len(too_big)
         elif p.suffix in YAML_SUFFIXES:
@@ -128,20 +121,20 @@ def validate_paths(paths: Iterable[str], base: str = "deluxe") -> Report:
             covered.update(f.resolve() for f in card_files(folder)) if folder.is_dir() else None
     for rf in rulesets:
         report.rulesets += 1
-        ruleset, diags = load_ruleset(rf)
+        ruleset, diags = load_ruleset(rf, loader=loader)
         report.add(diags, ruleset.library if ruleset else None)
     # Loose files inside a ruleset's card folders are checked with that ruleset (only their
     # own problems reported); coverage is by folder, so each folder is looked up once.
     pending = [f for f in loose if not (covered and f.resolve() in covered)]
     for folder in dict.fromkeys(f.parent for f in pending):
-        owner = _owning_ruleset(folder)
+        owner = owning_ruleset(folder)
         if owner is None or owner in rulesets:
             continue
         rulesets.append(owner)
         report.rulesets += 1
         covered.update(g.resolve() for d in _covered_by(owner) if d.is_dir()
                        for g in card_files(d))
-        ruleset, diags = load_ruleset(owner)
+        ruleset, diags = load_ruleset(owner, loader=loader)
         asked = {str(g.resolve()) for g in loose}
         report.add([d for d in diags if str(Path(d.span.path).resolve()) in asked],
                    ruleset.library if ruleset else None)
@@ -157,15 +150,24 @@ def validate_paths(paths: Iterable[str], base: str = "deluxe") -> Report:
         mod_dirs.remove(folder)
         for sub in mods:
             deeper = [m for m in mods if m != sub and m.is_relative_to(sub)]
-            own = {f.resolve() for f in card_files(sub)
+            own = {f.resolve() for f in loader.card_files(sub)
                    if not any(f.resolve().is_relative_to(m) for m in deeper)}
             wants = mod_rulesets(sub)
-            _validate_mod(report, [f for f in mod_files if f.resolve() in own],
-                          base if wants is None or base in wants else wants[0], [sub])
+            validate_mod(report, [f for f in mod_files if f.resolve() in own],
+                         base if wants is None or base in wants else wants[0], [sub], loader)
             mod_files = [f for f in mod_files if f.resolve() not in own]
     if mod_files or mod_dirs:
-        _validate_mod(report, mod_files, base, mod_dirs)
+        validate_mod(report, mod_files, base, mod_dirs, loader)
     return report
+
+
+def _unsaved(loader: Loader, folder: Path, listed: list[Path]) -> list[Path]:
+    """The loader's unsaved card files below a folder that the disk does not hold."""
+    unsaved = loader.unsaved_below(folder)
+    if not unsaved:
+        return []  # (the common case: no need to resolve every file listed)
+    seen = {f.resolve() for f in listed}
+    return [f for f in unsaved if f.resolve() not in seen]
 
 
 def _mods_below(folder: Path) -> list[Path]:
@@ -180,17 +182,21 @@ def _mods_below(folder: Path) -> list[Path]:
     return found
 
 
-def _validate_mod(report: Report, files: list[Path], base: str, folders: list[Path]) -> None:
+def validate_mod(report: Report, files: list[Path], base: str, folders: list[Path],
+                 loader: Loader = DISK) -> Library | None:
+    """A mod's card files checked on top of the ruleset `base`, with each folder's mod.yaml
+    and what a game would refuse at load (E409, E410, W604): into `report`. The library of
+    the mod and its base, or None when the base does not load."""
     base_path = resolve_ruleset_path(base)
     if base_path is None:
         report.add([Diagnostic(Span.whole_file(base), "E505", f"unknown base ruleset `{base}`")])
-        return
-    ruleset, diags = load_ruleset(base_path)
+        return None
+    ruleset, diags = load_ruleset(base_path, loader=loader)
     if ruleset is None:
         report.add(diags)
-        return
+        return None
     base_lib = ruleset.library
-    diags, sources, lib = check_mod(base_lib, files)
+    diags, sources, lib = check_mod(base_lib, files, loader)
     # Only the mod's own problems are reported: the base was checked on its own.
     report.add(diags)
     for folder in folders:
@@ -208,128 +214,14 @@ def _validate_mod(report: Report, files: list[Path], base: str, folders: list[Pa
                                                *mod.bosses],
                                     [*ruleset.characters, *mod.characters]))
     report.sources.update(sources)
+    return lib
 
 
-def check_mod(base_lib: Library,
-              files: list[Path]) -> tuple[list[Diagnostic], dict[str, str], Library]:
-    """Parse and check mod files on top of a base library: (diagnostics of the mod's files,
-    their sources, the library of the declarations every card may refer to)."""
+def check_mod(base_lib: Library, files: list[Path],
+              loader: Loader = DISK) -> tuple[list[Diagnostic], dict[str, str], Library]:
+    """Parse and check mod files on top of a base library, on every core when there are very
+    many (formats/loader.py): (diagnostics of the mod's files, their sources, the library of
+    every card of the mod and its base)."""
     base_files = set(base_lib.sources)
-    if len(files) >= PARALLEL_FROM and _can_fork():
-        return _check_mod_sharded(base_lib, files)
-    from raiders.dsl import (
-        load_library,  # the package's front door (it imports this module's peers)
-    )
-
-    lib, mine = load_library(files, base_lib)
+    lib, mine = loader.check_files(files, base_lib)
     return mine, {p: t for p, t in lib.sources.items() if p not in base_files}, lib
-
-
-# ---- many files: shards checked in forked workers --------------------------------------------
-#
-# Most of a large mod is cards. The few files that declare kinds, or cards of the role kinds
-# (items, characters, floors), are parsed here first; then each worker, forked with that
-# library in memory, parses and checks its shard and sends back only diagnostics and the
-# card ids it declared. Duplicate ids are found here, over all shards, in file order.
-
-_KIND_LINE = re.compile(r"^\s*kind\s", re.M)
-_SHARD_RESULT = None  # set in the parent before forking; read by the workers
-
-
-def _can_fork() -> bool:
-    import multiprocessing as mp  # here: most runs check few files and never fork
-
-    return (os.cpu_count() or 1) > 1 and "fork" in mp.get_all_start_methods()
-
-
-def _read(files: list[Path]) -> list[tuple[str, str, list[Diagnostic]]]:
-    out = []
-    for f in files:
-        text, diags = read_text(f)  # the one reader: size bound, real position of a bad byte
-        out.append((str(f), text if text is not None else "", diags))
-    return out
-
-
-def _parse_into(lib: Library, entries) -> None:
-    for path, text, read_diags in entries:
-        if read_diags:
-            lib.sources[path] = text
-            lib.diagnostics.extend(read_diags)
-            continue
-        module, diags = parse_text(path, text)
-        add_module(lib, module, diags, text, path)
-
-
-def _shard_worker(bounds: tuple[int, int]):
-    head, entries = _SHARD_RESULT
-    shard = entries[bounds[0]:bounds[1]]
-    lib = Library(modules=list(head.modules), sources={})
-    _parse_into(lib, shard)
-    build_tables(lib)
-    mine = {p for p, _, _ in shard}
-    diags = [d for d in check(lib) if d.span.path in mine and d.code != "E401"]
-    ids = [(d.id, d.id_span) for m in lib.modules if m.path in mine for d in m.decls
-           if isinstance(d, ast.CardDecl)]
-    return diags, ids  # no texts: the parent read every file itself
-
-
-def _check_mod_sharded(base_lib: Library, files: list[Path]):
-    global _SHARD_RESULT
-    entries = _read(sorted(files))
-    # The declarations every shard needs: kinds, then cards of the role kinds.
-    head_idx = {i for i, (_, t, _) in enumerate(entries) if _KIND_LINE.search(t)}
-    head = Library(modules=list(base_lib.modules), sources=dict(base_lib.sources))
-    _parse_into(head, [entries[i] for i in sorted(head_idx)])
-    build_tables(head)
-    role_kinds = [k for k, info in head.kinds.items() if info.role != "room"]
-    role_line = re.compile(r"^\s*(" + "|".join(map(re.escape, role_kinds)) + r")\s+[a-z_]", re.M)
-    more = {i for i, (_, t, _) in enumerate(entries) if i not in head_idx and role_line.search(t)}
-    if more:
-        _parse_into(head, [entries[i] for i in sorted(more)])
-        head.kinds, head.cards, head.diagnostics = {}, {}, []
-        build_tables(head)
-        head_idx |= more
-    head_paths = {entries[i][0] for i in head_idx}
-    rest = [e for i, e in enumerate(entries) if i not in head_idx]
-    workers = os.cpu_count() or 1
-    size = -(-len(rest) // workers)
-    bounds = [(i, min(i + size, len(rest))) for i in range(0, len(rest), size)]
-    _SHARD_RESULT = (head, rest)
-    import concurrent.futures
-    import multiprocessing as mp
-
-    from .forking import shared_heap
-
-    try:
-        fork = mp.get_context("fork")
-        with shared_heap(), concurrent.futures.ProcessPoolExecutor(workers,
-                                                                   mp_context=fork) as pool:
-            results = list(pool.map(_shard_worker, bounds))
-    except (OSError, concurrent.futures.process.BrokenProcessPool):
-        results = [_shard_worker(b) for b in bounds]
-    finally:
-        _SHARD_RESULT = None
-    base_files = set(base_lib.sources)
-    diags = [d for d in check(head) if d.span.path in head_paths and d.code != "E401"]
-    # Every file read counts as checked (and may be quoted), not only those with problems:
-    # a clean mod is 'N files, no problems', not 'nothing to check'.
-    sources = {p: t for p, t, _ in entries}
-    # Duplicate ids over everything, first come first kept: base, then the mod in file order.
-    order = {p: i for i, (p, _, _) in enumerate(entries)}
-    declared = [(d.id, d.id_span) for m in head.modules for d in m.decls
-                if isinstance(d, ast.CardDecl)]
-    for shard_diags, ids in results:
-        diags.extend(shard_diags)
-        declared.extend(ids)
-    declared.sort(key=lambda e: (e[1].path not in base_files, order.get(e[1].path, -1),
-                                 e[1].line, e[1].col))
-    first: dict[str, Span] = {}
-    for cid, span in declared:
-        if cid in first:
-            if span.path not in base_files:
-                diags.append(Diagnostic(span, "E401", f"card id `{cid}` is defined twice",
-                                        f"first defined at {display_path(str(first[cid]))}; "
-                                        "ids must be unique in a ruleset"))
-        else:
-            first[cid] = span
-    return diags, sources, head

@@ -1,6 +1,6 @@
 """The house rules of docs/architecture.md, checked on the source: every module is on the map,
-imports go one way between the layers (lazy imports inside functions count too), and no module
-assigns to another module's attributes."""
+imports go one way between the layers and make no cycle (lazy imports inside functions count
+too), and no module assigns to another module's attributes."""
 import ast
 from pathlib import Path
 
@@ -19,23 +19,16 @@ LAYERS = [
     "raiders.interpreter.cli",      # the `raiders` command
 ]
 
-# Imports that go up, each with why; the one loader (issue 23) takes the card files' reading
-# and parse cache out of the language, and with them these. An entry no longer needed fails
+# Imports that go up, each with why. An entry no longer needed fails
 # `test_every_exception_is_still_needed`: delete it.
 UPWARD = {
-    ("raiders.dsl.library", "raiders.formats.safeio"):
-        "library.parse_file reads card files (the loader: issue 23)",
-    ("raiders.dsl.library", "raiders.formats.libcache"):
-        "library.parse_text keeps parses in the cache folder (the loader: issue 23)",
     ("raiders.dsl.parser", "raiders.formats.grammarcache"):
         "the parser's tables are kept in the cache folder",
 }
 
-# Assignments to another module's attribute, each with why (tests may patch freely).
-PATCHES = {
-    ("raiders.interpreter.tools.lsp", "raiders.dsl.library", "parse_file"):
-        "the language server reads the editor's buffers (the loader takes a reader: issue 23)",
-}
+# Assignments to another module's attribute, each with why (tests may patch freely). None:
+# the language server reads its buffers through the loader it passes (formats/loader.py).
+PATCHES: dict[tuple[str, str, str], str] = {}
 
 
 def _module(path: Path) -> str:
@@ -123,6 +116,107 @@ def test_the_layer_rule_can_fail():
     # relative imports are resolved: the runtime's `from .compiled import …`
     assert "raiders.interpreter.runtime.compiled" in _imports(
         ROOT / "interpreter" / "runtime" / "room.py")
+
+
+def _edges(path: Path) -> set[str]:
+    """The modules of ours a file imports, where it imports them (top or inside a function):
+    `from pkg import mod` is the module `pkg.mod`, `from pkg import name` the package itself."""
+    return _edges_in(path.read_text(encoding="utf-8"), _module(path), _package(path))
+
+
+def _edges_in(text: str, me: str, package: str) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute(node, package)
+            modules = {f"{base}.{a.name}" for a in node.names} & MODULES
+            found |= modules
+            if len(modules) < len(node.names):
+                found.add(base)
+    return {m for m in found if m in MODULES and m != me}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of a graph: its strongly connected parts of more than one module
+    (Tarjan's algorithm, iterative), each as one cycle through them, sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    parts: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, todo = work[-1]
+            nxt = next(todo, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part = []
+                while True:
+                    m = stack.pop()
+                    on_stack.discard(m)
+                    part.append(m)
+                    if m == node:
+                        break
+                if len(part) > 1:
+                    parts.append(_one_cycle(graph, set(part)))
+    return sorted(parts)
+
+
+def _one_cycle(graph: dict[str, set[str]], part: set[str]) -> list[str]:
+    """The shortest way through a strongly connected part back to its first module: the
+    cycle to read in a failure."""
+    start = min(part)
+    came: dict[str, str] = {}
+    todo = [start]
+    while todo:
+        node = todo.pop(0)
+        for n in sorted(graph[node] & part):
+            if n == start:
+                back = [node]
+                while back[-1] != start:
+                    back.append(came[back[-1]])
+                return [*reversed(back), start]
+            if n not in came:
+                came[n] = node
+                todo.append(n)
+    raise AssertionError("not a strongly connected part")
+
+
+def test_no_import_cycles():
+    """No module imports, at its top or inside a function, a module that imports it back
+    through any chain: a function-level import is no way around a cycle (issue 23)."""
+    graph = {_module(p): _edges(p) for p in FILES}
+    cycles = _cycles(graph)
+    assert not cycles, "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_cycle_rule_can_fail():
+    lazy = "def f():\n    from raiders.dsl import library\n"
+    assert _edges_in(lazy, "raiders.dsl.ast", "raiders.dsl") == {"raiders.dsl.library"}
+    assert _edges_in("from raiders.dsl import load_text\n", "raiders.formats.x",
+                     "raiders.formats") == {"raiders.dsl"}
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e2"}, "e2": {"e"}}
+    assert _cycles(graph) == [["a", "b", "c", "a"], ["e", "e2", "e"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
 def _module_names(tree: ast.AST, package: str) -> dict[str, str]:
@@ -213,3 +307,22 @@ def test_the_map_names_no_module_that_is_gone():
     named = set(re.findall(r"`((?:dsl|formats|interpreter)/[\w/]+\.py)`", text))
     gone = sorted(n for n in named if not (ROOT / n).is_file())
     assert not gone, gone
+
+
+def test_one_way_down_the_tree():
+    """One AST-children primitive (dsl/ast.py `children`): no other module walks a node's
+    fields itself (formats/plaindata.py flattens any attrs object, spans and all: not a walk
+    of the tree)."""
+    own = {"dsl/ast.py", "formats/plaindata.py"}
+    found = sorted(_doc_path(f) for f in FILES if _doc_path(f) not in own
+                   and "attrs.fields(type(" in f.read_text(encoding="utf-8"))
+    assert not found, found
+    from raiders.dsl import ast as A
+    from raiders.dsl.spans import Span
+
+    at = Span("x.dsl", 1, 1, 1, 2)
+    field = A.Field("wounds", A.Num(2, at), at)
+    assert list(A.children(field)) == [("name", "wounds"), ("value", A.Num(2, at))]
+    assert list(A.children((field, 3))) == [(None, field), (None, 3)]
+    assert list(A.children(at)) == [] and list(A.children("word")) == []
+    assert list(A.walk((field,))) == [field, A.Num(2, at)]

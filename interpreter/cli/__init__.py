@@ -64,8 +64,10 @@ def _color_option() -> click.Option:
 
 class _Main(click.Group):
     """The command group: commands imported when named, and the last net under every command:
-    an operating-system error no command foresaw (a name too long, a disk full, a folder that
-    vanished) is a one-line error and exit 1, never a traceback."""
+    problems with diagnostics (`Problems`, from any layer) are printed and exit 1, and an
+    operating-system error no command foresaw (a name too long, a disk full, a folder that
+    vanished) is a one-line error and exit 1, never a traceback. A command catches `Problems`
+    itself only to say more (which log was bad, which value of a sweep)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self.commands, *COMMANDS})
@@ -128,6 +130,16 @@ class _Main(click.Group):
 
             name = f"{clip(str(err.filename), 120)}: " if err.filename else ""
             raise Failure(f"error: {name}{err.strerror or err}") from None
+        except Exception as err:
+            from raiders.dsl.diagnostics import Problems  # (not above: `--help` stays light)
+
+            if not isinstance(err, Problems):
+                raise
+            from .common import Failure
+
+            n = len(err.diagnostics)
+            raise Failure(f"{n} problem(s)" if n else str(err), err.diagnostics,
+                          err.sources) from None
 
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})

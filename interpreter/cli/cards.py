@@ -128,8 +128,8 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, allow_paths: tuple[str, ...]) 
                 continue
             failed += 1
             click.echo(f"FAIL  {where}  {o.name}")
-            for d in o.differences:
-                click.echo(f"        {d}")
+            for difference in o.differences:
+                click.echo(f"        {difference}")
             if o.diagnostics:
                 print_diagnostics(o.diagnostics, {})
     click.echo(f"{passed} passed, {failed} failed")

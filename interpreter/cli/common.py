@@ -25,16 +25,17 @@ def print_diagnostics(diags: list[Diagnostic], sources: dict[str, str], fmt: str
 
 # A seed a log can hold: a log's numbers are 64-bit integers (docs/logs.md), and so are the
 # seeds SEED..SEED+N-1 of N games (`check_seed_range`).
-SEED = click.IntRange(-(2**63), 2**63 - 1)
+SEED_MAX = 2**63 - 1  # a log's seed is a signed 64-bit number
+SEED = click.IntRange(-(2**63), SEED_MAX)
 # More games than any run finishes (about a week of games at full speed on two cores).
 MAX_GAMES = 10**9
 
 
 def check_seed_range(seed: int, games: int) -> None:
     """The last game's seed must fit a log too."""
-    if seed + games - 1 > SEED.max:
+    if seed + games - 1 > SEED_MAX:
         raise click.UsageError(f"--seed {seed} with {games} games runs past the largest seed "
-                               f"a log holds ({SEED.max})")
+                               f"a log holds ({SEED_MAX})")
 
 
 def nonempty_path(ctx: click.Context, param: click.Parameter, value):
@@ -68,14 +69,15 @@ def load_rules_or_exit(ruleset: str, variant: Optional[str], cards: tuple[str, .
     """Rules for a command, or a clean exit with diagnostics (1) or a usage error (2)."""
     import os
 
-    from raiders.interpreter.runtime.rules import LoadError, load_rules
+    from raiders.dsl.diagnostics import Problems
+    from raiders.interpreter.runtime.rules import load_rules
 
     cards = tuple(dict.fromkeys(os.path.normpath(c) for c in cards))  # the same mod once
     try:
         return load_rules(ruleset, variant, cards)
     except ValueError as err:
         raise click.UsageError(str(err)) from None
-    except LoadError as err:
+    except Problems as err:
         raise Failure(f"the cards do not check clean: {len(err.diagnostics)} problem(s)",
                       err.diagnostics, err.sources) from None
 
@@ -189,7 +191,8 @@ def bot_kinds(bots: str, n_players: int) -> list[str]:
 def check_targets(targets: list, log_dir: Optional[str], force: bool) -> None:
     """Before any game is played: the log folder can be written, and no log that exists is
     replaced without --force (a killed run's temporary files are cleared away)."""
-    from raiders.formats.safeio import clean_stale_temps, refuse_special, writable_folder
+    from raiders.formats.atomic import clean_stale_temps, refuse_special
+    from raiders.formats.safeio import writable_folder
 
     if log_dir:
         why = writable_folder(log_dir)
@@ -212,3 +215,47 @@ def check_targets(targets: list, log_dir: Optional[str], force: bool) -> None:
         folder = os.path.dirname(os.fspath(t)) or "."
         if not log_dir and not os.path.isdir(folder):
             raise Failure(f"error: cannot write {t}: no folder {folder}")
+
+
+def write_page(path: str, text: str) -> None:
+    """An HTML page a command writes (`--report`), whole or not at all; said on stderr."""
+    from raiders.formats.atomic import write_atomic
+
+    try:
+        write_atomic(path, text)
+    except OSError as err:
+        raise Failure(f"error: cannot write {path}: {err}") from None
+    click.echo(f"report: {path}", err=True)
+
+
+def replay_hint(meta, target, cards: tuple[str, ...], ruleset: str,
+                folder: Optional[str] = None) -> None:
+    """A log may name only paths inside its own folder (docs/security.md). When this one names
+    a mod or a ruleset elsewhere, say so as it is written, with the exact command that replays
+    it, rather than let the replay be refused later."""
+    import shlex
+    from pathlib import Path
+
+    from raiders.formats.rulesets import builtin_ids
+    from raiders.formats.safeio import Confinement
+
+    box = Confinement(Path(target).parent)
+    def outside(named: str) -> bool:
+        return named not in builtin_ids() and box.resolve(named)[0] is None
+
+    named = [n for n in (meta.ruleset, *meta.cards) if outside(n)]
+    if not named:
+        return
+    words = ["raiders", "replay"]
+    if outside(meta.ruleset):
+        words += ["--allow-path", str(Path(ruleset).parent) if Path(ruleset).is_file()
+                  else ruleset]
+    if any(outside(n) for n in meta.cards):
+        for c in cards:  # every one: --cards stands for all the mods a log names
+            words += ["--cards", c]
+    what = f"the logs in {folder} name" if folder else f"{target} names"
+    click.echo(f"note: {what} {', '.join(f'`{n}`' for n in named)}, outside "
+               f"{'their' if folder else 'its'} own folder, where a log may not lead by itself "
+               "(docs/security.md); replay "
+               f"{'them' if folder else 'it'} with:\n  "
+               + shlex.join([*words, str(folder or target)]), err=True)

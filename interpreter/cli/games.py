@@ -21,6 +21,7 @@ from .common import (
     nonempty_path,
     print_diagnostics,
     relative_to_log,
+    replay_hint,
     styled_narration,
 )
 
@@ -110,7 +111,7 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
         check_targets([Path(log_file)] if log_file else [], None, force)
         return play_from(from_log, from_room, bots, human_seats, seed, log_file, quiet,
                          allow_paths, cards or None)
-    from raiders.formats.safeio import write_new
+    from raiders.formats.atomic import write_new
     from raiders.interpreter.game.botspec import make_bot
     from raiders.interpreter.game.engine import Game
     from raiders.interpreter.records.logs import LogMeta, render_log
@@ -145,8 +146,8 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
         seed = draw_seed()
         click.echo(f"seed {seed} (drawn; --seed {seed} plays this game again)", err=True)
     narrate = games == 1 and not quiet
-    targets = [Path(log_file) if log_file else Path(log_dir) / f"game-{seed + g}.yaml"
-               for g in range(games)] if log_file or log_dir else []
+    targets = [Path(log_file)] if log_file else \
+        [Path(log_dir) / f"game-{seed + g}.yaml" for g in range(games)] if log_dir else []
     check_targets(targets, log_dir, force)
     if any(h > n_players for h in human_seats):
         raise click.UsageError(f"--human takes a seat 1..{n_players}")
@@ -207,39 +208,6 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
                 replay_hint(meta, target, cards, ruleset, log_dir)
 
 
-def replay_hint(meta, target, cards: tuple[str, ...], ruleset: str,
-                folder: Optional[str] = None) -> None:
-    """A log may name only paths inside its own folder (docs/security.md). When this one names
-    a mod or a ruleset elsewhere, say so as it is written, with the exact command that replays
-    it, rather than let the replay be refused later."""
-    import shlex
-    from pathlib import Path
-
-    from raiders.formats.rulesets import builtin_ids
-    from raiders.formats.safeio import Confinement
-
-    box = Confinement(Path(target).parent)
-    def outside(named: str) -> bool:
-        return named not in builtin_ids() and box.resolve(named)[0] is None
-
-    named = [n for n in (meta.ruleset, *meta.cards) if outside(n)]
-    if not named:
-        return
-    words = ["raiders", "replay"]
-    if outside(meta.ruleset):
-        words += ["--allow-path", str(Path(ruleset).parent) if Path(ruleset).is_file()
-                  else ruleset]
-    if any(outside(n) for n in meta.cards):
-        for c in cards:  # every one: --cards stands for all the mods a log names
-            words += ["--cards", c]
-    what = f"the logs in {folder} name" if folder else f"{target} names"
-    click.echo(f"note: {what} {', '.join(f'`{n}`' for n in named)}, outside "
-               f"{'their' if folder else 'its'} own folder, where a log may not lead by itself "
-               "(docs/security.md); replay "
-               f"{'them' if folder else 'it'} with:\n  "
-               + shlex.join([*words, str(folder or target)]), err=True)
-
-
 @click.command()
 @click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--check", is_flag=True,
@@ -283,6 +251,7 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
       raiders replay --check --complete game.yaml      # CI: a finished game, replaying equal
       raiders replay --cards ../mymod game.yaml        # a log of a game with your mod
     """
+    from raiders.dsl.diagnostics import Problems
     from raiders.interpreter.records.logs import read_log
     from raiders.interpreter.records.narrate import (
         floor_header,
@@ -291,7 +260,6 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
         standings,
     )
     from raiders.interpreter.records.replay import replay as run_replay
-    from raiders.interpreter.records.yamlcheck import InputError
 
     if jobs is not None and not check:
         raise click.UsageError("--jobs is for --check (a narration is one process)")
@@ -349,7 +317,7 @@ def replay(logs: tuple[str, ...], check: bool, quiet: bool, trace: bool, html: O
                 click.echo(f"{shown}: {rules.ruleset.name}, {rules.variant.name} play, "
                            f"{count(len(spec.names), 'player')}")
             outcome = run_replay(spec, check, on_room, why.start if why else None)
-        except InputError as err:
+        except Problems as err:
             bad += 1
             click.echo(f"FAIL  {shown}: bad log")
             print_diagnostics(err.diagnostics, {})

@@ -65,7 +65,7 @@ def print_cmd(paths: tuple[str, ...], out: str, fmt: str, paper: str, ruleset: O
             raise
         raise Failure(f"error: raiders print draws with matplotlib, which is not installed: "
                       f"{EXTRA_HINT}") from None
-    from raiders.interpreter.runtime.rules import LoadError
+    from raiders.dsl.diagnostics import Problems
     from raiders.interpreter.tools.cardfaces import PathError, faces, sources
 
     _check_out(out, fmt)
@@ -75,7 +75,7 @@ def print_cmd(paths: tuple[str, ...], out: str, fmt: str, paper: str, ruleset: O
         raise click.UsageError(str(err)) from None
     except ValueError as err:
         raise click.UsageError(str(err)) from None
-    except LoadError as err:
+    except Problems as err:
         raise Failure(f"the cards do not check clean: {len(err.diagnostics)} problem(s)",
                       err.diagnostics, err.sources) from None
     if fmt == "pdf":
@@ -144,7 +144,7 @@ def _file_names(drawn, fmt: str) -> list[str]:
 def _write_cards(drawn, out: str, fmt: str, dpi: int, force: bool, cardsheet) -> int:
     """One file per card. The folder's files are only ever replaced with --force: they were
     not named one by one, so all are checked before the first is written."""
-    from raiders.formats.safeio import FileExists, write_new
+    from raiders.formats.atomic import FileExists, write_new
 
     names = _file_names(drawn, fmt)
     targets = [os.path.join(out, n) for n in names]

@@ -19,6 +19,7 @@ from .common import (
     load_rules_or_exit,
     nonempty_path,
     relative_to_log,
+    write_page,
 )
 
 
@@ -217,18 +218,6 @@ def _command_line(ctx: click.Context) -> str:
         for v in (value if isinstance(value, tuple) else (value,)):
             words += [flag] if value is True else [flag, str(v)]
     return shlex.join(words)
-
-
-def write_page(path: str, text: str) -> None:
-    from pathlib import Path
-
-    from raiders.formats.atomic import write_atomic
-
-    try:
-        write_atomic(Path(path), text)
-    except OSError as err:
-        raise Failure(f"error: cannot write {path}: {err}") from None
-    click.echo(f"report: {path}", err=True)
 
 
 def _write_report(path: str, tally, setup_json: dict, command: str, seed: int,

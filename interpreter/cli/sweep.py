@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Optional
+from typing import Any, Optional
 
 import attrs
 import click
 
-from .common import Failure, print_diagnostics
+from .common import Failure, print_diagnostics, write_page
 
 
 def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: int, seed: int,
@@ -16,7 +16,7 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
               as_json: bool, setup_json: dict, report_file: Optional[str] = None,
               command: str = "") -> None:
     """Parse, check every value (exit 2 with the reason), play, print; `base`: the Setup."""
-    from raiders.interpreter.runtime.rules import LoadError
+    from raiders.dsl.diagnostics import Problems
     from raiders.interpreter.runtime.sweep import (
         SweepError,
         check_figure,
@@ -40,7 +40,7 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
     for e in edits:
         try:
             attrs.evolve(base, edits=(e,)).rules()  # as the simulation will load it
-        except LoadError as err:
+        except Problems as err:
             print_diagnostics(err.diagnostics, err.sources)
             raise click.UsageError(f"--sweep: {sweep.text} = {e.value} does not check "
                                    "(above)") from None
@@ -79,7 +79,7 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
     if report_file:
         _report(report_file, rules, sweep, rows, shown, target, best, setup_json, command, seed)
     if as_json:
-        doc = {"format": JSON_FORMAT, "setup": setup_json,
+        doc: dict[str, Any] = {"format": JSON_FORMAT, "setup": setup_json,
                "sweep": {"param": sweep.text, "values": [
                    {"value": v, **t.to_json()} for v, t in rows]}}
         if target is not None:
@@ -132,8 +132,6 @@ def _report(path: str, rules, sweep, rows: list, shown: list[str], target, best,
     import html
 
     from raiders.interpreter.tools import report
-
-    from .simulate import write_page
 
     figs = [(v, t.figures()) for v, t in rows]
     sections = []

@@ -10,10 +10,10 @@ from typing import Any, Optional
 import attrs
 import click
 
-from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.diagnostics import Diagnostic, Problems
 from raiders.dsl.library import display_path
 
-from .common import Failure, print_diagnostics
+from .common import Failure, print_diagnostics, replay_hint
 
 GENERATOR = b'<meta name="generator" content="raiders replay --html">'
 
@@ -61,7 +61,7 @@ def replay_html(files: list[str], refused: list[Diagnostic], html: str, check: b
     with --check a divergence)."""
     import os
 
-    from raiders.interpreter.records.yamlcheck import InputError
+    from raiders.dsl.diagnostics import Problems
     from raiders.interpreter.tools.viewer import view_for, write_html
 
     if len(files) > 1 and os.path.lexists(html) and not os.path.isdir(html):
@@ -78,7 +78,7 @@ def replay_html(files: list[str], refused: list[Diagnostic], html: str, check: b
             continue
         try:
             data = view_for(f, allow_paths, cards=cards)
-        except InputError as err:
+        except Problems as err:
             bad += 1
             click.echo(f"FAIL  {shown}: bad log")
             print_diagnostics(err.diagnostics, {})
@@ -153,14 +153,13 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
         room_lines,
         standings,
     )
-    from raiders.interpreter.records.yamlcheck import InputError
     from raiders.interpreter.runtime.room import RulesError
 
     from .common import bot_kinds
 
     try:
         spec = read_log(log, allow_paths, cards)
-    except InputError as err:
+    except Problems as err:
         raise Failure(f"FAIL  {display_path(log)}: bad log", err.diagnostics) from None
     n = len(spec.names)
     keep = len(spec.rooms) if room is None else room
@@ -177,7 +176,7 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
     narrate = not quiet
     try:
         branch = branch_game(spec, keep, seats, seed)
-    except InputError as err:
+    except Problems as err:
         raise Failure(f"FAIL  {display_path(log)}: bad log", err.diagnostics) from None
     game = branch.game
     effects_of = None
@@ -190,7 +189,7 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
                    f"(seed {seed})")
 
     def on_room(rec) -> None:
-        if not narrate:
+        if effects_of is None:  # not narrating
             return
         k = len(game.records)
         if rec.index == 0:
@@ -204,7 +203,7 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
 
     try:
         result = branch.run(on_room)
-    except InputError as err:
+    except Problems as err:
         raise Failure(f"FAIL  {display_path(log)}: bad log", err.diagnostics) from None
     except RulesError as err:
         raise Failure(f"error: {err}") from None
@@ -218,8 +217,6 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
             write_atomic(target, text)
         except OSError as err:
             raise Failure(f"error: cannot write {target}: {err.strerror or err}") from None
-        from .games import replay_hint
-
         def from_here(p: str) -> str:  # a path of the new log, as the command line names it
             return os.path.relpath(os.path.join(target.parent, p))
 
@@ -231,21 +228,43 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
 @click.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="The port on localhost (0: any free port).")
+              help="The port to listen on (0: any free port).")
+@click.option("--bind", default="127.0.0.1", show_default=True, metavar="ADDRESS",
+              help="The address to listen on. Any address but a loopback one (127.0.0.1, ::1) "
+                   "makes the server reachable from other machines: it then wants a random "
+                   "token in every URL, and prints the URL with it.")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Answer requests that name the server NAME too (its `Host:`; repeatable). "
+                   "By default only localhost, 127.0.0.1, [::1] and the bound address.")
+@click.option("--client-timeout", type=click.FloatRange(0.1, 3600), default=10.0,
+              show_default=True, metavar="SECONDS",
+              help="How long a client may take to send its request, and to take its answer "
+                   "(a slower one gets 408 and is closed).")
 @click.option("--allow-path", "allow_paths", multiple=True, metavar="DIR",
               type=click.Path(exists=True),
               help="Let the logs name rulesets and mod folders inside DIR too (repeatable).")
-def serve(folder: str, port: int, allow_paths: tuple[str, ...]) -> None:
+def serve(folder: str, port: int, bind: str, allow_hosts: tuple[str, ...],
+          client_timeout: float, allow_paths: tuple[str, ...]) -> None:
     """Serve the replay viewer for a folder of logs on http://127.0.0.1:PORT/.
 
-    The index lists every *.yaml log below FOLDER; each opens in the same viewer that
-    `raiders replay LOG --html` writes. Only localhost is served. Stop with Ctrl-C.
+    The index lists every log below FOLDER (a YAML file whose `format:` line says
+    raiders-log); each opens in the same viewer that `raiders replay LOG --html` writes. No
+    other file is listed or shown. Requests that name another host (DNS rebinding) are
+    refused. Stop with Ctrl-C.
     """
     from raiders.interpreter.tools.serve import make_server
 
-    server = make_server(folder, port, allow_paths)
-    host, real_port = server.server_address[:2]
-    click.echo(f"serving {display_path(folder)} on http://{host}:{real_port}/ (Ctrl-C stops)")
+    try:
+        server = make_server(folder, port, allow_paths, bind, allow_hosts,
+                             timeout=client_timeout)
+    except OSError as err:
+        raise Failure(f"error: cannot listen on {bind} port {port}: "
+                      f"{err.strerror or err}") from None
+    click.echo(f"serving {display_path(folder)} ({len(server.files)} log(s)) on "
+               f"{server.url} (Ctrl-C stops)")
+    if server.token:
+        click.echo("reachable from other machines: the URL carries a token, needed on every "
+                   "request; share it only with those who may see these logs")
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -2,10 +2,13 @@
 whole-number argument, the search bot's budget)."""
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
+
+if TYPE_CHECKING:
+    from .players import Seat
 
 
-def bot_classes() -> dict[str, Callable]:
+def bot_classes() -> dict[str, Callable[..., Seat]]:
     """Every bot by name: the ones players.py registers, and the search bot."""
     from .players import BOTS
     from .search_bot import SearchBot

@@ -7,7 +7,7 @@ cards already revealed in the current room.
 from __future__ import annotations
 
 import random
-from typing import Optional, Protocol, Sequence
+from typing import Callable, Optional, Protocol, Sequence
 
 import attrs
 
@@ -416,4 +416,4 @@ def _hold(clone: Player, card: Optional[Card]) -> None:
         clone.hand.append(card)
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, Callable[..., Seat]] = {"random": RandomBot, "greedy": GreedyBot}

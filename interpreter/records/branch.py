@@ -14,7 +14,7 @@ from typing import Callable, Optional, Sequence
 
 import attrs
 
-from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.diagnostics import Diagnostic, Problems
 from raiders.dsl.spans import Span
 from raiders.interpreter.game.engine import Game, GameResult, RoomRecord
 from raiders.interpreter.game.players import Seat, SeatView
@@ -22,14 +22,13 @@ from raiders.interpreter.runtime.room import RulesError
 from raiders.interpreter.runtime.state import Card
 
 from .logs import LogMeta, LogSpec
-from .replay import _Driver, _LogSeat, build_game
-from .yamlcheck import InputError
+from .replay import _Driver, build_game
 
 
 class _BranchSeat:
     """The log's answers for the rooms kept, then the new seat's."""
 
-    def __init__(self, game: Game, logged: _LogSeat, new: Seat, keep: int):
+    def __init__(self, game: Game, logged: Seat, new: Seat, keep: int):
         self.game, self.logged, self.new, self.keep = game, logged, new, keep
 
     def _seat(self):
@@ -54,7 +53,7 @@ class Branch:
     keep: int
 
     def run(self, on_room: Optional[Callable[[RoomRecord], None]] = None) -> GameResult:
-        """Play the game; a kept room that breaks the rules is the log's fault (InputError at
+        """Play the game; a kept room that breaks the rules is the log's fault (Problems at
         the room's entry, as in replay)."""
         game, keep, spec = self.game, self.keep, self.spec
 
@@ -72,7 +71,7 @@ class Branch:
             if k >= keep:
                 raise
             where = spec.rooms[k].span if k < len(spec.rooms) else Span.whole_file(spec.path)
-            raise InputError([Diagnostic(where, "E503", f"room entry {k + 1}: {err}")]) from None
+            raise Problems([Diagnostic(where, "E503", f"room entry {k + 1}: {err}")]) from None
 
 
 def branch_game(spec: LogSpec, keep: int, seats: Sequence[Seat], seed: int) -> Branch:

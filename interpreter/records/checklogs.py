@@ -33,15 +33,16 @@ def check_file(path: str, allow: Sequence[str] = (), quiet: bool = False,
     """Read one log, replay it and compare its checkpoints: the lines `replay --check` prints.
     `cards`: the mods to play it with instead of the log's (`--cards`); `complete`: a game in
     progress fails (`--complete`)."""
+    from raiders.dsl.diagnostics import Problems
+
     from .logs import read_log
     from .narrate import standings
     from .replay import replay
-    from .yamlcheck import InputError
 
     shown = display_path(path)
     try:
         outcome = replay(read_log(path, allow, cards), check=True)
-    except InputError as err:
+    except Problems as err:
         return Checked(path, False, [], err.diagnostics)
     if outcome.divergence is not None:
         return Checked(path, False, [f"FAIL  {shown}: {outcome.divergence}"])

@@ -9,7 +9,7 @@ from raiders.dsl.diagnostics import Diagnostic
 
 def yaml_kind(path: str):
     """`log` or `scenario` from a YAML file's `format:` line, else None."""
-    from raiders.formats.yamlsrc import file_format
+    from raiders.formats.declared import file_format
 
     kind = file_format(path)
     return kind if kind in ("log", "scenario") else None
@@ -21,7 +21,8 @@ def split_documents(paths: tuple[str, ...]) -> tuple[list[str], list[tuple[str, 
     found by their `format:` line; a `mod.yaml` stands for its whole mod."""
     from pathlib import Path
 
-    cards, other = [], []
+    cards: list[str] = []
+    other: list[tuple[str, str]] = []
     for p in paths:
         if Path(p).is_dir():
             # a folder's logs and scenario files are checked too, by their own readers
@@ -44,7 +45,7 @@ def split_documents(paths: tuple[str, ...]) -> tuple[list[str], list[tuple[str, 
 
 def check_document(path: str, kind: str, allow: tuple[str, ...] = ()) -> list[Diagnostic]:
     """A log's or a scenario file's own checks (a scenario's expectations are not run)."""
-    from .yamlcheck import InputError
+    from raiders.dsl.diagnostics import Problems
 
     if kind == "log":
         from .logs import read_log
@@ -52,7 +53,7 @@ def check_document(path: str, kind: str, allow: tuple[str, ...] = ()) -> list[Di
 
         try:
             replay(read_log(path, allow))  # every play legal, in the room it is in
-        except InputError as err:
+        except Problems as err:
             return err.diagnostics
         return []
     from .scenarios import run_file

@@ -12,7 +12,7 @@ from typing import Any, Optional, Sequence
 
 import attrs
 
-from raiders.dsl.diagnostics import Diagnostic, did_you_mean
+from raiders.dsl.diagnostics import Diagnostic, Problems, did_you_mean
 from raiders.dsl.spans import Span
 from raiders.formats import yamlsrc
 from raiders.formats.atomic import write_atomic  # noqa: F401  (the play/replay commands import it here)
@@ -20,7 +20,7 @@ from raiders.interpreter.game.engine import Deal, GameResult, RoomRecord
 from raiders.interpreter.runtime.rules import Rules
 from raiders.interpreter.runtime.state import Card, Floor, Player, RoomSlot
 
-from .yamlcheck import InputError, Reader, allowing, rules_from
+from .yamlcheck import Reader, allowing, rules_from
 
 FORMAT = "raiders-log/1"
 FIELDS = ("format", "ruleset", "variant", "seed", "difficulty", "cards", "players",
@@ -184,7 +184,7 @@ class LogSpec:
 
 def read_log(path: str, allow: Sequence[str] = (),
              cards: Optional[Sequence[str]] = None) -> LogSpec:
-    """Read and check a log file; raises InputError with positioned diagnostics.
+    """Read and check a log file; raises Problems with positioned diagnostics.
 
     The paths the log names (`ruleset`, `cards`) must lead inside the log's own folder or
     into one of the folders `allow`s (formats/safeio.py). `cards` (the command line's
@@ -193,9 +193,9 @@ def read_log(path: str, allow: Sequence[str] = (),
     declares no raiders format is refused before it is parsed (E510)."""
     _, docs, diags = yamlsrc.load_declared(path, "log")
     if diags:
-        raise InputError(diags)
+        raise Problems(diags)
     if len(docs) != 1:
-        raise InputError([Diagnostic(Span.whole_file(path), "E503",
+        raise Problems([Diagnostic(Span.whole_file(path), "E503",
                                      "a log is one YAML document (one game)")])
     doc = docs[0]
     r = Reader(path, doc, FIELDS, "log")
@@ -211,7 +211,7 @@ def _read(r: Reader, path: str, given: Optional[Sequence[str]]) -> LogSpec:
     difficulty = r.get("difficulty", "int")
     cards = [str(c) for c in (r.get("cards", "list", default=[]) or [])]
     if r.diags:
-        raise InputError(r.diags)
+        raise Problems(r.diags)
     if given is not None:
         cards = [os.path.abspath(c) for c in given]
     rules = rules_from(r, ruleset, variant, cards, "log", given is not None)
@@ -293,7 +293,7 @@ def _read(r: Reader, path: str, given: Optional[Sequence[str]]) -> LogSpec:
                 result[key] = [str(n) for n in v]
         result_span = r.span("result")
     if r.diags:
-        raise InputError(r.diags)
+        raise Problems(r.diags)
     return LogSpec(path, rules, meta, names, characters, first_seat, floors, rooms, result,
                    result_span, r.span("players") if r.has("players") else None)
 

@@ -60,9 +60,10 @@ def effect_words(event: str, who: str, n: object, rules: Optional[Rules] = None,
     if event == "test" and isinstance(n, tuple):
         return _test_words(n, it)
     if event in ("mark", "unmark") and isinstance(n, tuple):
-        return _status_words(event, names(who), *n, rules)
-    if event == "split":
-        return (f"{names(who)} tie for the {count(int(n), 'coin')}: more sharers than coins, "
+        status, held = n
+        return _status_words(event, names(who), status, held, rules)
+    if event == "split" and isinstance(n, int):
+        return (f"{names(who)} tie for the {count(n, 'coin')}: more sharers than coins, "
                 "so nobody gets any")
     if event in ("mark_place", "unmark_place"):  # a status on a room, the dungeon, a card
         thing = PLACES[who].phrase if who in PLACES else who
@@ -160,10 +161,10 @@ def result_lines(result: GameResult, solo: bool = False,
     lines = ["", "End of the game."]
     scores = result.scores or {}
     for p in result.players:
-        hero = p.character
-        if rules is not None and hero in rules.characters:
-            hero = rules.characters[hero].name
-        lines.append(f"  {p.name} ({hero}): {count(p.coins, 'coin')}, "
+        character = p.character
+        if rules is not None and character in rules.characters:
+            character = rules.characters[character].name
+        lines.append(f"  {p.name} ({character}): {count(p.coins, 'coin')}, "
                      f"{count(p.wounds, 'wound')}"
                      + (f", score {scores[p.name]}" if p.name in scores else "")
                      + (f" — {p.out}" if p.out else ""))

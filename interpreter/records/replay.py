@@ -9,7 +9,7 @@ from typing import Callable, Optional, Sequence
 
 import attrs
 
-from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.diagnostics import Diagnostic, Problems
 from raiders.dsl.spans import Span
 from raiders.interpreter.game.engine import Deal, Game, GameResult, RoomRecord
 from raiders.interpreter.game.players import SeatView
@@ -19,7 +19,6 @@ from raiders.interpreter.runtime.room import RulesError
 from raiders.interpreter.runtime.state import Card
 
 from .logs import LogSpec, RoomSpec
-from .yamlcheck import InputError
 
 
 class _Stop(Exception):
@@ -83,19 +82,19 @@ class _Driver:
         k, room = self.entry()
         play = room.plays.get(name)
         if play is None:
-            raise InputError([Diagnostic(room.plays_span, "E504",
+            raise Problems([Diagnostic(room.plays_span, "E504",
                                          f"room entry {k + 1} has no play for {name}",
                                          "every living player plays one card in every room")])
         i = self.step.get((k, name), 0)
         if i >= len(play.cards) and (not play.cards or view.room.cards_each > 1
                                      or view.room.rounds > 1):
-            raise InputError([Diagnostic(play.spans[-1] if play.spans else room.plays_span,
+            raise Problems([Diagnostic(play.spans[-1] if play.spans else room.plays_span,
                                          "E503", f"room entry {k + 1} gives {name} "
                                          f"{len(play.cards)} card(s); the room asks for more "
                                          f"({view.room.cards_each} each, "
                                          f"{view.room.rounds} round(s))")])
         if i >= len(play.cards):
-            raise InputError([Diagnostic(play.spans[-1], "E503",
+            raise Problems([Diagnostic(play.spans[-1], "E503",
                                          f"{name} played a {play.cards[-1]} but no second card "
                                          "after it")])
         self.step[(k, name)] = i + 1
@@ -103,7 +102,7 @@ class _Driver:
         if card not in legal:
             why = check_play(view.room, view.me, play.cards[i:], view.abilities) or \
                 f"{name} cannot play {card} here"
-            raise InputError([Diagnostic(play.spans[i], "E503", f"illegal play: {why}")])
+            raise Problems([Diagnostic(play.spans[i], "E503", f"illegal play: {why}")])
         return card
 
     def decide(self, name: str, view: SeatView, question: str) -> bool:
@@ -111,7 +110,7 @@ class _Driver:
         i = self.step.get((k, "?" + name), 0)
         answers = room.choices.get(name, [])
         if i >= len(answers):
-            raise InputError([Diagnostic(room.span, "E503",
+            raise Problems([Diagnostic(room.span, "E503",
                                          f"room entry {k + 1}: {name} is asked \"{question}\" "
                                          f"but the log gives no answer (`choices: {{{name}: "
                                          "[true]}`)")])
@@ -127,7 +126,7 @@ class _Driver:
         i = self.step.get((k, "#roll"), 0)
         if i >= len(rolls):
             if self.spec.meta.seed is None:  # nothing to roll from: a replay must be exact
-                raise InputError([Diagnostic(room.span, "E503",
+                raise Problems([Diagnostic(room.span, "E503",
                                              f"room entry {k + 1} rolls a die, but the log "
                                              f"gives {len(rolls)} roll(s) and no seed",
                                              "record the dice: `rolls: [N, …]`")])
@@ -145,13 +144,13 @@ class _Driver:
         entry = self.spec.rooms[k]
         for name in entry.peeks:
             if (k, name) not in self.asked_peek:
-                raise InputError([Diagnostic(entry.peeks_span or entry.span, "E503",
+                raise Problems([Diagnostic(entry.peeks_span or entry.span, "E503",
                                              f"{name} is listed in `torches` of room entry "
                                              f"{k + 1} but holds no item with the peek "
                                              "ability")])
         for name, play in entry.plays.items():
             if name not in living:
-                raise InputError([Diagnostic(play.spans[0], "E503",
+                raise Problems([Diagnostic(play.spans[0], "E503",
                                              f"{name} is out of the game and plays no more")])
             used = self.step.get((k, name), 0)
             if used < len(play.cards):
@@ -161,7 +160,7 @@ class _Driver:
                     what = "an escape card" if last in room.escapes else "played as a card"
                     why = (f"{name}: in {room.name} a {last} is {what}: it is the player's "
                            "card, with no second card after it")
-                raise InputError([Diagnostic(play.spans[used], "E503", why)])
+                raise Problems([Diagnostic(play.spans[used], "E503", why)])
 
 
 class _LogSeat:
@@ -192,7 +191,7 @@ def build_game(spec: LogSpec, trace: bool = True) -> tuple[Game, _Driver]:
             probe = Game(rules, spec.names, [None] * len(spec.names), seed=spec.meta.seed,
                          difficulty=spec.meta.difficulty)
         except (RulesError, ValueError) as err:
-            raise InputError([Diagnostic(spec.players_span or Span.whole_file(spec.path),
+            raise Problems([Diagnostic(spec.players_span or Span.whole_file(spec.path),
                                          "E503", str(err))]) from None
         seed_deal = probe.deal
     characters = [c if c is not None else seed_deal.characters[i]
@@ -210,7 +209,7 @@ def build_game(spec: LogSpec, trace: bool = True) -> tuple[Game, _Driver]:
         game = Game(rules, spec.names, seats, seed=spec.meta.seed, deal=deal, trace=trace,
                     difficulty=(spec.meta.difficulty or 3) if solo else spec.meta.difficulty)
     except (RulesError, ValueError) as err:
-        raise InputError([Diagnostic(spec.players_span or Span.whole_file(spec.path), "E503",
+        raise Problems([Diagnostic(spec.players_span or Span.whole_file(spec.path), "E503",
                                      str(err))]) from None
     game.scripted_threats = {k: r.monster for k, r in enumerate(spec.rooms)
                              if r.monster is not None}
@@ -253,7 +252,7 @@ def replay(spec: LogSpec, check: bool = False,
         driver.finish_room(k, list(rec.plays), spec.rules.rooms[rec.card])
         room = spec.rooms[k]
         if room.monster is not None and rec.monster is None:
-            raise InputError([Diagnostic(room.monster_span or room.span, "E503",
+            raise Problems([Diagnostic(room.monster_span or room.span, "E503",
                                          f"room entry {k + 1} ({rec.card}) reveals no monster "
                                          "card: remove `monster:`")])
         outcome.rooms_played = k + 1
@@ -274,7 +273,7 @@ def replay(spec: LogSpec, check: bool = False,
         result = game.run(after_room)
     except _Stop:
         if spec.result is not None:
-            raise InputError([Diagnostic(spec.result_span, "E503",
+            raise Problems([Diagnostic(spec.result_span, "E503",
                                          f"the log stops after {len(game.records)} room(s) "
                                          "but gives a result",
                                          "a game in progress has no `result`")]) from None
@@ -284,10 +283,10 @@ def replay(spec: LogSpec, check: bool = False,
     except RulesError as err:
         k = len(game.records)
         where = spec.rooms[k].span if k < len(spec.rooms) else Span.whole_file(spec.path)
-        raise InputError([Diagnostic(where, "E503", f"room entry {k + 1}: {err}")]) from None
+        raise Problems([Diagnostic(where, "E503", f"room entry {k + 1}: {err}")]) from None
     if len(spec.rooms) > len(game.records):
         extra = spec.rooms[len(game.records)]
-        raise InputError([Diagnostic(extra.span, "E503",
+        raise Problems([Diagnostic(extra.span, "E503",
                                      f"the game ended after {len(game.records)} rooms, but the "
                                      "log goes on")])
     outcome.result = result

@@ -11,7 +11,7 @@ from typing import Any, Optional, Sequence
 import attrs
 
 from raiders.dsl import ast, load_text
-from raiders.dsl.diagnostics import Diagnostic, did_you_mean
+from raiders.dsl.diagnostics import Diagnostic, Problems, did_you_mean
 from raiders.dsl.library import display_path
 from raiders.dsl.spans import Span
 from raiders.formats import yamlsrc
@@ -24,7 +24,7 @@ from raiders.interpreter.runtime.room import RulesError
 from raiders.interpreter.runtime.rules import Rules
 from raiders.interpreter.runtime.state import Card, Floor, Player, RoomSlot
 
-from .yamlcheck import InputError, Reader, allowing, rules_from
+from .yamlcheck import Reader, allowing, rules_from
 
 FORMAT = "raiders-scenario/1"
 FIELDS = ("format", "name", "ruleset", "variant", "cards", "players", "start", "supply", "room",
@@ -93,7 +93,7 @@ def run_scenario(doc: Any, path: str, lines: list[str], number: int) -> Outcome:
             else f"scenario {number}")
     try:
         return _run(doc, path, lines, name, line)
-    except InputError as err:
+    except Problems as err:
         return Outcome(name, path, line, False, diagnostics=err.diagnostics)
     except RecursionError:
         return Outcome(name, path, line, False, ["internal error (a bug in raiders, please "
@@ -108,7 +108,7 @@ def _rules(r: Reader, path: str) -> Rules:
     variant = r.get("variant", "str")
     cards = r.get("cards", "list", default=[]) or []
     if r.diags:
-        raise InputError(r.diags)
+        raise Problems(r.diags)
     return rules_from(r, ruleset, variant, list(cards), "scenario file")
 
 
@@ -131,17 +131,17 @@ def _inline_room(r: Reader, rules: Rules, text: str, lines: list[str]) -> Compil
     diags = [d for d in diags if d.severity == "error"]  # a warning (W602) runs the room
     module = next((m for m in lib.modules if m.path == r.path), None)
     if diags or module is None:
-        raise InputError([attrs.evolve(d, span=attrs.evolve(
+        raise Problems([attrs.evolve(d, span=attrs.evolve(
             d.span, line=d.span.line + shift, end_line=d.span.end_line + shift,
             col=d.span.col + indent, end_col=d.span.end_col + indent)) for d in diags])
     cards = [d for d in module.decls if isinstance(d, ast.CardDecl)]
     if not cards:
-        raise InputError([Diagnostic(r.span("room"), "E504",
+        raise Problems([Diagnostic(r.span("room"), "E504",
                                      "the inline room declares no card",
                                      "e.g. `monster ogre { strength 9 / 12 / 15  wounds 2 }`")])
     room = compile_card(lib, cards[-1].id, rules.ruleset.strength_players)
     if not isinstance(room, CompiledRoom):
-        raise InputError([Diagnostic(r.span("room"), "E503",
+        raise Problems([Diagnostic(r.span("room"), "E503",
                                      f"`{cards[-1].id}` is not a room card")])
     return with_item_values({room.id: room}, rules.items)[room.id]  # as the game's rooms
 
@@ -165,7 +165,7 @@ def _players(r: Reader) -> list[str]:
             and len(set(raw)) == len(raw):
         return [str(x) for x in raw]
     r.fail(r.span("players"), "`players` takes a list of distinct names or a number 1..8")
-    raise InputError(r.diags)
+    raise Problems(r.diags)
 
 
 def _card(r: Reader, node: Any, key: Any, rules: Rules) -> Optional[Card]:
@@ -187,9 +187,9 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
     r.require_format(FORMAT, "scenario")
     rules = _rules(r, path)
     names = _players(r)
-    if rules.wrong_player_count(len(names)):
-        r.fail(r.span("players"), rules.wrong_player_count(len(names)))
-        raise InputError(r.diags)
+    if (wrong := rules.wrong_player_count(len(names))) is not None:
+        r.fail(r.span("players"), wrong)
+        raise Problems(r.diags)
     players = [Player(i, n) for i, n in enumerate(names)]
     by_name = {p.name: p for p in players}
 
@@ -225,18 +225,18 @@ def _run(doc: Any, path: str, lines: list[str], name: str, line: int) -> Outcome
     steps = _steps(r, rules, lines, by_name, players)
     expect = r.get("expect", "map", default={}) or {}
     if r.diags:
-        raise InputError(r.diags)
+        raise Problems(r.diags)
 
     end = r.get("end", "any", default=False)
     if not isinstance(end, bool):
         r.fail(r.span("end"), "`end` takes true or false")
     _check_expect(r, expect, by_name, rules)
     if r.diags:
-        raise InputError(r.diags)
+        raise Problems(r.diags)
     first = r.get("first_player", "str")
     if first is not None and first not in by_name:
         r.fail(r.span("first_player"), f"`first_player` names unknown player `{first}`")
-        raise InputError(r.diags)
+        raise Problems(r.diags)
     first_seat = by_name[first].seat if first is not None else None
     game, error, winners = _play_steps(rules, players, supply, first_seat, steps, end is True)
     first_seat = game.first
@@ -390,16 +390,16 @@ def _steps(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player]
     if not entries:
         r.fail(r.span("rooms"), "`rooms` lists at least one room")
     if r.diags:
-        raise InputError(r.diags)
-    steps = []
+        raise Problems(r.diags)
+    steps: list[Step] = []
     for entry in entries:
         if not yamlsrc.is_map(entry):
             r.fail(yamlsrc.node_span(r.path, entry), "each entry of `rooms` is a map: "
                    "{room: ID, plays: {…}}")
-            raise InputError(r.diags)
+            raise Problems(r.diags)
         sub = Reader(r.path, entry, ROOM_FIELDS, "room entry")
         if sub.diags:
-            raise InputError(sub.diags)
+            raise Problems(sub.diags)
         steps.append(_step(sub, rules, lines, by_name, players, first=not steps))
     return steps
 
@@ -411,14 +411,14 @@ def _step(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player],
     path = r.path
     room_spec = r.get("room", "str", required=True)
     if r.diags:
-        raise InputError(r.diags)
+        raise Problems(r.diags)
     if "\n" in room_spec or "{" in room_spec:
         room = _inline_room(r, rules, room_spec, lines)
     elif room_spec in rules.rooms:
         room = rules.rooms[room_spec]
     else:
         r.fail(r.span("room"), f"unknown room `{room_spec}`", did_you_mean(room_spec, rules.rooms))
-        raise InputError(r.diags)
+        raise Problems(r.diags)
 
     plays_node = r.get("plays", "map", required=True)
     chosen: dict[str, list[Card]] = {}
@@ -460,7 +460,7 @@ def _step(r: Reader, rules: Rules, lines: list[str], by_name: dict[str, Player],
     if not isinstance(floor_end, bool):
         r.fail(r.span("floor_end"), "`floor_end` takes true or false")
     if r.diags:
-        raise InputError(r.diags)
+        raise Problems(r.diags)
     return Step(room, chosen, [int(x) for x in rolls], choices, monster, bool(floor_end),
                 where)
 
@@ -644,9 +644,9 @@ def _compare(r: Reader, name: str, line: int, expect: Any, players: list[Player]
             elif list(want or []) != winners:
                 diffs.append(f"winners: expected {list(want or [])}, got {winners}")
         elif key == "out":
-            got = [p.name for p in players if p.out]
-            if list(want or []) != got:
-                diffs.append(f"out: expected {list(want or [])}, got {got}")
+            out = [p.name for p in players if p.out]
+            if list(want or []) != out:
+                diffs.append(f"out: expected {list(want or [])}, got {out}")
         elif key == "supply":
             for item, n in want.items():
                 if supply.get(item, 0) != n:
@@ -655,22 +655,24 @@ def _compare(r: Reader, name: str, line: int, expect: Any, players: list[Player]
             p = by_name[key]
             sub = Reader(r.path, want, EXPECT_PLAYER, "player expectation")
             if sub.diags:
-                raise InputError(sub.diags)
+                raise Problems(sub.diags)
             for field, value in want.items():
                 if field == "marks":
-                    got = {n: m.count for n, m in p.marks.items()}
-                    value = dict(value or {})
-                    if got != value:
-                        diffs.append(f"{key}.marks: expected {value}, got {got}")
+                    held = {n: m.count for n, m in p.marks.items()}
+                    expected = dict(value or {})
+                    if held != expected:
+                        diffs.append(f"{key}.marks: expected {expected}, got {held}")
                     continue
-                got = getattr(p, field) if field != "out" else bool(p.out)
+                got: object
                 if field in ("items", "hand"):
-                    got, value = sorted(got), sorted(value)
+                    got, value = sorted(getattr(p, field)), sorted(value)
+                else:
+                    got = getattr(p, field) if field != "out" else bool(p.out)
                 if got != value:
                     diffs.append(f"{key}.{field}: expected {value}, got {got}")
         else:
             r.fail(yamlsrc.key_span(r.path, expect, key), f"`expect` names unknown player `{key}`",
                    "expect holds player names, `out`, `supply`, `error`, `winners` and "
                    "`first_player`", code="E504")
-            raise InputError(r.diags)
+            raise Problems(r.diags)
     return Outcome(name, r.path, line, not diffs, diffs)

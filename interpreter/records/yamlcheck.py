@@ -6,8 +6,9 @@ import contextlib
 from contextvars import ContextVar
 from typing import Iterable, Iterator, Optional
 
+from raiders.dsl.diagnostics import Problems
 from raiders.formats import yamlsrc
-from raiders.formats.fields import InputError, Reader  # noqa: F401  (the YAML formats' one reader)
+from raiders.formats.fields import Reader  # noqa: F401  (the YAML formats' one reader)
 
 # Folders the user allowed on the command line (`--allow-path`): paths named inside a log or
 # a scenario file may lead there too, besides the file's own folder (formats/safeio.py).
@@ -33,10 +34,10 @@ def rules_from(r: Reader, ruleset: str, variant: Optional[str], cards: list[str]
     named on the command line (`replay --cards`), not the file's: they are not confined."""
     from pathlib import Path
 
+    from raiders.formats.declared import file_format
     from raiders.formats.rulesets import RULESET_FILE, builtin_ids
     from raiders.formats.safeio import Confinement, is_dir, is_file, refused, too_large
-    from raiders.formats.yamlsrc import file_format
-    from raiders.interpreter.runtime.rules import LoadError, load_rules
+    from raiders.interpreter.runtime.rules import load_rules
 
     box = Confinement(Path(r.path).parent, _ALLOWED.get())
     roots: Optional[tuple[str, ...]] = None
@@ -77,12 +78,12 @@ def rules_from(r: Reader, ruleset: str, variant: Optional[str], cards: list[str]
         else:
             mods.append(path)
     if r.diags:
-        raise InputError(r.diags)
+        raise Problems(r.diags)
     try:
         return load_rules(ruleset, variant, tuple(mods), roots)
     except ValueError as err:
         field = "variant" if variant and "variant" in str(err) else "ruleset"
         r.fail(r.span(field) if r.has(field) else r.span(), str(err))
-        raise InputError(r.diags) from None
-    except LoadError as err:
-        raise InputError(err.diagnostics) from None
+        raise Problems(r.diags) from None
+    except Problems as err:
+        raise Problems(err.diagnostics) from None

@@ -11,7 +11,7 @@ The functions have these shapes (`ctx` is a `room.Context`):
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Protocol, Sequence
 
 import attrs
 
@@ -44,6 +44,17 @@ class Handler:
     # none. A test the bus can make for many handlers at once (room.Gate), never instead of
     # `pred`.
     needs: Optional[tuple[str, str]] = None
+
+
+class WhyListener(Protocol):
+    """What the bus tells a recorder of which card's rule did what (`replay --trace`, the
+    viewer: interpreter/records/why.py)."""
+
+    def modified(self, ctx: Any, event: Optional[str], p: Optional[Player], before: int,
+                 after: int, fn: Any, owner: Optional[Player]) -> None: ...
+
+    def ran(self, ctx: Any, h: Handler, owner: Optional[Player], subject: Sequence[Player],
+            amount: int) -> None: ...
 
 
 @attrs.define(eq=False)

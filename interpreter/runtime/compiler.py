@@ -30,6 +30,7 @@ from raiders.dsl.vocabulary import (
     PLACES,
     ROOM_SHAPE,
     SELECTORS,
+    as_selector,
     reads_a_player,
 )
 
@@ -193,8 +194,8 @@ class _Pending:
         for sort, event, tag, body, words, pred, about, victim, needs in self.handlers:
             h = Handler(sort, event, tag, fn(body), words, card_id, fn(pred), about, fn(victim),
                         needs)
-            into = rules.replacers if sort == "replace" else rules.reactors
-            into.setdefault(event, []).append(h)
+            table = rules.replacers if sort == "replace" else rules.reactors
+            table.setdefault(event, []).append(h)
         return rules
 
 
@@ -219,7 +220,8 @@ class CardCompiler:
         for name, info in self.kind.params.items():
             self.values[name] = fields.get(name, info.default)
         self.types = {name: info.type for name, info in self.kind.params.items()}
-        self.display = fields["name"].value if "name" in fields else card.id
+        name_field = fields.get("name")
+        self.display = name_field.value if isinstance(name_field, ast.Str) else card.id
         self._outside = (self.kind.role == "room" and _modified_from_outside(lib)) or frozenset()
 
     # ---- parameters: numbers become a function when something modifies them, else inline
@@ -341,7 +343,7 @@ class CardCompiler:
         if last == 0:
             return parts[0][0], words
         if all(isinstance(v, ast.Num) for v in value.values):
-            consts = ", ".join(str(v.value) for v in value.values)
+            consts = ", ".join(str(v.value) for v in value.values if isinstance(v, ast.Num))
             return f"({consts})[min(max(ctx.n_players - {first}, 0), {last})]", words
         # only the count's own number is worked out (it may roll a die)
         code = parts[last][0]
@@ -417,7 +419,10 @@ class CardCompiler:
     def call(self, e: ast.Call, p: str) -> tuple[str, str]:
         spec = FUNCTIONS[e.func]
         if spec.params == ("selector",):
-            sel, w = self.selector(ast.as_selector(e.args[0]), self.them)
+            chosen = as_selector(e.args[0])
+            if chosen is None:
+                raise CompileError(f"{self.card.id}: `{e.func}` needs a selector")
+            sel, w = self.selector(chosen, self.them)
             if e.func == "count":
                 return f"len({sel})", f"the number of {w}"
             if e.func == "among":
@@ -428,11 +433,11 @@ class CardCompiler:
                 read = f"q.{e.func}"
             return f"max(({read} for q in {sel}), default=0)", f"the {e.func} of {w}"
         if spec.place and len(e.args) == len(spec.params) + 1:  # marked(wear, this_card)
-            what, place = e.args[0].name, e.args[1].name
+            what, place = e.name_arg(0), e.name_arg(1)
             return (f"ctx.marked_at({_lit(place)}, {_lit(self.card.id)}, {_lit(what)})",
                     f"the `{what}` count of {PLACES[place].phrase}")
         if spec.params in (("item",), ("status",)):
-            what = e.args[0].name
+            what = e.name_arg(0)
             if e.func == "holds":
                 return _of(p, f"{p}.items.count({_lit(what)})"), f"the {what}s they hold"
             if e.func == "supply":
@@ -602,10 +607,10 @@ class CardCompiler:
                 self.param_words(name)  # checks for cycles before any code is written
                 fn = self.do_function(name, subj == "None")
                 return [f"{fn}(ctx, {subj})"], f"`{name}`"
-            words = self.param_words(name)
+            phrase = self.param_words(name)
             with self.expanding(name):
                 lines = self.block(self.values[name], subj)[0]
-            return lines, words
+            return lines, phrase
         if isinstance(s, ast.May):
             return self.may(s, subj)
         if isinstance(s, ast.Row):
@@ -633,6 +638,8 @@ class CardCompiler:
         rows: dict[int, list[str]] = {}
         words = []
         for row in block.stmts:
+            if not isinstance(row, ast.Row):
+                raise CompileError(f"{self.card.id}: a table holds only rows")
             code, w = self.stmt(row.body, subj)
             rows[row.key] = code
             words.append(f"{row.key} → {w}")
@@ -739,17 +746,17 @@ class CardCompiler:
             place = _lit(sel.name)
             for e in s.effects:
                 if e.verb == "become":
-                    lines.append(f"ctx.become({place}, {_lit(e.arg.name)})")
-                    words.append(f"{PLACES[sel.name].phrase} becomes `{e.arg.name}`")
+                    lines.append(f"ctx.become({place}, {_lit(e.named)})")
+                    words.append(f"{PLACES[sel.name].phrase} becomes `{e.named}`")
                     continue
-                status = _lit(e.arg.name)
+                status = _lit(e.named)
                 count, wc = self.expr(e.count, "None") if e.count is not None else ("1", "1")
                 if e.verb == "unmark":
                     how_many = count if e.count is not None else "None"
                     lines.append(f"ctx.unmark_place({place}, {card}, {status}, {how_many})")
                     words.append(f"{PLACES[sel.name].phrase} loses "
-                                 + (f"{wc} `{e.arg.name}`" if e.count is not None
-                                    else f"the status `{e.arg.name}`"))
+                                 + (f"{wc} `{e.named}`" if e.count is not None
+                                    else f"the status `{e.named}`"))
                     continue
                 lasting, wl = self.expr(e.lasting, "None") if e.lasting is not None \
                     else ("None", "")
@@ -757,7 +764,7 @@ class CardCompiler:
                             " until the end of the floor" if e.lasting_floor else "")
                 lines.append(f"ctx.mark_place({place}, {card}, {status}, {count}, "
                              f"({lasting}, {e.lasting_floor}))")
-                words.append(f"{PLACES[sel.name].phrase} gets `{e.arg.name}` ×{wc}{how_long}")
+                words.append(f"{PLACES[sel.name].phrase} gets `{e.named}` ×{wc}{how_long}")
         return lines, "; ".join(words)
 
     def effect(self, e: ast.Effect, group: str) -> tuple[list[str], str]:
@@ -766,14 +773,14 @@ class CardCompiler:
         q = self.src.var("p")
         loop = f"for {q} in {group}:"
         if verb == "give":
-            item = e.arg.name
+            item = e.named
             return [f"ctx.give({_lit(item)}, {group})"], \
                 f"get a {item} (none if the supply is short)"
         if verb == "take":
-            item = _lit(e.arg.name)
+            item = _lit(e.named)
             return [loop, f"    if {item} in {q}.items:",
                     f"        ctx.emit('take', {q}, 0, {item})"], \
-                f"return a {e.arg.name} to the supply (if they hold one)"
+                f"return a {e.named} to the supply (if they hold one)"
         if verb == "take_any":
             item = self.src.var("item")
             return [loop, f"    if {q}.items:",
@@ -787,8 +794,8 @@ class CardCompiler:
                 amount, wa = self.expr(e.arg, q)
                 item, words = "None", f"take {wa} coin(s) from {wsrc} (no more than they have)"
             else:
-                amount, item = "0", _lit(e.arg.name)
-                words = f"take a {e.arg.name} from {wsrc} (if they hold one)"
+                amount, item = "0", _lit(e.named)
+                words = f"take a {e.named} from {wsrc} (if they hold one)"
             # an item is stolen only from a player holding one (as `take`: no event else)
             holds = "" if verb == "steal" else f" and {item} in {giver}.items"
             return [f"{givers} = {source}", loop,
@@ -796,8 +803,8 @@ class CardCompiler:
                     f"        if {giver} is not {q}{holds}:",
                     f"            ctx.emit('steal', {q}, {amount}, {item}, {giver})"], words
         if verb in ("mark", "unmark"):
-            status = _lit(e.arg.name)
-            name = e.arg.name
+            status = _lit(e.named)
+            name = e.named
             count, wc = self.expr(e.count, q) if e.count is not None else ("1", "1")
             if verb == "unmark":
                 how_many = count if e.count is not None else "None"
@@ -827,8 +834,8 @@ class CardCompiler:
                 item, words = "None", f"pass {wa} coin(s) to {wto} (no more than they have)"
                 holds = ""
             else:
-                amount, item = "0", _lit(e.arg.name)
-                words = f"pass a {e.arg.name} to {wto} (if they hold one)"
+                amount, item = "0", _lit(e.named)
+                words = f"pass a {e.named} to {wto} (if they hold one)"
                 holds = f" and {item} in {q}.items"
             return [loop, f"    {one} = [{q}]", f"    {to} = {receivers}",
                     f"    for {taker} in {to}:",
@@ -1003,7 +1010,7 @@ class CardCompiler:
         if isinstance(v, ast.Name):
             return None if v.name == "none" else v.name
         if isinstance(v, ast.ValueList):
-            return tuple(x.name for x in v.values)
+            return tuple(ast.name_text(x) for x in v.values)
         raise CompileError(f"{self.card.id}: `{name}` must be a constant here")
 
 
@@ -1065,8 +1072,8 @@ def _modified_from_outside(lib: Library) -> frozenset[str]:
         if info.role != "room":
             names.update(m.target for m in info.members() if isinstance(m, ast.Modify))
     for card in lib.cards.values():
-        info = lib.kinds.get(card.kind)
-        if info is not None and info.role != "room":
+        card_kind = lib.kinds.get(card.kind)
+        if card_kind is not None and card_kind.role != "room":
             names.update(m.target for m in card.members if isinstance(m, ast.Modify))
     if len(_OUTSIDE) > 64:
         _OUTSIDE.clear()

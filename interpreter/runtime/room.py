@@ -6,7 +6,7 @@ they hold and their statuses. For one event, in that order of cards (docs/dsl.md
 every `modify` that applies, then the first `instead of` that applies (a replacement never
 applies twice within its own chain, so two replacements cannot loop), then the effect, then
 every `after`. A chain deeper than MAX_DEPTH, or a room that sets off more than MAX_EVENTS
-events, is a RulesError naming the card.
+events and rule checks, is a RulesError naming the card.
 
 `Table` is the game as the rules see it (players, supply, where dice and choices come from);
 `Context` is one room's round (or one phase of the game) being played on it.
@@ -18,11 +18,14 @@ from typing import Callable, Mapping, Optional, Sequence, Union
 
 import attrs
 
-from .compiled import CardRules, CompiledRoom, Handler
+from .compiled import CardRules, CompiledRoom, Handler, WhyListener
 from .state import Card, Floor, Mark, Play, Player
 
 MAX_DEPTH = 32
-MAX_EVENTS = 20_000  # per room: enough for any real card, a clear stop for runaway ones
+# Per room, the events set off plus the rules checked for them (a fan-out, many rules hearing
+# each event, is stopped after as much work as a chain): real games take at most 17, and a
+# runaway stops within 20,000 steps, a few hundredths of a second.
+MAX_EVENTS = 20_000
 MAX_NUMBER = 10**6  # amounts beyond this are a runaway card, not a game
 MAX_VALUE = 10**12  # a modified value or strength (`never` is 10**9); floats hold it exactly
 
@@ -44,10 +47,11 @@ class Gate:
     they hear, not a hundred. When it may, its handlers are tested one by one, as ever.
     Built once per set of house rules (`House`), never per room."""
 
-    __slots__ = ("members", "abouts", "statuses", "items")
+    __slots__ = ("members", "event", "abouts", "statuses", "items")
 
     def __init__(self, members: list) -> None:
         self.members = members  # [(Handler, owner)] in bus order
+        self.event = members[0][0].event  # the one event of the bus list it stands in
         abouts, statuses, items = set(), set(), set()
         for h, _ in members:
             if h.about is not None:
@@ -94,6 +98,12 @@ def _gated(handlers: list) -> list:
         if entry is not None:
             out.append(entry)
     return out
+
+
+def _rules_in(entries: list) -> int:
+    """How many rules a bus list holds, a Gate counting all it stands for: the rules checked
+    for one event, as the room's budget counts them (MAX_EVENTS), gated or not."""
+    return sum(len(e[0].members) if e[0].__class__ is Gate else 1 for e in entries)
 
 
 def _each(entries: list, subject: Sequence[Player], item):
@@ -237,7 +247,7 @@ class Table:
         self._buses: dict = {}
         # An optional recorder of which card's handler did what (interpreter/records/why.py, `replay
         # --trace`); None, the default, costs one test where a handler runs.
-        self.why = None
+        self.why: Optional[WhyListener] = None
 
     @property
     def listening(self) -> bool:
@@ -658,6 +668,10 @@ class Context:
                   extra=None, reissued: Optional[tuple[str, frozenset]] = None) -> bool:
         """`instead of`: the first handler that applies runs in the event's place (the same
         event dealt there is not modified again by what modified this one)."""
+        # each rule checked counts against the room's budget (a Gate: all it stands for)
+        self.events += _rules_in(reps) if self.gated else len(reps)
+        if self.events > MAX_EVENTS:
+            self._runaway(reps[0][0].event)
         if self.gated:
             reps = _each(reps, subject, item)
         for h, owner in reps:
@@ -669,6 +683,10 @@ class Context:
     def _react(self, reacts: list, subject: list[Player], amount: int, item=None,
                extra=None) -> None:
         """`after`: every handler that applies, in bus order."""
+        # each rule checked counts against the room's budget (a Gate: all it stands for)
+        self.events += _rules_in(reacts) if self.gated else len(reacts)
+        if self.events > MAX_EVENTS:
+            self._runaway(reacts[0][0].event)
         if self.gated:
             reacts = _each(reacts, subject, item)
         for h, owner in reacts:
@@ -692,8 +710,9 @@ class Context:
     def _runaway(self, event: str) -> None:
         cards = {h.card for h, _ in self.applied}
         who = ", ".join(sorted(cards)) or (self.room.id if self.room is not None else "?")
-        raise RulesError(f"a runaway chain of `{event}` events (more than {MAX_EVENTS} in one "
-                         f"room, or amounts beyond {MAX_NUMBER}) set off by {who}")
+        raise RulesError(f"a runaway chain of `{event}` events (more than {MAX_EVENTS} events "
+                         f"and rules checked in one room, or amounts beyond {MAX_NUMBER}) set "
+                         f"off by {who}")
 
     def _run(self, h: Handler, owner: Optional[Player], subject: list[Player],
              amount: int, reissued: Optional[tuple[str, frozenset]] = None) -> None:

@@ -10,9 +10,18 @@ from typing import Optional
 import attrs
 
 from raiders.dsl import ast
-from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.diagnostics import Diagnostic, Problems
 from raiders.dsl.library import Library
-from raiders.formats.rulesets import Ruleset, Variant, builtin_ids, resolve_ruleset_path
+from raiders.formats.loader import DISK, Loader
+from raiders.formats.mods import MOD_FILE, expand_mod_folders, mod_manifest, name_clashes
+from raiders.formats.rulesets import (
+    Ruleset,
+    Variant,
+    builtin_ids,
+    load_ruleset,
+    resolve_ruleset_path,
+    ruleset_library,
+)
 
 from .compiled import (
     CardRules,
@@ -29,13 +38,9 @@ from .legality import item_plays
 PEEK = "peek"  # the ability of an item played to look at the hidden rooms
 
 
-class LoadError(Exception):
-    """A ruleset or mod that does not check clean; carries the diagnostics."""
-
-    def __init__(self, diagnostics: list[Diagnostic], sources: Optional[dict[str, str]] = None):
-        super().__init__(f"{len(diagnostics)} problem(s)")
-        self.diagnostics = diagnostics
-        self.sources = sources or {}
+# A ruleset or mod that does not check clean: the one exception for problems with
+# diagnostics (dsl/diagnostics.py), under the name its callers have long used.
+LoadError = Problems
 
 
 @attrs.define(eq=False, slots=False)
@@ -188,10 +193,10 @@ def _stamp(files: tuple) -> tuple:
 
 def load_rules_afresh(ruleset: str = "deluxe", variant: Optional[str] = None,
                       cards: tuple[str, ...] = (), roots: Optional[tuple[str, ...]] = None,
-                      edits: tuple = ()) -> Rules:
-    """`load_rules` without the caches: for text that is not on disk yet (the language
-    server reads the editor's unsaved buffers in place of the files)."""
-    return _compiled(_checked(ruleset, variant, cards, roots, edits))
+                      edits: tuple = (), loader: Loader = DISK) -> Rules:
+    """`load_rules` without the per-process and whole-load caches, its card files read by
+    `loader`: for text that is not on disk yet (the language server's unsaved buffers)."""
+    return _compiled(_checked(ruleset, variant, cards, roots, edits, loader))
 
 
 def _compiled(c: _Checked) -> Rules:
@@ -244,14 +249,13 @@ def _checked_kept(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
     here = "" if all(os.path.isabs(p) for p in (str(path), *cards)) else os.getcwd()
     request = tuple(map(repr, ("rules", ruleset, str(path), variant, cards, roots, edits,
                                builtin_ids(), here)))
-    kept = libcache.fetch(request, _CODE)
+    kept = libcache.fetch(request, _CODE, _KEPT)
     if kept is not None:
         try:
             return _Checked(**kept)
         except TypeError:
             pass  # not what was stored: load it
     from raiders.dsl.library import CARD_SUFFIX
-    from raiders.formats.mods import MOD_FILE  # (not above: the mods' module reads YAML)
 
     since = time.time_ns()
     checked = _checked(ruleset, variant, cards, roots, edits)
@@ -260,31 +264,30 @@ def _checked_kept(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
     inputs = libcache.Inputs(files=(str(path),), folders=tuple(dict.fromkeys(folders)),
                              watched=(CARD_SUFFIX, MOD_FILE), version=checked.versioned,
                              texts={**rs.read, **checked.library.sources})
-    libcache.store(request, _CODE, attrs.asdict(checked, recurse=False), inputs, since)
+    libcache.store(request, _CODE, attrs.asdict(checked, recurse=False), inputs, since, _KEPT)
     return checked
 
 
 # The files besides the card language's own whose code decides what `_checked` gives (the
 # compiler runs after the cache, on what it gives back).
 _CODE = tuple(str(Path(__file__).with_name(f)) for f in ("rules.py", "sweep.py"))
+_KEPT = (Ruleset, Variant)  # the classes a kept load holds besides the language's
 
 
 def _checked(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
-             roots: Optional[tuple[str, ...]], edits: tuple) -> _Checked:
+             roots: Optional[tuple[str, ...]], edits: tuple, loader: Loader = DISK) -> _Checked:
     """Parse and check a ruleset with its mods, and add up what the mods add to the game.
     Raises LoadError or ValueError as `load_rules` says."""
     from raiders.dsl.checker import check, check_in_game
-    from raiders.formats.mods import expand_mod_folders, mod_manifest
-    from raiders.formats.rulesets import load_ruleset
 
     path = resolve_ruleset_path(ruleset)
     if path is None:
         raise ValueError(f"unknown ruleset `{ruleset}` (built in: {', '.join(builtin_ids())}; "
                          "or give a path to a ruleset.yaml)")
-    rs, diags = load_ruleset(path, roots=roots)
+    rs, diags = load_ruleset(path, roots=roots, loader=loader)
     diags = [d for d in diags if d.severity == "error"]  # warnings (W602) do not stop a game
     if rs is None or diags:
-        raise LoadError(diags, rs.library.sources if rs else {})
+        raise Problems(diags, rs.library.sources if rs else {})
     variant_name = variant or next(iter(rs.variants))
     if variant_name not in rs.variants:
         raise ValueError(f"ruleset `{rs.id}` has no variant `{variant_name}` "
@@ -292,8 +295,8 @@ def _checked(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
     var = rs.variants[variant_name]
     cards, wrong = expand_mod_folders(cards, rs.id)
     if wrong:
-        raise LoadError(wrong, {})
-    lib = _library(rs, var, cards)
+        raise Problems(wrong, {})
+    lib = _library(rs, var, cards, loader)
     if edits:
         from .sweep import apply_edits
 
@@ -322,7 +325,7 @@ def _checked(ruleset: str, variant: Optional[str], cards: tuple[str, ...],
         problems = check_in_game(lib, [*deck, *bosses], supply if var.items else {},
                                  bool(var.threat_deck))
     if problems:
-        raise LoadError(problems, lib.sources)
+        raise Problems(problems, lib.sources)
     return _Checked(rs, var, cards, lib, deck, tuple(bosses), boss_facing, supply, tuple(pool),
                     tuple(warnings), versioned)
 
@@ -336,7 +339,10 @@ def _gives_items(lib: Library, card_id: str) -> bool:
     return any(isinstance(n, ast.Effect) and n.verb == "give" for n in ast.walk(text))
 
 
-def _library(rs: Ruleset, var: Variant, cards: tuple[str, ...]) -> Library:
-    from raiders.formats.rulesets import ruleset_library
-
-    return ruleset_library(list(rs.card_paths), var.cards, cards, set(rs.variant_dirs), rs.id)
+def _library(rs: Ruleset, var: Variant, cards: tuple[str, ...], loader: Loader) -> Library:
+    """The ruleset's cards, its variant's and the mods'; a clash names the mods involved."""
+    lib = ruleset_library(list(rs.card_paths), var.cards, cards, set(rs.variant_dirs),
+                          loader=loader)
+    if cards:
+        name_clashes(lib, cards, rs.id)
+    return lib

@@ -109,18 +109,13 @@ def numbers(card: ast.CardDecl) -> list[tuple[tuple[str, ...], ast.Num]]:
     def walk(node, where: tuple[str, ...]) -> None:
         if isinstance(node, ast.Num):
             out.append((where, node))
-        elif isinstance(node, ast.Span):
             return
-        elif isinstance(node, tuple):
-            for x in node:
-                walk(x, where)
-        elif attrs.has(type(node)):
-            if isinstance(node, ast.Field):
-                where = (node.name,)
-            elif isinstance(node, ast.Row) and len(where) == 1:
-                where = (*where, str(node.key))
-            for f in attrs.fields(type(node)):
-                walk(getattr(node, f.name), where)
+        if isinstance(node, ast.Field):
+            where = (node.name,)
+        elif isinstance(node, ast.Row) and len(where) == 1:
+            where = (*where, str(node.key))
+        for _, child in ast.children(node):
+            walk(child, where)
 
     walk(card.members, ())
     return out
@@ -131,17 +126,14 @@ def _rewrite(node, target: ast.Num, value: int):
     if node is target:
         return attrs.evolve(node, value=value)
     if isinstance(node, tuple):
-        new = tuple(_rewrite(x, target, value) for x in node)
+        new = tuple(_rewrite(x, target, value) for _, x in ast.children(node))
         return node if all(a is b for a, b in zip(new, node, strict=True)) else new
-    if attrs.has(type(node)) and not isinstance(node, ast.Span):
-        changes = {}
-        for f in attrs.fields(type(node)):
-            old = getattr(node, f.name)
-            new = _rewrite(old, target, value)
-            if new is not old:
-                changes[f.name] = new
-        return attrs.evolve(node, **changes) if changes else node
-    return node
+    changes = {}
+    for name, old in ast.children(node):
+        new = _rewrite(old, target, value)
+        if new is not old:
+            changes[name] = new
+    return attrs.evolve(node, **changes) if changes else node
 
 
 def describe_numbers(card: ast.CardDecl) -> list[str]:

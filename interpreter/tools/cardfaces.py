@@ -69,7 +69,7 @@ class PathError(ValueError):
 def sources(paths: tuple[str, ...], ruleset: Optional[str],
             variant: Optional[str]) -> list[Source]:
     """The cards each path names, in the order given. `ruleset`: the base for mods that do not
-    say which ruleset they are for (else `deluxe`). Raises PathError, runtime LoadError."""
+    say which ruleset they are for (else `deluxe`). Raises PathError, Problems."""
     found: list[Source] = []
     for raw in paths:
         found.extend(_path_sources(raw, ruleset, variant))

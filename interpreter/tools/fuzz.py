@@ -115,7 +115,7 @@ def fuzz(rules_for: Callable[[], Any], ruleset: str, mod: str, games: int, seed:
          out_dir: Path, time_limit: float = 10.0,
          progress: Optional[Callable[[Finding | None], None]] = None) -> list[Finding]:
     """Play `games` random games with the mod; write a scenario per finding into out_dir."""
-    from raiders.formats.safeio import write_new
+    from raiders.formats.atomic import write_new
 
     rules = rules_for()
     var = rules.variant
@@ -137,6 +137,8 @@ def fuzz(rules_for: Callable[[], Any], ruleset: str, mod: str, games: int, seed:
 
         def on_room(rec, seats=seats, rolled=rolled, revealed=revealed) -> None:
             nonlocal before
+            if game is None:  # noqa: B023 - not yet dealt (the game calls this once it is)
+                return
             before = _table(game)  # noqa: B023 - the game of this very loop
             for s in seats:
                 s.played.clear()
@@ -172,7 +174,7 @@ def fuzz(rules_for: Callable[[], Any], ruleset: str, mod: str, games: int, seed:
         room = _room_at(game, len(game.records)) if game is not None else None
         path = None
         reproduced = None
-        if room is not None:
+        if game is not None and room is not None:
             plays = {}
             for name, s in zip(names, seats, strict=True):
                 if name in before and s.played:
@@ -205,17 +207,17 @@ def _record_draws(game: Game, rolled: list[int], revealed: list[int]) -> None:
     table = game.table
     dice, threat = table.dice, table.threat_source
 
-    def roll(faces: int) -> int:
-        rolled.append(dice(faces))
-        return rolled[-1]
-
-    def reveal() -> int:
-        revealed.append(threat())
-        return revealed[-1]
-
     if dice is not None:
+        def roll(faces: int) -> int:
+            rolled.append(dice(faces))
+            return rolled[-1]
+
         table.dice = roll
     if threat is not None:
+        def reveal() -> int:
+            revealed.append(threat())
+            return revealed[-1]
+
         table.threat_source = reveal
 
 

@@ -24,11 +24,12 @@ wires it to pygls, which is imported only there (the `lsp` extra: `pip install
 """
 from __future__ import annotations
 
-import contextlib
 import os
 import re
+import secrets
+import tempfile
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
 import attrs
 
@@ -52,27 +53,6 @@ class Analysis:
     library: Optional[L.Library]
     ruleset: Optional[str]  # the ruleset path the unit plays with (for `show`'s words)
     mod_folder: Optional[str]
-
-
-@contextlib.contextmanager
-def _overlay(texts: dict[str, str]) -> Iterator[None]:
-    """Card files read while checking come from the editor's buffers when open there.
-    Every loader reads card files through library.parse_file, so that one name is swapped
-    for the duration (the server handles one request at a time)."""
-    original = L.parse_file
-
-    def parse_file(path):  # same signature and result as dsl.library.parse_file
-        key = os.path.realpath(str(path))
-        if key in texts:
-            module, diags = parse(texts[key], str(path))
-            return module, diags, texts[key]
-        return original(path)
-
-    L.parse_file = parse_file
-    try:
-        yield
-    finally:
-        L.parse_file = original
 
 
 def _mod_root(path: Path) -> Path:
@@ -105,6 +85,18 @@ class Workspace:
     def __init__(self) -> None:
         self.texts: dict[str, str] = {}  # real path -> text of an open document
         self._bases: dict[str, Any] = {}
+        # Where documents that are no file (`untitled:`) are given a path: a folder never
+        # made (nothing is read or written there), one subfolder per document, so that each
+        # is checked alone, as a mod of one file on deluxe.
+        self.scratch = os.path.join(os.path.realpath(tempfile.gettempdir()),
+                                    f"raiders-untitled-{os.getpid()}-{secrets.token_hex(6)}")
+
+    def untitled_path(self, uri: str, language: str) -> str:
+        """The path an `untitled:` document is checked under: a card file when the editor
+        says it is raiders' (or its name ends in .dsl), else a file no one claims."""
+        name = re.sub(r"[^A-Za-z0-9_.-]", "_", uri.partition(":")[2])[:100] or "untitled"
+        suffix = ".dsl" if language == "raiders" and not name.endswith(".dsl") else ""
+        return os.path.join(self.scratch, name, name + suffix)
 
     def open(self, path: str, text: str) -> None:
         self.texts[os.path.realpath(path)] = text
@@ -115,7 +107,7 @@ class Workspace:
     def claims(self, path: str) -> bool:
         """Whether a file is raiders' to judge: a card file, `mod.yaml`, `ruleset.yaml`, or
         YAML that declares a raiders format (its open text's, else the file's on disk)."""
-        from raiders.formats.yamlsrc import declared_format, file_format
+        from raiders.formats.declared import declared_format, file_format
 
         name = os.path.basename(path)
         if name.endswith(".dsl") or name in ("mod.yaml", "ruleset.yaml"):
@@ -134,6 +126,13 @@ class Workspace:
         except (OSError, UnicodeDecodeError):
             return ""
 
+    def loader(self):
+        """Card files as the editor shows them: an open document's text, else the file's
+        (formats/loader.py); a new card not yet saved is one of its folder's files."""
+        from raiders.formats.loader import Loader
+
+        return Loader.of_texts(self.texts)
+
     def _base(self, name: str):
         from raiders.formats.rulesets import load_ruleset, resolve_ruleset_path
 
@@ -145,28 +144,40 @@ class Workspace:
     def analyse(self, path: str) -> Analysis:
         """Check the unit a card file belongs to, with the open documents' text."""
         from raiders.formats.rulesets import load_ruleset, resolve_ruleset_path
-        from raiders.formats.validate import _owning_ruleset, check_mod, validate_paths
+        from raiders.formats.validate import (
+            Report,
+            check_mod,
+            owning_ruleset,
+            validate_mod,
+            validate_paths,
+        )
 
         p = Path(path).resolve()
         out: dict[str, list[Diagnostic]] = {}
-        with _overlay(self.texts):
-            owner = _owning_ruleset(p.parent)
-            if owner is not None:
-                ruleset, diags = load_ruleset(owner)
-                for d in diags:
-                    out.setdefault(os.path.realpath(d.span.path), []).append(d)
-                return Analysis(out, ruleset.library if ruleset else None, str(owner), None)
-            folder = _mod_root(p)
-            # the diagnostics are validate's own (mod.yaml and all); the library is built
-            # here too, for hover, completion and definitions
-            for d in validate_paths([str(folder)]).diagnostics:
+        loader = self.loader()
+        untitled = p.is_relative_to(self.scratch)  # nothing around it is read
+        owner = None if untitled else owning_ruleset(p.parent)
+        if owner is not None:
+            ruleset, diags = load_ruleset(owner, loader=loader)
+            for d in diags:
                 out.setdefault(os.path.realpath(d.span.path), []).append(d)
-            base_name = _mod_base(folder)
-            base = self._base(base_name)
-            lib = None
-            if base is not None:
-                lib = check_mod(base.library, sorted({*L.card_files(folder), p}))[2]
-            return Analysis(out, lib, str(resolve_ruleset_path(base_name)), str(folder))
+            return Analysis(out, ruleset.library if ruleset else None, str(owner), None)
+        folder = p.parent if untitled else _mod_root(p)
+        base_name = _mod_base(folder)
+        # the diagnostics are validate's own (mod.yaml and all); the library is built
+        # here too, for hover, completion and definitions
+        if folder.is_dir():
+            report = validate_paths([str(folder)], loader=loader)
+        else:  # a new card in a folder not made yet: its buffers are the mod
+            report = Report()
+            validate_mod(report, loader.card_files(folder), base_name, [folder], loader)
+        for d in report.diagnostics:
+            out.setdefault(os.path.realpath(d.span.path), []).append(d)
+        base = self._base(base_name)
+        lib = None
+        if base is not None:
+            lib = check_mod(base.library, sorted({*loader.card_files(folder), p}), loader)[2]
+        return Analysis(out, lib, str(resolve_ruleset_path(base_name)), str(folder))
 
     def diagnostics(self, path: str) -> list[Diagnostic]:
         """What `raiders validate` reports in this file (card file or YAML); nothing for a
@@ -233,9 +244,9 @@ class Workspace:
         analysis = self.analyse(path)
         mods = (analysis.mod_folder,) if analysis.mod_folder else ()
         try:
-            with _overlay(self.texts):
-                # not the cached loader: the cards change as the modder types
-                rules = load_rules_afresh(analysis.ruleset or "deluxe", None, mods)
+            # not the cached loader: the cards change as the modder types
+            rules = load_rules_afresh(analysis.ruleset or "deluxe", None, mods,
+                                      loader=self.loader())
             return ["\n".join(describe(rules, card))]
         except Exception:  # the cards do not check clean yet: the text alone
             return []
@@ -406,11 +417,15 @@ def build_server():
                            text_document_sync_kind=T.TextDocumentSyncKind.Full)
     ws = Workspace()
     spoken: set[str] = set()  # documents the server has published diagnostics for
+    untitled: dict[str, str] = {}  # uri of an open `untitled:` document -> its path
 
     def to_fs_path(uri: str) -> Optional[str]:
-        """The file a document's uri names; None for anything else (`untitled:`, a NUL)."""
+        """The file a document's uri names, or the path an open `untitled:` document is
+        checked under (Workspace.untitled_path); None for anything else (a NUL)."""
         from pygls.uris import to_fs_path as path_of
 
+        if uri in untitled:
+            return untitled[uri]
         path = path_of(uri)
         return path if path and "\x00" not in path else None
 
@@ -468,6 +483,8 @@ def build_server():
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls, params: T.DidOpenTextDocumentParams) -> None:
         doc = params.text_document
+        if doc.uri.startswith("untitled:") and "\x00" not in doc.uri:
+            untitled[doc.uri] = ws.untitled_path(doc.uri, doc.language_id)
         path = to_fs_path(doc.uri)
         if path:
             ws.open(path, doc.text)
@@ -491,6 +508,7 @@ def build_server():
         path = to_fs_path(uri)
         if path:
             ws.close(path)
+        untitled.pop(uri, None)
         server.forget(uri)
         if uri in spoken:
             spoken.discard(uri)

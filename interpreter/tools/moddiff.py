@@ -16,6 +16,7 @@ from typing import Optional
 
 import attrs
 
+from raiders.dsl import ast
 from raiders.dsl.library import display_path
 from raiders.interpreter.runtime.describe import describe, plurals
 from raiders.interpreter.runtime.rules import Rules
@@ -55,9 +56,13 @@ def materialize(spec: str, scratch: str) -> Side:
     if not sep or not rev:
         raise DiffError(f"`{spec}` is neither a folder nor REV:PATH (a git revision of a mod "
                         "folder, e.g. HEAD~1:examples/mods/gorgon)")
+    if rev.startswith("-"):  # git would read it as an option (`--output=FILE` writes a file)
+        raise DiffError(f"`{rev}` in `{spec}` is not a revision: it starts with `-`")
     path = path or "."
     cwd = os.getcwd()
-    names = _git(["ls-tree", "-r", "-z", "--name-only", rev, "--", path], cwd)
+    # --end-of-options: whatever REV says, git reads it as a revision, never as an option
+    names = _git(["ls-tree", "-r", "-z", "--name-only", "--end-of-options", rev, "--", path],
+                 cwd)
     files = [n for n in names.decode("utf-8", "replace").split("\0") if n.endswith(_SUFFIXES)]
     if not files:
         raise DiffError(f"no card files or mod.yaml at {spec}")
@@ -76,7 +81,7 @@ def materialize(spec: str, scratch: str) -> Side:
         target = out / inside
         target.parent.mkdir(parents=True, exist_ok=True)
         # `REV:./name`: the path relative to the current folder, as ls-tree printed it
-        target.write_bytes(_git(["show", f"{rev}:./{name}"], cwd))
+        target.write_bytes(_git(["show", "--end-of-options", f"{rev}:./{name}"], cwd))
     return Side(spec, str(out))
 
 
@@ -94,7 +99,7 @@ def _own(folder: str, rules: Rules) -> dict[str, str]:
     root = Path(folder).resolve()
     lib = rules.library
     out: dict[str, str] = {}
-    decls = [(cid, d) for cid, d in lib.cards.items()]
+    decls: list[tuple[str, ast.CardDecl | ast.KindDecl]] = list(lib.cards.items())
     decls += [(f"kind {name}", k.decl) for name, k in lib.kinds.items()]
     for key, decl in decls:
         path = Path(decl.span.path).resolve()
@@ -144,11 +149,11 @@ def manifest_changes(old: Rules, new: Rules, old_folder: Optional[str] = None,
         if a != b:
             lines.append(f"rulesets: {', '.join(a) if a else 'any'} → "
                          f"{', '.join(b) if b else 'any'}")
-    for what, a, b in (("deck", old.deck, new.deck), ("supply", old.supply, new.supply)):
-        for cid in sorted(set(a) | set(b)):
-            if a.get(cid, 0) != b.get(cid, 0):
-                lines.append(f"{what}: `{cid}` {a.get(cid, 0)} → {b.get(cid, 0)} "
-                             f"{'copy' if b.get(cid, 0) == 1 else 'copies'}")
+    for what, was, now in (("deck", old.deck, new.deck), ("supply", old.supply, new.supply)):
+        for cid in sorted(set(was) | set(now)):
+            if was.get(cid, 0) != now.get(cid, 0):
+                lines.append(f"{what}: `{cid}` {was.get(cid, 0)} → {now.get(cid, 0)} "
+                             f"{'copy' if now.get(cid, 0) == 1 else 'copies'}")
     for what, a, b in (("bosses", old.bosses, new.bosses), ("characters", old.pool, new.pool)):
         for cid in sorted(set(b) - set(a)):
             lines.append(f"{what}: `{cid}` added")

@@ -23,13 +23,12 @@ from typing import Any, Mapping, Optional, Sequence
 
 import attrs
 
-from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.diagnostics import Diagnostic, Problems
 from raiders.formats.atomic import write_atomic
 from raiders.interpreter.game.engine import Game, GameResult, RoomRecord
 from raiders.interpreter.game.players import SeatView
 from raiders.interpreter.records.branch import branch_game
 from raiders.interpreter.records.logs import LogMeta, LogSpec, flow, read_log, render_game
-from raiders.interpreter.records.yamlcheck import InputError
 from raiders.interpreter.runtime.legality import check_play
 from raiders.interpreter.runtime.room import RulesError
 from raiders.interpreter.runtime.rules import Rules, load_rules
@@ -85,7 +84,7 @@ class Recorder:
             return load_rules(ruleset, variant, tuple(self.mods))
         except ValueError as err:
             raise RecordError(str(err), "variant") from None
-        except Exception as err:  # LoadError: a mod that does not check
+        except Exception as err:  # Problems: a mod that does not check
             raise RecordError(f"the mods do not load with {ruleset}: {err}", "cards") from None
 
     def options(self, ruleset: str, variant: Optional[str]) -> dict[str, Any]:
@@ -131,7 +130,7 @@ class Recorder:
             game = branch_game(spec, 0, [_Seat(None, n) for n in spec.names], 0).game
             # The seed deals what the form left out; the file says it all from now on.
             self._write(file, spec, game, [], None, created=True)
-        except (RecordError, InputError):
+        except (RecordError, Problems):
             file.unlink()  # ours: made just above
             raise
         return file.name
@@ -278,7 +277,7 @@ class Recorder:
             return spec
         try:
             spec = read_log(str(file), self.mods)
-        except InputError as err:
+        except Problems as err:
             raise RecordError("; ".join(_diag_text(d) for d in err.diagnostics)) from None
         if len(self._specs) >= 8:
             self._specs.clear()
@@ -665,7 +664,7 @@ def _probe(spec: LogSpec, given: list[Answer], stop_before: bool = False) -> _Pr
         probe.records = list(game.records)
     except RulesError as err:
         raise RecordError(f"room {k + 1}: {err}") from None
-    except InputError as err:
+    except Problems as err:
         raise RecordError("; ".join(_diag_text(d) for d in err.diagnostics)) from None
     if probe.result is not None:
         probe.done = len(game.records) > k

@@ -60,7 +60,7 @@ def bars(title: str, names: Sequence[str], runs: Sequence[tuple[str, dict[str, F
         ys, vals, lo, hi = [], [], [], []
         for j, n in enumerate(names):
             f = figs.get(n)
-            if f is None or f.value is None:
+            if f is None or f.value is None or f.low is None or f.high is None:
                 continue
             ys.append(j + i * height)
             vals.append(f.value * scale)
@@ -86,7 +86,7 @@ def sweep_plot(param: str, rows: Sequence[tuple[int, dict[str, Figure]]], figure
     xs, ys, lo, hi = [], [], [], []
     for v, figs in rows:
         f = figs.get(figure)
-        if f is None or f.value is None:
+        if f is None or f.value is None or f.low is None or f.high is None:
             continue
         xs.append(v)
         ys.append(f.value)
@@ -138,7 +138,8 @@ def figure_table(runs: Sequence[tuple[str, dict[str, Figure]]],
 
 def card_texts(folders: Sequence[str]) -> dict[str, str]:
     """The card files of the mods played: path -> text."""
-    from raiders.dsl.library import card_files, display_path
+    from raiders.dsl.library import display_path
+    from raiders.formats.loader import card_files
 
     out = {}
     for folder in folders:

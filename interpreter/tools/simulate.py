@@ -18,10 +18,11 @@ from typing import Callable, Optional
 
 import attrs
 
+from raiders.formats.atomic import write_new
 from raiders.formats.forking import shared_heap
-from raiders.formats.safeio import write_new
 from raiders.interpreter.game.botspec import bot_classes, parse_bot
 from raiders.interpreter.game.engine import Game, GameResult
+from raiders.interpreter.game.players import Seat
 from raiders.interpreter.runtime.room import RulesError
 from raiders.interpreter.runtime.rules import load_rules
 
@@ -126,8 +127,8 @@ class Tally:
                 self.sums[key] = Sums(s.k, s.n, list(s.s), list(s.ss))
             else:
                 mine.merge(s)
-        for mine, theirs in zip(self.counts, other.counts, strict=True):
-            mine.update(theirs)
+        for counter, theirs in zip(self.counts, other.counts, strict=True):
+            counter.update(theirs)
 
     def _with_n(self, key: str) -> Sums:
         """A figure's sums over every game: games without it count as zeros, except that a
@@ -182,7 +183,7 @@ class _Names(dict):
     two (`card.ID.coins`, `card.ID.wounds`), a seat's three (`win.seat.P1`,
     `win.character.ID`, `win.bot.BOT`), a cause's one (`out.REASON`)."""
 
-    def __init__(self, *prefixes: str) -> None:
+    def __init__(self, *prefixes: tuple[str, str]) -> None:
         super().__init__()
         self.prefixes = prefixes
 
@@ -255,7 +256,7 @@ def observe(result: GameResult, start: dict[str, tuple[int, int]], bots: tuple[s
 
 
 @functools.lru_cache(maxsize=None)
-def _bot_maker(spec: str) -> Callable[[], object]:
+def _bot_maker(spec: str) -> Callable[[], Seat]:
     """What makes a new bot for a seat (one a game, as make_bot would), the spec read once."""
     name, arg = parse_bot(spec)
     cls = bot_classes()[name]
@@ -406,7 +407,7 @@ def _play_on_cluster(setups: tuple[Setup, ...], chunks: list[range], total: Tall
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise SimulationError(CLUSTER_MISSING) from None
-    from raiders.interpreter.runtime.rules import LoadError
+    from raiders.dsl.diagnostics import Problems
 
     setups = tuple(s.anywhere() for s in setups)  # a worker's folder is not ours
     local = None
@@ -425,7 +426,7 @@ def _play_on_cluster(setups: tuple[Setup, ...], chunks: list[range], total: Tall
         for fut in as_completed(futures):
             try:
                 total.merge(fut.result())  # integer sums: the order of merging does not matter
-            except LoadError as err:  # checked clean here: the worker's files are not ours
+            except Problems as err:  # checked clean here: the worker's files are not ours
                 raise SimulationError(
                     f"a worker of the cluster cannot load the cards ({len(err.diagnostics)} "
                     "problem(s)): the workers need raiders and the card folders at the same "
@@ -483,7 +484,7 @@ def _cell(f: Optional[Figure], pct: bool) -> str:
 
 
 def _diff_cell(d: Optional[Difference], pct: bool) -> str:
-    if d is None or d.value is None:
+    if d is None or d.value is None or d.low is None or d.high is None:
         return "-"
     mark = " *" if d.resolved else ""
     if pct:

@@ -165,7 +165,7 @@ class Difference:
     @property
     def resolved(self) -> bool:
         """The interval excludes zero: a difference the games show, not noise."""
-        return self.low is not None and (self.low > 0 or self.high < 0)
+        return self.low is not None and self.high is not None and (self.low > 0 or self.high < 0)
 
     def to_json(self) -> dict:
         r = lambda v: None if v is None else round(v, 6)  # noqa: E731

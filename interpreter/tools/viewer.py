@@ -44,9 +44,9 @@ def _card_info(rules: Rules, cid: str) -> dict[str, Any]:
     for group in (rules.rooms, rules.characters, rules.items, rules.floors):
         if cid in group:
             return {"name": group[cid].name or cid, "words": describe(rules, cid)}
-    for group in (rules.statuses, rules.house):  # cards `raiders show` does not list
-        if cid in group:
-            card = group[cid]
+    for unlisted in (rules.statuses, rules.house):  # cards `raiders show` does not list
+        if cid in unlisted:
+            card = unlisted[cid]
             return {"name": getattr(card, "name", None) or cid,
                     "words": list(getattr(card, "words", []))}
     return {"name": cid, "words": []}
@@ -65,7 +65,7 @@ def _compare(after: dict[str, dict[str, Any]], rec: RoomRecord) -> list[dict[str
 
 
 def build_view(spec: LogSpec, title: str) -> dict[str, Any]:
-    """The viewer's data for a log (raises InputError for a bad log, as replay does)."""
+    """The viewer's data for a log (raises Problems for a bad log, as replay does)."""
     rules = spec.rules
     recorder = WhyRecorder(rules)
     data: dict[str, Any] = {"format": FORMAT, "title": title}
@@ -92,8 +92,7 @@ def build_view(spec: LogSpec, title: str) -> dict[str, Any]:
     def on_room(rec: RoomRecord, game: Game) -> None:
         effects, start = room_effects.of(rec.trace)
         why = recorder.take()
-        for step in why:
-            cards.add(step.card)
+        cards.update(s.card for s in why)
         k = len(steps)
         entry = spec.rooms[k] if k < len(spec.rooms) else None
         room = rules.rooms[rec.card]
@@ -156,7 +155,7 @@ def _result_diverges(spec: LogSpec, winners: list[str], out: list[str]) -> list[
 
 
 def _asset(name: str) -> str:
-    return resources.files(__package__).joinpath("viewer_assets", name).read_text("utf-8")
+    return resources.files(__package__).joinpath("viewer_assets").joinpath(name).read_text("utf-8")
 
 
 def embed_json(data: Any) -> str:
@@ -166,9 +165,11 @@ def embed_json(data: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def render_html(data: dict[str, Any]) -> str:
+def render_html(data: dict[str, Any], nav: str = "") -> str:
+    """The page; `nav` is HTML put beside the title (serve's link back to its index)."""
     page = _asset("page.html")
-    parts = {"{{TITLE}}": html.escape(data["title"]), "{{STYLE}}": _asset("viewer.css"),
+    parts = {"{{TITLE}}": html.escape(data["title"]), "{{NAV}}": nav,
+             "{{STYLE}}": _asset("viewer.css"),
              "{{DATA}}": embed_json(data), "{{SCRIPT}}": _asset("viewer.js")}
     # One pass: text put in (a title from a file name) is never searched for a placeholder.
     return re.sub(r"\{\{[A-Z]+\}\}", lambda m: parts[m.group(0)], page)
@@ -181,7 +182,7 @@ def write_html(path: str, data: dict[str, Any]) -> None:
 
 def view_for(log_path: str, allow: tuple[str, ...] = (), title: Optional[str] = None,
              cards: Optional[tuple[str, ...]] = None) -> dict[str, Any]:
-    """Read a log and build its viewer data (raises InputError for a bad log); `cards`: the
+    """Read a log and build its viewer data (raises Problems for a bad log); `cards`: the
     mods to play it with instead of the log's (`replay --cards`)."""
     from raiders.interpreter.records.logs import read_log
 

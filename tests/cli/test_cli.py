@@ -178,3 +178,29 @@ def test_a_mistyped_command_gets_a_suggestion():
     out = run("zzz")
     assert out.exit_code == 2 and "No such command 'zzz'." in out.output
     assert "Did you mean" not in out.output
+
+
+def test_problems_from_any_layer_are_one_exit_status():
+    """`Problems` (dsl/diagnostics.py) is the one exception for problems with diagnostics:
+    whatever command lets one through, the group prints its diagnostics and exits 1, no
+    traceback (issue 23: mapped to an exit code once)."""
+    import click
+
+    from raiders.dsl.diagnostics import Diagnostic, Problems
+    from raiders.dsl.spans import Span
+    from raiders.interpreter.cli import _Main
+    from raiders.interpreter.runtime.rules import LoadError
+
+    @click.group(cls=_Main)
+    def group():
+        pass
+
+    @group.command()
+    def broken():
+        raise LoadError([Diagnostic(Span("x.dsl", 2, 3, 2, 5), "E101", "unknown kind `ogr`")])
+
+    result = CliRunner().invoke(group, ["broken"])
+    assert result.exit_code == 1, result.output
+    assert "x.dsl:2:3: error[E101]: unknown kind `ogr`" in result.output
+    assert "1 problem(s)" in result.output and "Traceback" not in result.output
+    assert LoadError is Problems

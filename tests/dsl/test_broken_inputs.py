@@ -387,3 +387,22 @@ def test_an_unquoted_card_name_gets_the_quotes_hint_and_later_errors_still_show(
     module, diags = parse(text, "bats.dsl")
     assert module is None and [d.code for d in diags] == ["E002", "E001"]
     assert diags[0].hint == 'a card\'s name is a quoted string: `name "Bat"`'
+
+
+@pytest.mark.parametrize("bad, shown", [("\x00", "\\x00"), ("\x1b", "\\x1b"), ("\x07", "\\x07"),
+                                        ("\u202e", "\\u202e"), ("\x9b", "\\x9b")])
+def test_a_control_character_is_shown_escaped_with_the_caret_under_it(tmp_path, bad, shown):
+    """Before: a NUL in a card was ``unexpected character ` ` `` and the raw byte went to the
+    terminal (an escape sequence could rewrite the screen) (issue 27). Now escaped, in the
+    message and in the quoted line, the caret under the escape."""
+    card = tmp_path / "bad.dsl"
+    card.write_bytes(f"monster bat {{ strength 3 {bad} wounds 1 }}\n".encode())
+    result = CliRunner().invoke(cli_main, ["validate", str(card)])
+    assert result.exit_code == 1
+    out = result.output
+    assert f"error[E002]: unexpected character `{shown}`" in out, out
+    assert bad not in out
+    quoted = next(line for line in out.splitlines() if line.startswith("1 | "))
+    caret = next(line for line in out.splitlines() if line.strip().startswith("| ") and "^" in line)
+    assert quoted == f"1 | monster bat {{ strength 3 {shown} wounds 1 }}"
+    assert caret.index("^") == quoted.index(shown) and caret.count("^") == len(shown)

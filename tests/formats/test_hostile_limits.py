@@ -217,7 +217,7 @@ def test_a_log_that_exists_is_not_overwritten_without_force(tmp_path):
 def test_two_writers_of_one_name_the_second_is_refused(tmp_path):
     """Before: two runs in one --log-dir, the last wins silently (300 logs lost). Now the
     name is taken atomically (a link): the second writer is refused, the first kept."""
-    from raiders.formats.safeio import FileExists, write_new
+    from raiders.formats.atomic import FileExists, write_new
 
     target = tmp_path / "game-1.yaml"
     write_new(target, "first\n")
@@ -232,7 +232,7 @@ def test_two_writers_of_one_name_the_second_is_refused(tmp_path):
 def test_temporary_files_of_killed_writers_are_cleared(tmp_path):
     """Before: SIGKILL left hidden .tmp files that nothing cleared. Now the next run in the
     folder removes those whose writer is gone, and leaves a live writer's alone."""
-    from raiders.formats.safeio import clean_stale_temps
+    from raiders.formats.atomic import clean_stale_temps
 
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
@@ -376,6 +376,37 @@ def test_a_rule_that_sets_off_its_own_event_is_warned_of(tmp_path):
     assert '"severity": "warning"' in json_out and '"code": "W602"' in json_out
 
 
+def test_rules_that_set_each_other_off_across_cards_and_events_are_warned_of(tmp_path):
+    """Before: 16 pairs of rules setting each other off through two events (issue 27), and two
+    cards doing so, got no W602: only a rule's own event was looked at. Now a graph of what
+    every rule hears and sets off, across cards; a chain that ends (wound -> gain, nothing
+    hearing gain) is not warned. The message says what the game does: the chain ends (each
+    rule runs once in it), and only many such rules in play make it a runaway."""
+    pairs = "\n".join(
+        f"monster m{i} {{ strength 9 / 12 / 15  wounds 2\n"
+        "  after wound { everyone: gain 1 coin }\n"
+        "  after gain { everyone: wound 1 } }" for i in range(16))
+    result = run("validate", mod(tmp_path, pairs + "\n", "pairs"))
+    assert result.exit_code == 0, result.output
+    warned = [line for line in result.output.splitlines() if "warning[W602]" in line]
+    assert len(warned) == 32, result.output
+    assert ("`after wound` on `m0` sets off `gain`, which `after gain` on `m0` sets off "
+            "`wound`, back to the first: each runs once in a chain, so the chain ends") \
+        in warned[0]
+    two_cards = mod(tmp_path, "\n".join([
+        "monster ogre { strength 9 / 12 / 15  wounds 2",
+        "  after wound { everyone: heal 1 } }",
+        "treasure salve { name \"Salve\"  chest 0",
+        "  after heal { everyone: wound 1 } }",
+        "monster orc { strength 9 / 12 / 15  wounds 2",
+        "  after wound { everyone: gain 1 coin } }", ""]), "two")
+    result = run("validate", two_cards)
+    warned = [line for line in result.output.splitlines() if "warning[W602]" in line]
+    assert [w.split(":")[1:3] for w in warned] == [["2", "27"], ["4", "26"]], result.output
+    assert "`after heal` on `salve` sets off `wound`, which `after wound` on `ogre` sets " \
+        "off `heal`" in warned[1]
+
+
 def test_a_nul_in_a_ruleset_folder_name_is_refused(tmp_path):
     """Found by the slow tier's ruleset fuzzing: `cards: ["\\x00"]` was `ValueError: embedded
     null byte` with a traceback. Then E505 where the name stands; now, with one path policy
@@ -386,3 +417,31 @@ def test_a_nul_in_a_ruleset_folder_name_is_refused(tmp_path):
                                     'cards: ["\\x00", builtin:common]'))
     out = clean(run("validate", ruleset))
     assert "ruleset.yaml:5:9: error[E506]" in out and "NUL" in out
+
+
+def test_one_writer_for_files_rewritten_in_place(tmp_path):
+    """formats/atomic.py's write_atomic is write_new overwriting (issue 23: one atomic writer):
+    a link is written through, an existing file keeps its permissions, a folder is made, and
+    what is not an ordinary file is never replaced."""
+    import errno
+
+    from raiders.formats.atomic import write_atomic
+
+    card = tmp_path / "cards" / "a.dsl"
+    write_atomic(card, "one\n")
+    card.chmod(0o640)
+    link = tmp_path / "link.dsl"
+    link.symlink_to(card)
+    write_atomic(link, "two\n")
+    assert link.is_symlink() and card.read_text() == "two\n"
+    assert card.stat().st_mode & 0o777 == 0o640
+    with pytest.raises(OSError) as err:
+        write_atomic(tmp_path / "cards", "x")
+    assert err.value.errno == errno.EEXIST and (tmp_path / "cards").is_dir()
+    assert sorted(p.name for p in (tmp_path / "cards").iterdir()) == ["a.dsl"]  # no temp left
+    import inspect
+
+    from raiders.formats import atomic, safeio
+
+    assert "mkstemp" not in inspect.getsource(safeio)  # no second writer
+    assert inspect.getsource(atomic).count("mkstemp(") == 1

@@ -341,7 +341,9 @@ def test_a_broken_card_is_a_diagnostic_on_the_command_line(cache, mod):
 
 
 def test_every_class_a_load_holds_can_be_rebuilt():
-    names = libcache._classes().by_name
+    from raiders.interpreter.runtime.rules import _KEPT
+
+    names = libcache._classes(_KEPT).by_name
     assert {"ast.CardDecl", "library.Library", "rulesets.Ruleset", "spans.Span"} <= set(names)
     assert all(attrs.has(c) for c in names.values())
 
@@ -518,31 +520,31 @@ def test_validate_of_unchanged_files_parses_nothing_and_still_checks(tmp_path, m
 def test_a_parse_is_kept_per_path(cache, tmp_path):
     """The same text in two files is two entries: a parse holds its file's name, which every
     diagnostic about its cards quotes."""
-    from raiders.dsl import library
+    from raiders.formats import loader as library
 
     text = 'treasure chest-a { name "A" chest 3 }\n'
     one, two = tmp_path / "one.dsl", tmp_path / "two.dsl"
     one.write_text(text)
     two.write_text(text)
     library._PARSED.clear()
-    library.parse_file(one)
+    library.DISK.parse(one)
     library._PARSED.clear()
-    module, diags, _ = library.parse_file(two)
+    _, module, diags, _ = library.DISK.parse(two)
     assert module.path == str(two) and not diags
     assert len(list(cache.folder.glob("ast-*.bin"))) == 2
 
 
 def test_a_forged_parse_is_not_used(cache, tmp_path):
-    from raiders.dsl import library
+    from raiders.formats import loader as library
 
     card = tmp_path / "a.dsl"
     card.write_text('treasure chest-a { name "A" chest 3 }\n')
     library._PARSED.clear()
-    library.parse_file(card)
+    library.DISK.parse(card)
     (path,) = cache.folder.glob("ast-*.bin")
     path.write_bytes(_forge_class(path.read_bytes(), parsed=True))
     library._PARSED.clear()
-    module, diags, _ = library.parse_file(card)  # parsed from the text instead
+    _, module, diags, _ = library.DISK.parse(card)  # parsed from the text instead
     assert module is not None and not diags and module.decls[0].id == "chest-a"
 
 
@@ -584,16 +586,14 @@ def test_pruning_keeps_the_files_used_last(tmp_path):
 
 
 def test_validate_in_shards_keeps_and_reuses_parses_too(cache, tmp_path):
-    """A mod of 600 files and more is validated in shards (formats/validate.py): its files are
+    """A mod of 600 files and more is validated in shards (formats/loader.py): its files are
     parsed through the same reader, so their parses are kept and reused as well."""
-    from raiders.dsl import library
-    from raiders.formats import validate
+    from raiders.formats import loader
 
     text = 'treasure chest-a { name "A" chest 3 }\n'
     path = str(tmp_path / "a.dsl")
-    lib = library.Library()
-    library._PARSED.clear()
-    validate._parse_into(lib, [(path, text, [])])
-    assert len(list(cache.folder.glob("ast-*.bin"))) == 1 and lib.modules
-    library._PARSED.clear()
-    assert libcache.fetch_parsed(path, text)[0] == lib.modules[0]
+    loader._PARSED.clear()
+    [(_, module, _, _)] = loader._parse_into(loader.DISK, [(path, text, [])])
+    assert len(list(cache.folder.glob("ast-*.bin"))) == 1 and module
+    loader._PARSED.clear()
+    assert libcache.fetch_parsed(path, text)[0] == module

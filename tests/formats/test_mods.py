@@ -65,6 +65,16 @@ def test_mod_yaml_fields_are_checked(tmp_path):
     assert "unknown or malformed mod field `colour`" in out
 
 
+def test_a_misspelt_mod_yaml_field_gets_did_you_mean(tmp_path):
+    """mod.yaml is read through the shared field reader (formats/fields.py), as rulesets,
+    scenarios and logs are: `dek` is E504 at its key, with the field meant (issue 24)."""
+    (tmp_path / "c.dsl").write_text("treasure urn { chest 2 }\n")
+    (tmp_path / "mod.yaml").write_text("dek: {urn: 1}\n")
+    out = run("validate", tmp_path).output
+    assert "mod.yaml:1:1: error[E504]: unknown or malformed mod field `dek`" in out
+    assert "hint: did you mean `deck`?" in out
+
+
 def test_every_example_mod_plays_and_replays(tmp_path):
     for ruleset in ("deluxe", "classic"):
         for seed in (1, 2):

@@ -97,6 +97,12 @@ def test_diff_reads_a_git_revision_without_a_checkout(tmp_path, monkeypatch):
     assert "+  wounds 3" in out.stdout
     bad = run("diff", "nosuchrev:gorgon", "gorgon", "--games", "0")
     assert bad.exit_code == 1 and "git ls-tree" in bad.stderr
+    # a REV that git would take for an option (issue 27): refused, before git runs
+    for rev in ("--output=written", "-h", "--end-of-options"):
+        bad = run("diff", "--games", "0", "--", f"{rev}:gorgon", "gorgon")
+        assert bad.exit_code == 1, bad.output
+        assert f"`{rev}` in `{rev}:gorgon` is not a revision: it starts with `-`" in bad.stderr
+    assert not list(repo.glob("written*"))
 
 
 def test_diff_sees_a_change_of_the_rulesets_a_mod_is_for(tmp_path):

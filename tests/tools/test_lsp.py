@@ -338,3 +338,50 @@ def test_which_files_the_server_claims(tmp_path):
             ("ci.yaml", "game.yml", "rules.yaml", "mod.yaml", "a.dsl", "notes.txt")] == \
         [False, True, True, True, True, False]
     assert ws.diagnostics(str(tmp_path / "ci.yaml")) == []
+
+
+# ---- a buffer not yet saved (issue 24): its own text is checked, whatever is on disk
+
+
+def test_a_new_card_in_a_folder_not_made_yet_is_checked(client, tmp_path):
+    """didOpen of a card whose folder does not exist: diagnostics from the buffer's text
+    (a boss in a folder without mod.yaml joins the deck: W601, as `validate` says)."""
+    card = tmp_path / "new-mod" / "rooms" / "gorgon.dsl"
+    diags = client.open(card, BOSS)
+    assert [(d["code"], d["range"]["start"]["line"]) for d in diags] == [("E102", 4),
+                                                                        ("W601", 0)]
+    assert "did you mean `highest`?" in diags[0]["message"]
+    fixed = client.change(card, BOSS.replace("higest", "highest"), 2)
+    assert [d["code"] for d in fixed] == ["W601"]
+    assert not (tmp_path / "new-mod").exists()  # nothing written
+
+
+def test_a_new_card_in_a_mod_is_checked_with_the_mods_cards(client, mod):
+    """A card not on disk in a mod folder is one of the mod's cards: it may name them, and
+    a clash with one is found (E401), as `validate` would once it is saved."""
+    new = mod / "ambush.dsl"
+    text = "vault ambush { rewards { 1 -> gain 2 coins } }\n"
+    assert client.open(new, text) == []
+    clash = client.change(new, "boss gorgon { strength 1 / 2 / 3  wounds 1 }\n", 2)
+    assert [d["code"] for d in clash] == ["E401"]
+    assert not new.exists()
+
+
+def test_an_untitled_buffer_is_checked(client):
+    """`untitled:` documents (no file at all) marked as raiders' are checked alone, as a mod
+    of one file on deluxe."""
+    doc = "untitled:Untitled-1"
+    client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": doc, "languageId": "raiders", "version": 1, "text": BOSS}})
+    diags = client.diagnostics(doc)
+    assert [(d["code"], d["range"]["start"]["line"]) for d in diags] == [("E102", 4),
+                                                                        ("W601", 0)]
+    hover = client.request("textDocument/hover", {"textDocument": {"uri": doc},
+                                                  "position": {"line": 0, "character": 6}})
+    assert "Gorgon" in hover["contents"]["value"]
+    # a plain-text untitled buffer is not raiders': nothing is said of it
+    client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": "untitled:Untitled-2", "languageId": "plaintext", "version": 1,
+        "text": "boss x {"}})
+    assert client.request("textDocument/hover", {"textDocument": {"uri": "untitled:Untitled-2"},
+                                                 "position": {"line": 0, "character": 1}}) is None

@@ -1,0 +1,35 @@
+"""A runaway is stopped after a bounded amount of work, however it fans out (issue 27): the
+room's budget (room.MAX_EVENTS) counts the rules checked for each event as well as the events,
+so 31 rules that each hear every wound stop as soon as a chain would. Measured as work (rule
+checks), never as time."""
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from raiders.interpreter.cli import main
+from raiders.interpreter.runtime import room
+
+
+def test_a_fan_out_of_rules_stops_within_the_rooms_budget_of_checks(tmp_path: Path, monkeypatch):
+    rules = "\n".join(["  after wound { everyone: wound 1 }"] * 31)
+    (tmp_path / "cards.dsl").write_text(
+        "monster ogre { strength 9 / 12 / 15  wounds 2\n" + rules + "\n}\n")
+    most = [0]  # the most rules checked in one room (one Context; bots try rooms too)
+    applies = room.Context._applies
+
+    seen: dict[int, list] = {}  # id -> [the Context, kept so that no id is reused; checks]
+
+    def counted(self, *args):
+        entry = seen.setdefault(id(self), [self, 0])
+        entry[1] += 1
+        most[0] = max(most[0], entry[1])
+        return applies(self, *args)
+
+    monkeypatch.setattr(room.Context, "_applies", counted)
+    result = CliRunner().invoke(main, ["play", "-q", "--seed", "1", "--cards", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert "a runaway chain of `wound` events" in result.output and "ogre" in result.output
+    # Before: 20,000 events a room, each checking 31 rules: 9.9 million checks in all for
+    # the bots' tries and the room (39 s on the issue's machine, 8.6 s of CPU here). Now the
+    # checks count against the same budget: 0.3 million in all.
+    assert most[0] <= room.MAX_EVENTS, most[0]
