@@ -231,7 +231,7 @@ class Game:
         """A moment of the game on the bus (`after floor_start { … }`); cheap when no card in
         play hears it."""
         table = self.table
-        if not (table.listening or (room is not None and room.rules.reactors)):
+        if not table.may_hear(event, room):
             return None
         ctx = Context(table, room)
         ctx.phase(event, list(ctx.participants))
@@ -468,7 +468,7 @@ class Game:
         room = self.rules.rooms[slot.card if table.played_as is None
                                 else table.card_at((f, r))]  # `become`
         if room.rules.reactors or table.listening:
-            self.phase("reveal", room)  # only when some card in play may hear it
+            self.phase("reveal", room)  # only when some card in play may hear it (`phase`)
         if room.rounds == 1:  # the common case, without merging rounds
             plays = self.card_play(room, r)
             ctx = resolve_round(table, room, plays)
@@ -506,7 +506,7 @@ class Game:
             self.pass_first_player(plays)
             if table.first != before:
                 new = self.players[table.first]
-                if table.listening:
+                if table.may_hear("first_player", None):
                     Context(table, None).phase("first_player", [new])
         # Fresh lists only when this room used them: most rooms roll no die, ask nothing and
         # trace nothing, and every container made per room is work for the garbage collector.

@@ -202,20 +202,35 @@ class GreedyBot:
     GUESSES = 4
     SLACK = 0.5
     _look: Optional[_LookAhead] = None  # the decision being made
-
+    # The look-ahead's copies of the table, kept from one decision to the next (a bot plays
+    # one game): by the living players they copy (`_LookAhead.scratch`).
+    _scratch: Optional[dict] = None
 
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
         room = view.room
         if room is None or len(legal) == 1:
             return legal[0]
-        self._look = _LookAhead(view)
+        if self._scratch is None:
+            self._scratch = {}
+        self._look = _LookAhead(view, self._scratch)
         try:
             return self._choose(view, room, legal)
         finally:
             self._look = None  # it holds the view, and through it the game
 
     def _choose(self, view: SeatView, room: CompiledRoom, legal: Sequence[Card]) -> Card:
-        guesses = self._guesses(view)
+        scored = self._scores(view, room, legal, self._guesses(view))
+        if not scored:
+            return legal[0]
+        # Among cards about as good as the best, pick one at random: bots that all think
+        # alike would otherwise all play the same card.
+        top = max(score for score, _ in scored)
+        near = [card for score, card in scored if score >= top - self.SLACK]
+        return near[view.rng.randrange(len(near))]
+
+    def _scores(self, view: SeatView, room: CompiledRoom, legal: Sequence[Card],
+                guesses: list[dict]) -> list[tuple[float, Card]]:
+        """Each card worth weighing with its score (a second-card item only when a spare)."""
         scored: list[tuple[float, Card]] = []
         for card in legal:
             if is_second_card(room, card, view.abilities):
@@ -228,13 +243,7 @@ class GreedyBot:
             else:
                 score = self.evaluate(view, card, guesses)
             scored.append((score, card))
-        if not scored:
-            return legal[0]
-        # Among cards about as good as the best, pick one at random: bots that all think
-        # alike would otherwise all play the same card.
-        top = max(score for score, _ in scored)
-        near = [card for score, card in scored if score >= top - self.SLACK]
-        return near[view.rng.randrange(len(near))]
+        return scored
 
     def use_peek(self, view: SeatView) -> bool:
         return view.floor_rooms[view.room_index:].count(None) >= 2
@@ -269,7 +278,7 @@ class GreedyBot:
         """The average outcome of playing `card`, resolving a copy of the room per guess."""
         look = self._look
         if look is None or look.view is not view:  # asked outside choose_card
-            look = _LookAhead(view)
+            look = _LookAhead(view, {})
         total = 0.0
         for guess in guesses:
             outcome = look.outcome(card, guess)
@@ -291,9 +300,9 @@ class _LookAhead:
     not resolved again)."""
 
     __slots__ = ("view", "room", "me", "living", "several", "taken", "supply", "held",
-                 "outcomes", "table", "threat")
+                 "outcomes", "table", "threat", "scratch", "plays")
 
-    def __init__(self, view: SeatView):
+    def __init__(self, view: SeatView, scratch: dict):
         self.view = view
         self.room = view.room
         self.me = view.me
@@ -304,33 +313,47 @@ class _LookAhead:
         self.held = view.held_rules
         # (card, the guess's cards in the guess's order) -> outcome, or None: unresolvable
         self.outcomes: dict[tuple, Optional[tuple[int, int, int, bool]]] = {}
-        # The copy of the table every outcome is resolved on: made at the first, and set
-        # back to the table as this seat sees it before each (a copy of every player per
-        # outcome was the look-ahead's commonest object).
+        # The copy of the table every outcome is resolved on: the bot's, from `scratch`,
+        # made once for these players and set back to a fresh table's state at the first
+        # outcome of each decision; its players are set back to the table as this seat sees
+        # it before each outcome (a copy of the table per decision, or of every player per
+        # outcome, was the look-ahead's commonest cost).
         self.table: Optional[Table] = None
-        # the current guess's monster card, in a box the table's source reads (a method of
-        # this object would make a cycle, freed only by the garbage collector)
+        self.scratch = scratch
         self.threat = [0]
+        self.plays: list[Play] = []
 
     def _table(self, threat: int) -> Table:
         """The copy of the table, as it was: tokens, hands, this seat's items (the others'
         are secret: a copy holds only what it reveals), no statuses, the supply."""
         table = self.table
         if table is None:
-            clones = [Player(p.seat, p.name, p.character) for p in self.living]
-            box = self.threat
-            # dice at their middle; every `may` answered yes, as GreedyBot.decide answers
-            table = self.table = Table(clones, dict(self.supply), 20, None, self.held,
-                                       dice=lambda faces: (faces + 1) // 2,
-                                       ask=lambda p, question, card: True,
-                                       threat_source=lambda: box[0])
+            key = (tuple((p.seat, p.name, p.character) for p in self.living), id(self.held))
+            kept = self.scratch.get(key)
+            if kept is None or kept[0].held is not self.held:
+                clones = [Player(p.seat, p.name, p.character) for p in self.living]
+                box = [0]
+                # dice at their middle; every `may` answered yes, as GreedyBot.decide answers
+                table = Table(clones, dict(self.supply), 20, None, self.held,
+                              dice=lambda faces: (faces + 1) // 2,
+                              ask=lambda p, question, card: True,
+                              threat_source=lambda: box[0])
+                self.scratch[key] = kept = (table, box,
+                                            [Play(clone, None) for clone in clones])
+            else:
+                table = kept[0]
+                table.clear_places()
+                for clone in table.players:
+                    clone.card_marks = None
+            table, self.threat, self.plays = kept
             # where the game stands, for `floor_number`, `room_number`, `rooms_played`
             view = self.view
             table.floor_index, table.rooms_done = view.floor_index, view.rooms_done
             table.room_number = view.room_index + 1
-        else:
-            table.supply.clear()
-            table.supply.update(self.supply)
+            self.table = table
+        supply = table.supply
+        supply.clear()
+        supply.update(self.supply)
         me = self.me
         for p, clone in zip(self.living, table.players, strict=True):
             clone.coins, clone.wounds, clone.out, clone.dead = p.coins, p.wounds, p.out, False
@@ -350,9 +373,9 @@ class _LookAhead:
             return outcomes[key]
         me, several = self.me, self.several
         table = self._table(guess["threat"])
-        plays = []
+        plays = self.plays
         after = me
-        for p, clone in zip(self.living, table.players, strict=True):
+        for p, clone, pl in zip(self.living, table.players, plays, strict=True):
             if p is me:
                 after = clone
                 c = card
@@ -362,11 +385,13 @@ class _LookAhead:
                 counted = (*self.taken, c) if p is me else (c,)
                 for x in counted:
                     _hold(clone, x)
-                plays.append(Play(clone, counted[0], cards=counted))
+                pl.card, pl.cards = counted[0], counted
             else:
                 if c not in clone.hand:  # nearly always there: a card from the hand
                     _hold(clone, c)
-                plays.append(Play(clone, c))
+                pl.card, pl.cards = c, None
+            # as a new Play: what resolve_round sets is set back
+            pl.value, pl.escaped, pl.chain, pl.card_values, pl.sequence = None, False, (), (), None
         result: Optional[tuple[int, int, int, bool]] = None
         try:
             ctx = resolve_round(table, self.room, plays)

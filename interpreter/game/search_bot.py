@@ -50,23 +50,42 @@ SOLO_WOUND_WEIGHT = 0.1
 
 class _Forced(GreedyBot):
     """A playout seat: the cards given first (the candidate, a revealed card), then a cheap
-    greedy: one guess of the others' cards (the middle of what they hold) instead of four."""
+    greedy: one guess of the others' cards (the middle of what they hold) instead of four.
+
+    Playouts of one decision meet the same rooms in the same states again and again. With
+    one guess the greedy weighing draws nothing at random, so the scores of a decision are
+    kept by everything it reads (the room, this seat, its cards down and items, every living
+    player's tokens and hand, the supply, the guess) and the legal cards: a decision met
+    again costs that key and the final draw among the best, no look-ahead at all. The
+    look-ahead's copies of the table are the search's, shared by all its playouts."""
 
     GUESSES = 1
 
-    def __init__(self, first: Sequence[Card] = (), memo: Optional[dict] = None):
+    def __init__(self, first: Sequence[Card] = (), memo: Optional[dict] = None,
+                 scratch: Optional[dict] = None):
         self.first = list(first)
         self.memo = memo if memo is not None else {}
+        self._scratch = scratch if scratch is not None else {}
+        self._state: tuple = ()  # the decision being weighed, as the memo's keys begin
+
+    def _scores(self, view: SeatView, room, legal: Sequence[Card],
+                guesses: list[dict]) -> list[tuple[float, Card]]:
+        me = view.me
+        self._state = state = (
+            room.id, me.seat, tuple(view.taken), tuple(me.items),
+            tuple((p.seat, p.coins, p.wounds, tuple(p.hand), p.out, p.character)
+                  for p in view.players if not p.dead),
+            tuple(sorted(view.supply.items())),
+            tuple(sorted((str(k), v) for g in guesses for k, v in g.items())))
+        key = (state, tuple(legal))
+        scored = self.memo.get(key)
+        if scored is None:
+            scored = self.memo[key] = super()._scores(view, room, legal, guesses)
+        return scored
 
     def evaluate(self, view: SeatView, card: Card, guesses: list[dict]) -> float:
-        # Playouts of one decision meet the same rooms in the same states again and again;
-        # the key is everything the greedy evaluation reads, so a hit changes nothing.
-        me = view.me
-        key = (view.room.id, card, me.seat, tuple(view.taken), tuple(me.items),
-               tuple((p.seat, p.coins, p.wounds, tuple(p.hand), p.out, p.character)
-                     for p in view.players if not p.dead),
-               tuple(sorted(view.supply.items())),
-               tuple(sorted((str(k), v) for g in guesses for k, v in g.items())))
+        # the key is everything the greedy evaluation reads, so a hit changes nothing
+        key = (self._state, card)
         score = self.memo.get(key)
         if score is None:
             score = self.memo[key] = super().evaluate(view, card, guesses)
@@ -91,6 +110,7 @@ class SearchBot(GreedyBot):
         self.budget = budget
         self.seen: dict[tuple[int, int], str] = {}  # (floor, room) -> card, as this seat saw it
         self._memo: dict = {}  # the playouts' greedy evaluations, for one decision
+        self._tables: dict = {}  # the playouts' look-ahead copies of the table (_Forced)
 
     # ---- what this seat knows
     def _remember(self, view: SeatView) -> None:
@@ -194,7 +214,7 @@ class SearchBot(GreedyBot):
             Floor(list(fl.rooms), None) for fl in world["floors"]]
         revealed = {pl.player.seat: pl.played for pl in view.revealed}
         seats = [_Forced([*view.taken, card] if p.seat == view.me.seat else
-                         list(revealed.get(p.seat, ())), self._memo)
+                         list(revealed.get(p.seat, ())), self._memo, self._tables)
                  for p in view.players]
         names = [p.name for p in view.players]
         chars = [p.character for p in view.players]

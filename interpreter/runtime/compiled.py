@@ -39,6 +39,11 @@ class Handler:
     pred: Optional[Pred] = None  # from the tag; None: every player
     about: Optional[str] = None  # `mark(poison)`: only events about this item or status
     victim: Optional[Pred] = None  # `steal from you`: only when this player is stolen from
+    # What the tag needs the event's player to have, when the tag says it plainly (`on
+    # marked(S)`: ("marked", S); `on holds(I)`: ("holds", I)); None: a tag of another kind, or
+    # none. A test the bus can make for many handlers at once (room.Gate), never instead of
+    # `pred`.
+    needs: Optional[tuple[str, str]] = None
 
 
 class WhyListener(Protocol):

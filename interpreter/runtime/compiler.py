@@ -177,7 +177,8 @@ class _Pending:
     value_mods: list = attrs.Factory(list)  # (key, fn name, pred name)
     effect_mods: dict = attrs.Factory(dict)  # event -> [(fn name, pred name)]
     param_mods: dict = attrs.Factory(dict)
-    # (sort, event, tag, fn name, words, pred name, card it is about, victim pred name)
+    # (sort, event, tag, fn name, words, pred name, card it is about, victim pred name,
+    #  what the tag needs: Handler.needs)
     handlers: list = attrs.Factory(list)
 
     def bind(self, funcs: dict[str, Callable], card_id: str) -> CardRules:
@@ -190,8 +191,9 @@ class _Pending:
                               (rules.param_mods, self.param_mods)):
             for target, mods in pending.items():
                 into[target] = [(fn(f), fn(pred)) for f, pred in mods]
-        for sort, event, tag, body, words, pred, about, victim in self.handlers:
-            h = Handler(sort, event, tag, fn(body), words, card_id, fn(pred), about, fn(victim))
+        for sort, event, tag, body, words, pred, about, victim, needs in self.handlers:
+            h = Handler(sort, event, tag, fn(body), words, card_id, fn(pred), about, fn(victim),
+                        needs)
             table = rules.replacers if sort == "replace" else rules.reactors
             table.setdefault(event, []).append(h)
         return rules
@@ -942,7 +944,7 @@ class CardCompiler:
                 fn = self.src.define(f"{when}_{m.event}", "ctx, subject", body,
                                      doc=_where(m.span))
                 rules.handlers.append((m.sort, m.event, str(m.tag) if m.tag else None, fn, w,
-                                       pred, m.card, victim))
+                                       pred, m.card, victim, _needs(m.tag)))
                 event = m.event + (f" {m.card}" if m.card else "") + wt + \
                     (wv.replace(" on ", " from ", 1) if wv else "")
                 words.append(f"Instead of {event}: {w}." if m.sort == "replace"
@@ -1077,6 +1079,14 @@ def _modified_from_outside(lib: Library) -> frozenset[str]:
         _OUTSIDE.clear()
     _OUTSIDE[id(lib)] = (lib, frozenset(names))
     return _OUTSIDE[id(lib)][1]
+
+
+def _needs(tag: Optional[ast.Selector]) -> Optional[tuple[str, str]]:
+    """What a tag needs the event's player to have, when it says so plainly (Handler.needs):
+    `on marked(S)` a status S, `on holds(I)` an item I (the players `_selector_of` picks)."""
+    if tag is not None and tag.arg is not None and tag.name in ("marked", "holds"):
+        return tag.name, tag.arg
+    return None
 
 
 def _selector_of(name: str, arg: str) -> tuple[str, str]:

@@ -39,16 +39,97 @@ class RulesError(Exception):
     """A play or a card that breaks the rules at run time (an illegal play, a runaway chain)."""
 
 
+class Gate:
+    """Handlers of the bus, next to each other in its order, that each need something the
+    event must bring: the card it is about (`after give(relic)`), or a status or an item its
+    player has (`on marked(S)`, `on holds(I)`). One test of the event against all of them
+    (`may_hear`) stands for testing each: a mod's hundred quiet rules cost one test per event
+    they hear, not a hundred. When it may, its handlers are tested one by one, as ever.
+    Built once per set of house rules (`House`), never per room."""
+
+    __slots__ = ("members", "event", "abouts", "statuses", "items")
+
+    def __init__(self, members: list) -> None:
+        self.members = members  # [(Handler, owner)] in bus order
+        self.event = members[0][0].event  # the one event of the bus list it stands in
+        abouts, statuses, items = set(), set(), set()
+        for h, _ in members:
+            if h.about is not None:
+                abouts.add(h.about)
+            elif h.needs[0] == "marked":
+                statuses.add(h.needs[1])
+            else:
+                items.add(h.needs[1])
+        self.abouts, self.statuses, self.items = frozenset(abouts), frozenset(statuses), \
+            frozenset(items)
+
+    def may_hear(self, subject: Sequence[Player], item) -> bool:
+        """Whether any handler of the group could apply to this event (a necessary test)."""
+        if item is not None and item.__class__ is str and item in self.abouts:
+            return True
+        statuses, items = self.statuses, self.items
+        if statuses or items:
+            for p in subject:
+                if statuses and p.marks and not statuses.isdisjoint(p.marks):
+                    return True
+                if items and p.items and not items.isdisjoint(p.items):
+                    return True
+        return False
+
+
+GATE_MIN = 4  # fewer handlers in a row are tested one by one: a group is no cheaper
+
+
+def _gated(handlers: list) -> list:
+    """Bus entries for handlers in bus order: each run of GATE_MIN or more that a Gate can
+    test at once becomes one entry `(Gate, None)`; the others stay `(Handler, owner)`."""
+    out: list = []
+    run: list = []
+    for entry in (*handlers, None):
+        h = entry[0] if entry is not None else None
+        if h is not None and (h.about is not None or h.needs is not None):
+            run.append(entry)
+            continue
+        if len(run) >= GATE_MIN:
+            out.append((Gate(run), None))
+        else:
+            out.extend(run)
+        run = []
+        if entry is not None:
+            out.append(entry)
+    return out
+
+
+def _rules_in(entries: list) -> int:
+    """How many rules a bus list holds, a Gate counting all it stands for: the rules checked
+    for one event, as the room's budget counts them (MAX_EVENTS), gated or not."""
+    return sum(len(e[0].members) if e[0].__class__ is Gate else 1 for e in entries)
+
+
+def _each(entries: list, subject: Sequence[Player], item):
+    """A bus list's handlers one by one, each Gate tested when the dispatch reaches it (not
+    before: a handler earlier in the list may have marked the status or given the item a
+    gated one waits for) and left out when it cannot hear this event."""
+    for entry in entries:
+        g = entry[0]
+        if g.__class__ is Gate:
+            if g.may_hear(subject, item):
+                yield from g.members
+        else:
+            yield entry
+
+
 @attrs.define(eq=False, slots=True)
 class Bus:
     """The handlers of every card in play, merged per event, in the documented order."""
 
     mods: dict[str, list] = attrs.Factory(dict)  # event -> [(fn, pred, owner)]
-    reps: dict[str, list] = attrs.Factory(dict)  # event -> [(Handler, owner)]
-    reacts: dict[str, list] = attrs.Factory(dict)  # event -> [(Handler, owner)]
+    reps: dict[str, list] = attrs.Factory(dict)  # event -> [(Handler, owner) or (Gate, None)]
+    reacts: dict[str, list] = attrs.Factory(dict)  # event -> [(Handler, owner) or (Gate, None)]
     value_mods: list = attrs.Factory(list)  # [(key, fn, pred, owner)]
     param_mods: dict[str, list] = attrs.Factory(dict)  # room parameter -> [(fn, pred, owner)]
     heard: frozenset[str] = frozenset()  # events some card modifies, replaces or reacts to
+    gated: bool = False  # some list holds a Gate (the dispatch goes through `_each`)
 
     def add(self, rules: CardRules, owner: Optional[Player]) -> None:
         for event, mods in rules.effect_mods.items():
@@ -61,6 +142,53 @@ class Bus:
         for name, mods in rules.param_mods.items():
             self.param_mods.setdefault(name, []).extend((f, pred, owner) for f, pred in mods)
         self.heard = frozenset((*self.mods, *self.reps, *self.reacts))
+
+    def extend(self, other: Bus) -> None:
+        """Another bus's entries after this one's (lists copied whole, entry by entry in C):
+        the house rules' segment, built once, joined to a room's bus in a few steps however
+        many rules it holds."""
+        for mine, theirs in ((self.mods, other.mods), (self.reps, other.reps),
+                             (self.reacts, other.reacts), (self.param_mods, other.param_mods)):
+            for event, entries in theirs.items():
+                mine.setdefault(event, []).extend(entries)
+        self.value_mods.extend(other.value_mods)
+        self.gated = self.gated or other.gated
+        self.heard = frozenset((*self.mods, *self.reps, *self.reacts))
+
+
+class House:
+    """The house rules of a ruleset and its mods as the bus uses them, made once (`house_of`),
+    whatever the number of games and rooms: their entries of the bus in their order, quiet
+    runs gated; the moments they hear; and the buses of the rooms of a game whose held cards
+    have no rules (room, floor card and house rules only: no owner, so every game shares them)."""
+
+    __slots__ = ("rules", "bus", "moments", "buses")
+
+    def __init__(self, house: Sequence[CardRules]) -> None:
+        self.rules = house  # kept, so the id it is found by is not reused
+        seg = self.bus = Bus()
+        for rules in house:
+            seg.add(rules, None)
+        for lists in (seg.reps, seg.reacts):
+            for event, entries in lists.items():
+                lists[event] = gated = _gated(entries)
+                seg.gated = seg.gated or any(e[0].__class__ is Gate for e in gated)
+        self.moments = frozenset(seg.reacts)
+        self.buses: dict[tuple, Bus] = {}  # (room, floor card's rules) -> bus
+
+
+_HOUSE: dict[int, House] = {}
+
+
+def house_of(house: Sequence[CardRules]) -> House:
+    """The House of a list of house rules' rules (Rules.house_rules), made at its first game."""
+    known = _HOUSE.get(id(house))
+    if known is not None and known.rules is house:
+        return known
+    if len(_HOUSE) > 64:
+        _HOUSE.clear()
+    known = _HOUSE[id(house)] = House(house)
+    return known
 
 
 class Table:
@@ -84,6 +212,12 @@ class Table:
         # so, once per ruleset), so a game whose cards have none pays nothing for them.
         self.held = held if held is not None else {}
         self.house = house
+        self._house = house_of(house) if house else None
+        # The moments (game_start, reveal, room, …) some house rule or held card may react
+        # to, wherever it is: a moment nothing can hear is not emitted (`may_hear`).
+        self._moments = self._house.moments if self._house is not None else frozenset()
+        if self.held:
+            self._moments = self._moments.union(*(r.reactors for r in self.held.values()))
         self.floor_rules: Optional[CardRules] = None
         self.first = first
         self.trace = trace
@@ -121,6 +255,13 @@ class Table:
         emitted only when some card may hear them)."""
         return bool(self.house or self.held or self.floor_rules is not None)
 
+    def may_hear(self, moment: str, room: Optional[CompiledRoom]) -> bool:
+        """Whether a card in play may react to a moment of the game now (else the moment
+        need not be emitted at all)."""
+        return (moment in self._moments
+                or (room is not None and moment in room.rules.reactors)
+                or (self.floor_rules is not None and moment in self.floor_rules.reactors))
+
     def living(self) -> list[Player]:
         return [p for p in self.players if not p.dead]
 
@@ -133,14 +274,19 @@ class Table:
                 own = room.own_bus = Bus()
                 own.add(room.rules, None)
             return own
-        key = (id(room), id(self.floor_rules), self._held_key() if self.held else None,
-               self._places_key() if self.places_marked and self.held else None)
-        bus = self._buses.get(key)
+        held = self.held
+        if not held:  # the room, the floor card and the house rules: shared by every game
+            key = (room, self.floor_rules)
+            buses = self._house.buses if self._house is not None else self._buses
+        else:
+            key = (id(room), id(self.floor_rules), self._held_key(),
+                   self._places_key() if self.places_marked else None)
+            buses = self._buses
+        bus = buses.get(key)
         if bus is None:
-            if len(self._buses) > 512:
-                self._buses.clear()
+            if len(buses) > 512:
+                buses.clear()
             bus = Bus()
-            held = self.held
             if room is not None:
                 bus.add(room.rules, None)
                 here = self.room_marks.get(self.here()) if self.room_marks else None
@@ -148,8 +294,8 @@ class Table:
                     self._add_statuses(bus, here, None)
             if self.floor_rules is not None:
                 bus.add(self.floor_rules, None)
-            for rules in self.house:
-                bus.add(rules, None)
+            if self._house is not None:
+                bus.extend(self._house.bus)
             if self.marks and held:  # the dungeon's statuses: for everyone, as a house rule
                 self._add_statuses(bus, self.marks, None)
             if held:
@@ -165,7 +311,7 @@ class Table:
                             self._add_statuses(bus, p.card_marks[cid], p)
                     if p.marks:
                         self._add_statuses(bus, p.marks, p)
-            self._buses[key] = bus
+            buses[key] = bus
         return bus
 
     def _add_statuses(self, bus: Bus, marks: Mapping[str, Mark], owner: Optional[Player]) -> None:
@@ -184,6 +330,13 @@ class Table:
         here = self.room_marks.get(self.here()) if self.room_marks else None
         return (tuple(sorted(self.marks)) if self.marks else None,
                 tuple(sorted(here)) if here else None)
+
+    def clear_places(self) -> None:
+        """The things on the table besides players as a new table has them: none (a
+        look-ahead's copy of the table, used again for another decision)."""
+        self.marks = self.room_marks = self.played_as = None
+        self.places_marked = False
+        self.echo_at = self.reissued = None
 
     # ---- the rooms, as things cards name: (floor, room) positions in the dealt dungeon
     def here(self) -> Optional[tuple[int, int]]:
@@ -284,6 +437,7 @@ class Context:
         "highest_card", "all_same", "escaped_seats", "attack_targets",
         "amount", "applied", "depth", "trace", "threat_value", "owner", "mods", "reps",
         "reacts", "param_mods", "value_mods", "round", "events", "rolls", "why", "heard",
+        "gated",
     )
 
     def __init__(self, table: Table, room: Optional[CompiledRoom], plays: Sequence[Play] = (),
@@ -302,7 +456,7 @@ class Context:
         bus = table.bus(room)
         self.mods, self.reps, self.reacts = bus.mods, bus.reps, bus.reacts
         self.param_mods, self.value_mods = bus.param_mods, bus.value_mods
-        self.heard = bus.heard
+        self.heard, self.gated = bus.heard, bus.gated
         self.threat_value: Optional[int] = None
         self.owner: Optional[Player] = None
         self.round = round_no
@@ -514,9 +668,12 @@ class Context:
                   extra=None, reissued: Optional[tuple[str, frozenset]] = None) -> bool:
         """`instead of`: the first handler that applies runs in the event's place (the same
         event dealt there is not modified again by what modified this one)."""
-        self.events += len(reps)  # each rule checked counts against the room's budget
+        # each rule checked counts against the room's budget (a Gate: all it stands for)
+        self.events += _rules_in(reps) if self.gated else len(reps)
         if self.events > MAX_EVENTS:
             self._runaway(reps[0][0].event)
+        if self.gated:
+            reps = _each(reps, subject, item)
         for h, owner in reps:
             if self._applies(h, owner, subject, item, extra):
                 self._run(h, owner, subject, amount, reissued)
@@ -526,9 +683,12 @@ class Context:
     def _react(self, reacts: list, subject: list[Player], amount: int, item=None,
                extra=None) -> None:
         """`after`: every handler that applies, in bus order."""
-        self.events += len(reacts)  # each rule checked counts against the room's budget
+        # each rule checked counts against the room's budget (a Gate: all it stands for)
+        self.events += _rules_in(reacts) if self.gated else len(reacts)
         if self.events > MAX_EVENTS:
             self._runaway(reacts[0][0].event)
+        if self.gated:
+            reacts = _each(reacts, subject, item)
         for h, owner in reacts:
             if self._applies(h, owner, subject, item, extra):
                 self._run(h, owner, subject, amount)
@@ -537,6 +697,8 @@ class Context:
         """A moment of the game (game_start, reveal, room, …): only `after` handlers."""
         reacts = self.reacts.get(event)
         if reacts:
+            if self.gated:
+                reacts = _each(reacts, subject, None)
             for h, owner in reacts:
                 if (h, owner) in self.applied or not _in_play(h, owner):
                     continue
@@ -714,7 +876,7 @@ class Context:
     def _use_bus(self, bus: Bus) -> None:
         self.mods, self.reps, self.reacts = bus.mods, bus.reps, bus.reacts
         self.param_mods, self.value_mods = bus.param_mods, bus.value_mods
-        self.heard = bus.heard
+        self.heard, self.gated = bus.heard, bus.gated
 
     def held_changed(self, card_id: str) -> None:
         """A player gained or lost a card with rules (an item, a status) or died: its rules

@@ -100,3 +100,18 @@ def test_it_survives_classic_solo_more_often_than_greedy():
 
     search, greedy = survived("search:30"), survived("greedy")
     assert search["low"] > greedy["high"]
+
+
+@pytest.mark.slow
+def test_one_search_seat_beats_three_greedy_seats_three_times_in_four():
+    """Issue 22's strength goal, kept while the search got faster: over 300 4-player deluxe
+    games one search:30 seat (P1) against three greedy seats wins at least 75% (an equal
+    player wins 25%). The interval is printed (`pytest -s`); the point estimate is the goal."""
+    out = CliRunner().invoke(main, ["simulate", "--players", "4", "--bots",
+                                    "search:30,greedy,greedy,greedy", "--games", "300",
+                                    "--json"])
+    assert out.exit_code == 0, out.output
+    won = json.loads(out.output)["figures"]["win.seat.P1"]
+    print(f"search:30 against three greedy seats, 300 games: P1 wins {won['value']:.1%} "
+          f"[{won['low']:.1%}, {won['high']:.1%}]")
+    assert won["value"] >= 0.75, won
