@@ -24,7 +24,9 @@ from .state import Card, Floor, Mark, Play, Player
 MAX_DEPTH = 32
 # Per room, the events set off plus the rules checked for them (a fan-out, many rules hearing
 # each event, is stopped after as much work as a chain): real games take at most 17, and a
-# runaway stops within 20,000 steps, a few hundredths of a second.
+# runaway stops within 20,000 steps, a few hundredths of a second. A Gate the event cannot
+# pass is one step, not one per rule it stands for: a mod's thousand quiet rules cost a step
+# an event, and never stop a game.
 MAX_EVENTS = 20_000
 MAX_NUMBER = 10**6  # amounts beyond this are a runaway card, not a game
 MAX_VALUE = 10**12  # a modified value or strength (`never` is 10**9); floats hold it exactly
@@ -100,22 +102,24 @@ def _gated(handlers: list) -> list:
     return out
 
 
-def _rules_in(entries: list) -> int:
-    """How many rules a bus list holds, a Gate counting all it stands for: the rules checked
-    for one event, as the room's budget counts them (MAX_EVENTS), gated or not."""
-    return sum(len(e[0].members) if e[0].__class__ is Gate else 1 for e in entries)
-
-
-def _each(entries: list, subject: Sequence[Player], item):
+def _each(ctx: Context, entries: list, subject: Sequence[Player], item):
     """A bus list's handlers one by one, each Gate tested when the dispatch reaches it (not
     before: a handler earlier in the list may have marked the status or given the item a
-    gated one waits for) and left out when it cannot hear this event."""
+    gated one waits for) and left out when it cannot hear this event. Each rule given out is
+    a step of the room's budget, a Gate's test one more."""
     for entry in entries:
         g = entry[0]
         if g.__class__ is Gate:
+            ctx.events += 1
             if g.may_hear(subject, item):
+                ctx.events += len(g.members)
+                if ctx.events > MAX_EVENTS:
+                    ctx._runaway(g.event)
                 yield from g.members
         else:
+            ctx.events += 1
+            if ctx.events > MAX_EVENTS:
+                ctx._runaway(g.event)
             yield entry
 
 
@@ -668,12 +672,12 @@ class Context:
                   extra=None, reissued: Optional[tuple[str, frozenset]] = None) -> bool:
         """`instead of`: the first handler that applies runs in the event's place (the same
         event dealt there is not modified again by what modified this one)."""
-        # each rule checked counts against the room's budget (a Gate: all it stands for)
-        self.events += _rules_in(reps) if self.gated else len(reps)
-        if self.events > MAX_EVENTS:
-            self._runaway(reps[0][0].event)
-        if self.gated:
-            reps = _each(reps, subject, item)
+        if self.gated:  # each rule counts as it is given out
+            reps = _each(self, reps, subject, item)
+        else:  # each rule checked counts against the room's budget
+            self.events += len(reps)
+            if self.events > MAX_EVENTS:
+                self._runaway(reps[0][0].event)
         for h, owner in reps:
             if self._applies(h, owner, subject, item, extra):
                 self._run(h, owner, subject, amount, reissued)
@@ -683,12 +687,12 @@ class Context:
     def _react(self, reacts: list, subject: list[Player], amount: int, item=None,
                extra=None) -> None:
         """`after`: every handler that applies, in bus order."""
-        # each rule checked counts against the room's budget (a Gate: all it stands for)
-        self.events += _rules_in(reacts) if self.gated else len(reacts)
-        if self.events > MAX_EVENTS:
-            self._runaway(reacts[0][0].event)
-        if self.gated:
-            reacts = _each(reacts, subject, item)
+        if self.gated:  # each rule counts as it is given out
+            reacts = _each(self, reacts, subject, item)
+        else:  # each rule checked counts against the room's budget
+            self.events += len(reacts)
+            if self.events > MAX_EVENTS:
+                self._runaway(reacts[0][0].event)
         for h, owner in reacts:
             if self._applies(h, owner, subject, item, extra):
                 self._run(h, owner, subject, amount)
@@ -698,7 +702,7 @@ class Context:
         reacts = self.reacts.get(event)
         if reacts:
             if self.gated:
-                reacts = _each(reacts, subject, None)
+                reacts = _each(self, reacts, subject, None)
             for h, owner in reacts:
                 if (h, owner) in self.applied or not _in_play(h, owner):
                     continue

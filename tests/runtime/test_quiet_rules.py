@@ -8,7 +8,7 @@ from raiders.interpreter.game.engine import Game
 from raiders.interpreter.game.players import RandomBot
 from raiders.interpreter.records.scenarios import run_file
 from raiders.interpreter.runtime import room as bus_module
-from raiders.interpreter.runtime.room import Gate, _rules_in, house_of
+from raiders.interpreter.runtime.room import Gate, house_of
 from raiders.interpreter.runtime.rules import load_rules
 
 NAMES = ["P1", "P2", "P3", "P4"]
@@ -64,8 +64,7 @@ def test_filtered_house_rules_are_gated_in_bus_order(tmp_path):
     assert gate.statuses == {"hush", "loud"} and gate.items == {"relic"}
     # r7 filters inside its body: tested alone; r8, r9: too few to gate
     assert [h.card for h, _ in wound[1:]] == ["r7", "r8", "r9"]
-    # the room's runaway budget counts every rule a gate stands for (8 rules hear `wound`)
-    assert _rules_in(wound) == 8 and gate.event == "wound"
+    assert gate.event == "wound"
 
 
 def test_gated_rules_act_as_written_when_what_they_filter_on_is_there(tmp_path):
