@@ -79,6 +79,9 @@ class _BoundedServer(ThreadingHTTPServer):
     """A thread per connection, at most MAX_CONNECTIONS of them: the next is closed unread."""
 
     daemon_threads = True
+    # the kernel's queue of connections not yet accepted (socketserver's default is 5: a burst
+    # beyond it waits on TCP's retransmission, seconds)
+    request_queue_size = 128
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
