@@ -92,6 +92,7 @@ def test_ctrl_c_stops_simulate_and_its_workers_and_keeps_the_logs_whole(tmp_path
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+@pytest.mark.slow  # a worker kept deaf on purpose (2.4 s); the first Ctrl-C is in the fast tier
 def test_a_second_ctrl_c_exits_at_once_when_a_worker_does_not_answer(tmp_path):
     proc = _start(["simulate", "--games", "200000", "--jobs", "2", "--bots", "random"],
                   tmp_path)

@@ -113,6 +113,8 @@ def test_yaml_files_are_checked(client, mod):
     assert d["code"] == "E501"
 
 
+# a server started for it alone (about 1 s): the fast tier's lsp fuzz cases send such frames
+@pytest.mark.slow
 def test_the_server_survives_nonsense(client, tmp_path):
     odd = tmp_path / "odd.dsl"
     client.open(odd, "}}} { \x00 kind")
@@ -150,6 +152,8 @@ def _quiet(text: str) -> None:
     assert "Traceback" not in text and "Error:" not in text.replace("MemoryError", "Error:"), text
 
 
+# a server started for it alone (about 1 s): the fast tier's lsp fuzz cases send such frames
+@pytest.mark.slow
 def test_a_length_too_large_or_not_a_size_drops_its_message_and_the_next_is_served(
         client, tmp_path):
     from lspclient import frame, message
@@ -244,6 +248,8 @@ def test_malformed_messages_get_json_rpc_errors(client, tmp_path):
     assert len([x for x in errors.splitlines() if "didOpen" in x]) == 2, errors
 
 
+# a server started for it alone (about 1 s): the fast tier's lsp fuzz cases send such frames
+@pytest.mark.slow
 def test_the_input_ending_inside_a_message_ends_the_server_quietly(tmp_path):
     from lspclient import frame
 

@@ -69,6 +69,8 @@ def run(*args):
     return CliRunner().invoke(main, list(args))
 
 
+# two runs of games and a page of plots (3 s); the sweep report is in the fast tier
+@pytest.mark.slow
 def test_compare_report_is_one_self_contained_page(tmp_path):
     _need_matplotlib()
     page = tmp_path / "report.html"
