@@ -32,16 +32,35 @@ def mod(tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.fixture
-def client(tmp_path: Path):
-    c = Client(tmp_path)
-    caps = c.initialize(tmp_path)
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server for the tests of this file, as an editor keeps one for a session: each test
+    opens documents of its own folder (its own URIs), so they do not see each other's; starting
+    a server costs about a second (lsprotocol's types)."""
+    root = tmp_path_factory.mktemp("workspace")
+    c = Client(root)
+    caps = c.initialize(root)
     for feature in ("hoverProvider", "completionProvider", "definitionProvider",
                     "documentSymbolProvider", "codeActionProvider",
                     "documentFormattingProvider"):
         assert caps.get(feature), feature
     yield c
+    assert c.close() == 0, c.stderr()
+
+
+@pytest.fixture
+def own_client(tmp_path: Path):
+    """A server of its own, for a test that reads everything the server printed."""
+    c = Client(tmp_path)
+    c.initialize(tmp_path)
+    yield c
     c.close()
+
+
+@pytest.fixture
+def client(server):
+    assert server.proc.poll() is None, server.stderr()  # alive after the tests before
+    return server
 
 
 def test_diagnostics_are_those_of_validate_and_the_quick_fix_applies(client, mod):
@@ -115,37 +134,37 @@ def test_yaml_files_are_checked(client, mod):
 
 # a server started for it alone (about 1 s): the fast tier's lsp fuzz cases send such frames
 @pytest.mark.slow
-def test_the_server_survives_nonsense(client, tmp_path):
+def test_the_server_survives_nonsense(own_client, tmp_path):
     odd = tmp_path / "odd.dsl"
-    client.open(odd, "}}} { \x00 kind")
-    assert client.at("textDocument/hover", odd, 0, 3) is None
-    assert client.at("textDocument/definition", odd, 5, 50) is None
-    assert client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri(odd)}}) \
+    own_client.open(odd, "}}} { \x00 kind")
+    assert own_client.at("textDocument/hover", odd, 0, 3) is None
+    assert own_client.at("textDocument/definition", odd, 5, 50) is None
+    assert own_client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri(odd)}}) \
         == []
     # a lone surrogate in a checked card (its diagnostic's columns are counted in UTF-16)
     lone = tmp_path / "lone.dsl"
     lone.write_text("boss x { }\n")
-    [d] = client.open(lone, "boss x {\ud800 }\n")
+    [d] = own_client.open(lone, "boss x {\ud800 }\n")
     assert d["range"]["start"] == {"line": 0, "character": 8}
     # a uri with a NUL in it, an edit of a document never opened: dropped
-    client.notify("textDocument/didOpen", {"textDocument": {
+    own_client.notify("textDocument/didOpen", {"textDocument": {
         "uri": "file:///%00.dsl", "languageId": "raiders", "version": 1, "text": "x"}})
-    client.notify("textDocument/didChange", {
+    own_client.notify("textDocument/didChange", {
         "textDocument": {"uri": uri(tmp_path / "never.dsl"), "version": 2},
         "contentChanges": [{"text": "x"}]})
-    assert client.at("textDocument/hover", lone, 0, 1)["contents"]["value"].startswith("```")
-    errors = client.stderr()
+    assert own_client.at("textDocument/hover", lone, 0, 1)["contents"]["value"].startswith("```")
+    errors = own_client.stderr()
     assert errors.splitlines() == [
         "raiders lsp: textDocument/didChange: dropped, the document is not open"], errors
 
 
 # ---- hostile input (issue 27): answered or dropped, one line on stderr, and the server lives on
 
-def _alive_and_answering(client, tmp_path: Path) -> None:
+def _alive_and_answering(own_client, tmp_path: Path) -> None:
     odd = tmp_path / "odd.dsl"
-    assert client.request("textDocument/documentSymbol",
+    assert own_client.request("textDocument/documentSymbol",
                           {"textDocument": {"uri": uri(odd)}}) == []
-    assert client.proc.poll() is None
+    assert own_client.proc.poll() is None
 
 
 def _quiet(text: str) -> None:
@@ -155,25 +174,25 @@ def _quiet(text: str) -> None:
 # a server started for it alone (about 1 s): the fast tier's lsp fuzz cases send such frames
 @pytest.mark.slow
 def test_a_length_too_large_or_not_a_size_drops_its_message_and_the_next_is_served(
-        client, tmp_path):
+        own_client, tmp_path):
     from lspclient import frame, message
 
     # a length no memory holds, with a few bytes of body: dropped, and the next header found
-    client.raw(frame(b'{"jsonrpc": "2.0"}', 99999999999))
-    _alive_and_answering(client, tmp_path)
+    own_client.raw(frame(b'{"jsonrpc": "2.0"}', 99999999999))
+    _alive_and_answering(own_client, tmp_path)
     # an honest message over the limit (16 MiB) is read through without being kept
     big = {"method": "textDocument/didOpen", "params": {"textDocument": {
         "uri": uri(tmp_path / "big.dsl"), "languageId": "raiders", "version": 1,
         "text": "#" * (17 * 1024 * 1024)}}}
-    client.raw(message(big))
-    _alive_and_answering(client, tmp_path)
+    own_client.raw(message(big))
+    _alive_and_answering(own_client, tmp_path)
     # a length that is not a size: its message is dropped (this one would shut the server down)
     body = b'{"jsonrpc": "2.0", "id": 99, "method": "shutdown"}'
     lengths = [b"-5", b"abc", b"", b"1e3", b"0x10", "\u0663".encode()]
     for length in lengths:
-        client.raw(b"Content-Length: " + length + b"\r\n\r\n" + body)
-        _alive_and_answering(client, tmp_path)
-    errors = client.stderr()
+        own_client.raw(b"Content-Length: " + length + b"\r\n\r\n" + body)
+        _alive_and_answering(own_client, tmp_path)
+    errors = own_client.stderr()
     _quiet(errors)
     lines = errors.splitlines()
     assert len(lines) == 2 + len(lengths), errors
@@ -210,40 +229,40 @@ def test_frames_are_found_again_after_what_is_not_one():
     assert frames(b"Content-Length: 5\r\n") == [["the", "input", "ended"]]
 
 
-def test_malformed_messages_get_json_rpc_errors(client, tmp_path):
+def test_malformed_messages_get_json_rpc_errors(own_client, tmp_path):
     from lspclient import frame
 
-    client.raw(frame(b"this is not json"))
-    assert client.answer(None)["error"]["code"] == -32700
-    client.raw(frame(b"\xff\xfe{"))  # not UTF-8
-    assert client.answer(None)["error"]["code"] == -32700
-    client.raw(frame(b"[" * 100_000))  # deeper than any parser goes
-    assert client.answer(None)["error"]["code"] == -32700
-    client.raw(frame(b"[1, 2, 3]"))
-    assert client.answer(None)["error"]["code"] == -32600
-    client.send({"id": 7})  # neither a request nor a response
-    assert client.answer(7)["error"]["code"] == -32600
-    client.raw(frame(b'{"id": 8, "method": "shutdown"}'))  # no "jsonrpc": "2.0"
-    assert client.answer(8)["error"]["code"] == -32600
-    client.send({"id": [1], "method": "shutdown"})  # an id is a number or a string
-    assert client.answer(None)["error"]["code"] == -32600
-    client.send({"id": 9, "method": "textDocument/hover", "params": {"textDocument": 5}})
-    assert client.answer(9)["error"]["code"] == -32602
-    client.send({"id": 10, "method": "textDocument/hover", "params": {
+    own_client.raw(frame(b"this is not json"))
+    assert own_client.answer(None)["error"]["code"] == -32700
+    own_client.raw(frame(b"\xff\xfe{"))  # not UTF-8
+    assert own_client.answer(None)["error"]["code"] == -32700
+    own_client.raw(frame(b"[" * 100_000))  # deeper than any parser goes
+    assert own_client.answer(None)["error"]["code"] == -32700
+    own_client.raw(frame(b"[1, 2, 3]"))
+    assert own_client.answer(None)["error"]["code"] == -32600
+    own_client.send({"id": 7})  # neither a request nor a response
+    assert own_client.answer(7)["error"]["code"] == -32600
+    own_client.raw(frame(b'{"id": 8, "method": "shutdown"}'))  # no "jsonrpc": "2.0"
+    assert own_client.answer(8)["error"]["code"] == -32600
+    own_client.send({"id": [1], "method": "shutdown"})  # an id is a number or a string
+    assert own_client.answer(None)["error"]["code"] == -32600
+    own_client.send({"id": 9, "method": "textDocument/hover", "params": {"textDocument": 5}})
+    assert own_client.answer(9)["error"]["code"] == -32602
+    own_client.send({"id": 10, "method": "textDocument/hover", "params": {
         "textDocument": {"uri": uri(tmp_path / "a.dsl")},
         "position": {"line": -1, "character": "x"}}})
-    assert client.answer(10)["error"]["code"] == -32602
-    client.send({"id": 11, "method": "no/such/method", "params": {}})
-    assert client.answer(11)["error"]["code"] == -32601
+    assert own_client.answer(10)["error"]["code"] == -32602
+    own_client.send({"id": 11, "method": "no/such/method", "params": {}})
+    assert own_client.answer(11)["error"]["code"] == -32601
     # a notification gets no answer: dropped with a line on stderr
-    client.notify("textDocument/didOpen", {"textDocument": {
+    own_client.notify("textDocument/didOpen", {"textDocument": {
         "uri": 5, "languageId": [], "version": "x", "text": 7}})
-    client.notify("textDocument/didOpen", {"textDocument": {
+    own_client.notify("textDocument/didOpen", {"textDocument": {
         "uri": uri(tmp_path / "b.dsl"), "languageId": "raiders", "version": 1, "text": 7}})
-    _alive_and_answering(client, tmp_path)
-    assert not [n for n in client.notes if n.get("method") == "textDocument/publishDiagnostics"
+    _alive_and_answering(own_client, tmp_path)
+    assert not [n for n in own_client.notes if n.get("method") == "textDocument/publishDiagnostics"
                 and n["params"]["uri"] == uri(tmp_path / "b.dsl")]
-    errors = client.stderr()
+    errors = own_client.stderr()
     _quiet(errors)
     assert len([x for x in errors.splitlines() if "didOpen" in x]) == 2, errors
 
