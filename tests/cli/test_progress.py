@@ -34,7 +34,8 @@ def _on_a_terminal(args: list[str]) -> str:
 
 @pytest.mark.parametrize("args", [
     # long enough (greedy bots) for click's estimate of the time left, made once a second
-    ["simulate", "--games", "150", "--jobs", "1", "--players", "3"],
+    pytest.param(["simulate", "--games", "150", "--jobs", "1", "--players", "3"],
+                 marks=pytest.mark.slow),  # 3 s of games; the fast tier checks the quiet case
     pytest.param(["diff", "HEAD:examples/mods/gorgon", "examples/mods/gorgon", "--games", "80",
                   "--jobs", "1", "--players", "3"], marks=pytest.mark.slow),
 ], ids=["simulate", "diff"])

@@ -113,7 +113,7 @@ def test_bad_simulate_options_exit_2(args):
 
 
 def test_a_precision_cut_short_by_the_cap_says_so():
-    out = run("simulate", "--games", "10", "--players", "3", "--jobs", "1",
+    out = run("simulate", "--games", "10", "--players", "3", "--jobs", "1", "--bots", "random",
               "--precision", "0.01", "--max-games", "20")
     assert out.exit_code == 0
     assert "stopped at 20 games (--max-games) before every rate was within ±1.00%" in out.stderr
