@@ -531,11 +531,13 @@ def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic
         return Diagnostic(Span(path, line, col, line, col + 1), "E003",
                           "unexpected end of file", "the last declaration is incomplete")
     if isinstance(err, UnexpectedCharacters):
-        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        at = located(err.pos_in_stream)
+        ch = text[at] if at < len(text) else "?"
         hint = None
-        before = text[:err.pos_in_stream].split()
+        before = text[:at].split()
         if ch.isupper() and before and before[-1] == "name":
-            word = re.match(r"[^\s{}]*", text[err.pos_in_stream:]).group(0)
+            m = re.match(r"[^\s{}]*", text[at:])  # always matches, the empty word at least
+            word = m.group(0) if m else ""
             hint = f'a card\'s name is a quoted string: `name "{word}"`'
         elif ch.isupper():
             hint = "names and ids are lowercase"
