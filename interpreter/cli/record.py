@@ -38,6 +38,7 @@ def record(folder: Path, cards: tuple[str, ...], port: int, network: bool) -> No
     from raiders.interpreter.tools.record import Recorder
     from raiders.interpreter.tools.recordserver import make_server, new_token
 
+    made = not folder.exists()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
@@ -52,7 +53,8 @@ def record(folder: Path, cards: tuple[str, ...], port: int, network: bool) -> No
             (err.strerror or str(err))
         raise Failure(f"error: cannot listen on port {port}: {why}") from None
     real_port = server.server_address[1]
-    click.echo(f"recording into {display_path(str(folder))}/")
+    click.echo(f"recording into {display_path(str(folder))}/"
+               + (" (a new folder: it did not exist)" if made else ""))
     if network:
         import socket
 

@@ -210,7 +210,7 @@ def make_server(recorder: Recorder, host: str = "127.0.0.1", port: int = 0,
             if body is None:
                 return
             if not isinstance(body, dict):
-                self._refuse(400, "refused: the body is a JSON object")
+                self._refuse(400, "refused: the body must be a JSON object")
                 return
             if m is None:
                 self._answer(lambda: recorder.state(recorder.create(body.get("name"),

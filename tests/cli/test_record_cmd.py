@@ -66,3 +66,18 @@ def test_a_port_in_use_is_a_clear_error(tmp_path):
                                str(port)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert "the port is in use" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_folder_that_did_not_exist_is_said_to_be_new(tmp_path):
+    """A mistyped folder name starts an empty one: the command says so (a user review)."""
+    for folder, new in ((tmp_path / "typo", True), (tmp_path, False)):
+        child = subprocess.Popen([PYTHON, "-m", "raiders", "record", "--port", "0", str(folder)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert child.stdout is not None
+            first = child.stdout.readline()
+            assert first.startswith("recording into"), first
+            assert ("a new folder" in first) is new, first
+        finally:
+            child.kill()
+            child.wait()
