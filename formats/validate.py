@@ -21,7 +21,7 @@ from raiders.dsl.spans import Span
 from .loader import DISK, Loader, card_files
 from .mods import MOD_FILE, mod_manifest, mod_rulesets, unused_items
 from .rulesets import RULESET_FILE, load_ruleset, resolve_ruleset_path
-from .safeio import Confinement, files_below, listed_files, read_text
+from .safeio import BUILTIN, Confinement, files_below, listed_files, read_text
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -71,9 +71,29 @@ def _covered_by(ruleset_file: Path) -> list[Path]:
             folders.extend(v["cards"])  # a variant's own folders are the ruleset's too
     # resolved as load_ruleset resolves them (the one path policy): a refused one is left out
     box = Confinement(ruleset_file.parent)
-    resolved = (box.resolve(c)[0] for c in folders if isinstance(c, str))
+    named = [c for c in folders if isinstance(c, str)]
+    resolved = [box.resolve(c)[0] for c in named]
+    # a checkout's own copy of a built-in folder (cards/common beside cards/deluxe, validated
+    # with raiders installed from a wheel) holds the cards `builtin:common` reads: covered too
+    twins = [_builtin_twin(ruleset_file, c[len(BUILTIN):], p)
+             for c, p in zip(named, resolved, strict=True) if c.startswith(BUILTIN)]
     # realpath, not Path.resolve: a link loop is no folder, not a RuntimeError
-    return [Path(os.path.realpath(p)) for p in resolved if p is not None]
+    return [Path(os.path.realpath(p)) for p in [*resolved, *twins] if p is not None]
+
+
+def _builtin_twin(ruleset_file: Path, name: str, installed: str | None) -> str | None:
+    """The folder NAME beside the ruleset's own folder when it holds exactly the installed
+    built-in folder's card files, byte for byte (the raiders source tree itself); else None.
+    Only ever compared, never read as cards: the installed folder is what the ruleset loads."""
+    twin = ruleset_file.parent.parent / name
+    if installed is None or not twin.is_dir() or twin.resolve() == Path(installed).resolve():
+        return None
+    ours = {f.relative_to(twin): f for f in card_files(twin)}
+    theirs = {f.relative_to(installed): f for f in card_files(Path(installed))}
+    if ours.keys() != theirs.keys():
+        return None
+    same = all(ours[k].read_bytes() == theirs[k].read_bytes() for k in ours)
+    return str(twin) if same else None
 
 
 def owning_ruleset(card_folder: Path) -> Path | None:
