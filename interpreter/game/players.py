@@ -147,6 +147,12 @@ class SeatView:
         g = self._game
         return sorted(g.deal.threat_deck[g.threats_drawn:])
 
+    def others_hands(self) -> list[tuple[int, list[int]]]:
+        """Every other living player's seat and power cards still in hand (public, like
+        `remaining_hand`), without building the table's view of each player."""
+        me = self.me
+        return [(p.seat, p.hand) for p in self._game.players if not p.dead and p is not me]
+
     def remaining_hand(self, seat: int) -> list[int]:
         """Another player's power cards still in hand: public, since played ones lie face up."""
         return list(self._game.players[seat].hand)
@@ -404,6 +410,83 @@ class _LookAhead:
                       len(after.items) - len(me.items), bool(after.out and not me.out))
         outcomes[key] = result
         return result
+
+
+def _order(card: Card) -> tuple:
+    """Sort key of a plain table's other seats: power cards and item cards apart."""
+    return (card.__class__ is str, str(card))
+
+
+class _Plain:
+    """Rooms resolved in a plain state, for every game of a process that plays these rules
+    (a search's playout seats weigh their cards with it, search_bot._Forced). The key is
+    (room id, next monster card, the card played, this seat's character, its cards already
+    down in the room, its items, the others' cards sorted by `_order`); the state is made
+    from the key alone, so a value never depends on which game asked first nor on how games
+    are split among processes: this seat first with its character and items, the others
+    without character nor items, everyone with 10 coins, no wounds and a full hand, the
+    ruleset's supply, the first room of the first floor, dice at their middle, every `may`
+    answered yes. What the key leaves out (tokens, seats, the others' characters and items)
+    is what lets rooms recur across decisions, playouts and games: resolving the room per
+    card and guess in a copy of the true table was nearly all of a playout's cost."""
+
+    LIMIT = 200_000  # entries kept; past it the table starts again (values do not change)
+    RULESETS = 4  # tables kept, the newest rules'
+    _by_rules: dict[int, "_Plain"] = {}
+
+    def __init__(self, rules):
+        self.rules = rules  # kept alive, so its id is not reused while the table is
+        self.held = rules.held_rules
+        self.outcomes: dict[tuple, Optional[tuple[int, int, int, bool]]] = {}
+
+    @classmethod
+    def of(cls, rules) -> "_Plain":
+        by_rules = cls._by_rules
+        plain = by_rules.get(id(rules))
+        if plain is None or plain.rules is not rules:
+            if len(by_rules) >= cls.RULESETS:  # a sweep loads rules per point: keep a few
+                del by_rules[next(iter(by_rules))]
+            plain = by_rules[id(rules)] = cls(rules)
+        return plain
+
+    def outcome(self, room: CompiledRoom, key: tuple) -> Optional[tuple[int, int, int, bool]]:
+        outcomes = self.outcomes
+        got = outcomes.get(key, outcomes)
+        if got is not outcomes:
+            return got
+        if len(outcomes) >= self.LIMIT:
+            outcomes.clear()
+        _room, threat, card, character, taken, items, others = key
+        seats = [card, *others]
+        clones = [Player(i, f"P{i + 1}", character if i == 0 else "", 10)
+                  for i in range(len(seats))]
+        me = clones[0]
+        me.items[:] = items
+        several = room.cards_each > 1
+        plays = []
+        for i, clone in enumerate(clones):
+            card = seats[i]
+            counted = (*taken, card) if i == 0 else (card,)
+            for c in counted:
+                _hold(clone, c)
+            plays.append(Play(clone, counted[0], cards=counted if several else None))
+        table = Table(clones, dict(self.rules.supply), 20, None, self.held,
+                      dice=lambda faces: (faces + 1) // 2,
+                      ask=lambda p, question, card: True,
+                      threat_source=lambda: threat)
+        table.floor_index, table.rooms_done, table.room_number = 0, 0, 1
+        coins, wounds, held = me.coins, me.wounds, len(me.items)
+        got: Optional[tuple[int, int, int, bool]] = None
+        try:
+            ctx = resolve_round(table, room, plays)
+            if "room" in ctx.reacts:
+                ctx.phase("room", list(ctx.participants))
+        except (RulesError, KeyError, ValueError):
+            pass
+        else:
+            got = (me.coins - coins, me.wounds - wounds, len(me.items) - held, bool(me.out))
+        outcomes[key] = got
+        return got
 
 
 def _hold(clone: Player, card: Optional[Card]) -> None:

@@ -37,9 +37,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Optional, Sequence
 
+from raiders.interpreter.runtime.legality import is_second_card
 from raiders.interpreter.runtime.state import Card, Floor, Mark, RoomSlot
 
-from .players import GreedyBot, SeatView
+from .players import GreedyBot, SeatView, _order, _Plain
 
 # A win is rare in some playouts (solo: survival), so the end state shapes the score a little:
 # coins up, wounds down (most wounds fall unconscious, ten wounds kill).
@@ -50,53 +51,72 @@ SOLO_WOUND_WEIGHT = 0.1
 
 class _Forced(GreedyBot):
     """A playout seat: the cards given first (the candidate, a revealed card), then a cheap
-    greedy: one guess of the others' cards (the middle of what they hold) instead of four.
+    greedy: one guess of the others' cards (what they revealed, else the middle of what
+    they hold) instead of four, each card's outcome read from the rooms resolved in a plain
+    state (players.py's `_Plain`, kept for every game of the process).
 
-    Playouts of one decision meet the same rooms in the same states again and again. With
-    one guess the greedy weighing draws nothing at random, so the scores of a decision are
-    kept by everything it reads (the room, this seat, its cards down and items, every living
-    player's tokens and hand, the supply, the guess) and the legal cards: a decision met
-    again costs that key and the final draw among the best, no look-ahead at all. The
-    look-ahead's copies of the table are the search's, shared by all its playouts."""
+    Playouts meet the same rooms with the same cards again and again: a card weighed again
+    costs a key and a look-up, no look-ahead and no view of the table. A second-card item
+    (weighed with the card played after it) takes the greedy bot's own path, on the same
+    plain outcomes."""
 
     GUESSES = 1
+    PLAIN = True
 
     def __init__(self, first: Sequence[Card] = (), memo: Optional[dict] = None,
                  scratch: Optional[dict] = None):
         self.first = list(first)
-        self.memo = memo if memo is not None else {}
         self._scratch = scratch if scratch is not None else {}
-        self._state: tuple = ()  # the decision being weighed, as the memo's keys begin
-
-    def _scores(self, view: SeatView, room, legal: Sequence[Card],
-                guesses: list[dict]) -> list[tuple[float, Card]]:
-        me = view.me
-        self._state = state = (
-            room.id, me.seat, tuple(view.taken), tuple(me.items),
-            tuple((p.seat, p.coins, p.wounds, tuple(p.hand), p.out, p.character)
-                  for p in view.players if not p.dead),
-            tuple(sorted(view.supply.items())),
-            tuple(sorted((str(k), v) for g in guesses for k, v in g.items())))
-        key = (state, tuple(legal))
-        scored = self.memo.get(key)
-        if scored is None:
-            scored = self.memo[key] = super()._scores(view, room, legal, guesses)
-        return scored
-
-    def evaluate(self, view: SeatView, card: Card, guesses: list[dict]) -> float:
-        # the key is everything the greedy evaluation reads, so a hit changes nothing
-        key = (self._state, card)
-        score = self.memo.get(key)
-        if score is None:
-            score = self.memo[key] = super().evaluate(view, card, guesses)
-        return score
 
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
         while self.first:
             card = self.first.pop(0)
             if card in legal:
                 return card
-        return super().choose_card(view, legal, second)
+        room = view.room
+        if room is None or len(legal) == 1:
+            return legal[0]
+        me = view.me
+        known = {pl.player.seat: pl.card for pl in view.revealed}
+        others = []
+        for seat, hand in view.others_hands():
+            card = known.get(seat)
+            others.append(card if card is not None else hand[len(hand) // 2] if hand else 1)
+        others.sort(key=_order)
+        threats = view.threats_left
+        # as _LookAhead.estimate keys the plain table
+        threat = threats[len(threats) // 2] if threats else 4
+        character, taken, items, guessed = me.character, tuple(view.taken), tuple(me.items), \
+            tuple(others)
+        plain = _Plain.of(view.rules)
+        floor = -me.coins
+        scores: dict[Card, float] = {}
+        seconds = []
+        for card in legal:
+            if is_second_card(room, card, view.abilities):
+                seconds.append(card)
+                continue
+            got = plain.outcome(room, (room.id, threat, card, character, taken, items, guessed))
+            if got is None:
+                score = -1e9
+            else:
+                coins, wounds, gained, fell = got
+                score = (self.COIN * (coins if coins >= floor else floor) - self.WOUND * wounds
+                         + self.ITEM * gained - (self.OUT if fell else 0.0)) \
+                    - (self.SAVE * card if card.__class__ is int else 0.0)
+            scores[card] = score
+        # GreedyBot._scores: a second-card item only when holding a spare one, worth the
+        # best card after it less the item
+        best = max(scores.values(), default=-1e9)
+        for card in seconds:
+            if me.items.count(card) >= 2:
+                scores[card] = best - self.ITEM + 0.3
+        if not scores:
+            return legal[0]
+        scored = [(score, card) for card, score in scores.items()]
+        top = max(score for score, _ in scored)
+        near = [card for score, card in scored if score >= top - self.SLACK]
+        return near[view.rng.randrange(len(near))]
 
 
 class SearchBot(GreedyBot):
@@ -109,7 +129,9 @@ class SearchBot(GreedyBot):
     def __init__(self, budget: int = 30):
         self.budget = budget
         self.seen: dict[tuple[int, int], str] = {}  # (floor, room) -> card, as this seat saw it
-        self._memo: dict = {}  # the playouts' greedy evaluations, for one decision
+        # the playouts' greedy decisions: pure functions of their keys (_Forced), so kept
+        # for the whole game
+        self._memo: dict = {}
         self._tables: dict = {}  # the playouts' look-ahead copies of the table (_Forced)
 
     # ---- what this seat knows
@@ -137,7 +159,6 @@ class SearchBot(GreedyBot):
         budget is shared evenly among the rounds."""
         # Halving needs a few playouts per candidate; a small budget is one even round.
         rounds = max(1, min((len(legal) - 1).bit_length(), self.budget // len(legal)))
-        self._memo = {}
         left = list(legal)
         totals = Counter()
         counts = Counter()
