@@ -438,6 +438,15 @@ class _Plain:
         self.rules = rules  # kept alive, so its id is not reused while the table is
         self.held = rules.held_rules
         self.outcomes: dict[tuple, Optional[tuple[int, int, int, bool]]] = {}
+        self._seconds: dict[tuple[str, str], bool] = {}  # (room, item) -> is_second_card
+
+    def is_second(self, room: CompiledRoom, item: str, abilities) -> bool:
+        """`is_second_card` for these rules (the abilities are the rules' own), kept."""
+        key = (room.id, item)
+        got = self._seconds.get(key)
+        if got is None:
+            got = self._seconds[key] = is_second_card(room, item, abilities)
+        return got
 
     @classmethod
     def of(cls, rules) -> "_Plain":

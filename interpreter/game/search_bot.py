@@ -37,10 +37,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Optional, Sequence
 
-from raiders.interpreter.runtime.legality import is_second_card
 from raiders.interpreter.runtime.state import Card, Floor, Mark, RoomSlot
 
-from .players import GreedyBot, SeatView, _order, _Plain
+from .players import GreedyBot, SeatView, _order, _Plain, index_below
 
 # A win is rare in some playouts (solo: survival), so the end state shapes the score a little:
 # coins up, wounds down (most wounds fall unconscious, ten wounds kill).
@@ -93,7 +92,7 @@ class _Forced(GreedyBot):
         scores: dict[Card, float] = {}
         seconds = []
         for card in legal:
-            if is_second_card(room, card, view.abilities):
+            if card.__class__ is str and plain.is_second(room, card, view.abilities):
                 seconds.append(card)
                 continue
             got = plain.outcome(room, (room.id, threat, card, character, taken, items, guessed))
@@ -114,9 +113,9 @@ class _Forced(GreedyBot):
         if not scores:
             return legal[0]
         scored = [(score, card) for card, score in scores.items()]
-        top = max(score for score, _ in scored)
+        top = max(scores.values())
         near = [card for score, card in scored if score >= top - self.SLACK]
-        return near[view.rng.randrange(len(near))]
+        return near[index_below(view.rng, len(near))]
 
 
 class SearchBot(GreedyBot):
