@@ -14,18 +14,21 @@ to come (drawn from the deck less the rooms this seat has seen), the boss (drawn
 bosses), the monster deck's order (its remaining cards are public). Then it plays on with the
 engine and the compiled cards themselves (so it understands any mod): this seat's candidate
 (after the cards it already put down in this room), the others' revealed cards, then every
-seat, this one too, as a cheap greedy bot (one guess of the others' cards instead of four; its
-room evaluations memoized for the decision). Searching against a model of sensible play is
-what makes it strong: random playouts were a poor model of the opponents.
+seat, this one too, as a cheap greedy bot: one guess of the others' cards instead of four, and
+each card's outcome read from a table of rooms resolved in a plain state (players.py's
+`_Plain`: tokens, seats and the others' characters and items left out), kept for every game
+of the process, instead of resolving the room in a copy of the table. Searching against a
+model of sensible play is what makes it strong: random playouts were a poor model of the
+opponents.
 
 The score: a win (shared wins split) plus a little for coins, less a little for wounds, at the
 end of the game. Solo, a greedy playout of the whole game nearly always dies, which tells the
 candidates apart poorly, so a playout stops at the end of the floor and scores being alive,
 the wounds (heavily) and the coins there.
 
-Cost (this machine, one core): search:30 is about 3-4.5 s per 4-player deluxe game for the
-search seat (greedy seats cost milliseconds), about 0.1 s per classic solo game; the cost
-grows linearly with N.
+Cost (this machine, one core): search:30 is about 1.5 s per 4-player deluxe game for the
+search seat (greedy seats cost milliseconds; `python benchmarks/bots.py`), about 0.1 s per
+classic solo game; the cost grows linearly with N.
 
 It reads only what SeatView shows plus the rules (the public card texts) and the first player
 (the scroll lies on the table). Its choices come from the seat's own generator, so a game is
@@ -35,7 +38,7 @@ later rounds of a room fought in rounds are left to the greedy bot's one-room lo
 from __future__ import annotations
 
 from collections import Counter
-from typing import Optional, Sequence
+from typing import Sequence
 
 from raiders.interpreter.runtime.state import Card, Floor, Mark, RoomSlot
 
@@ -55,17 +58,16 @@ class _Forced(GreedyBot):
     state (players.py's `_Plain`, kept for every game of the process).
 
     Playouts meet the same rooms with the same cards again and again: a card weighed again
-    costs a key and a look-up, no look-ahead and no view of the table. A second-card item
-    (weighed with the card played after it) takes the greedy bot's own path, on the same
-    plain outcomes."""
+    costs a key and a look-up, no look-ahead and no view of the table. The score of a card
+    is GreedyBot's (coins, wounds, items, falling out, the price of spending a high card),
+    a second-card item's too (spent only as a spare, worth the best card after it less the
+    item)."""
 
     GUESSES = 1
     PLAIN = True
 
-    def __init__(self, first: Sequence[Card] = (), memo: Optional[dict] = None,
-                 scratch: Optional[dict] = None):
+    def __init__(self, first: Sequence[Card] = ()):
         self.first = list(first)
-        self._scratch = scratch if scratch is not None else {}
 
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
         while self.first:
@@ -128,10 +130,6 @@ class SearchBot(GreedyBot):
     def __init__(self, budget: int = 30):
         self.budget = budget
         self.seen: dict[tuple[int, int], str] = {}  # (floor, room) -> card, as this seat saw it
-        # the playouts' greedy decisions: pure functions of their keys (_Forced), so kept
-        # for the whole game
-        self._memo: dict = {}
-        self._tables: dict = {}  # the playouts' look-ahead copies of the table (_Forced)
 
     # ---- what this seat knows
     def _remember(self, view: SeatView) -> None:
@@ -234,7 +232,7 @@ class SearchBot(GreedyBot):
             Floor(list(fl.rooms), None) for fl in world["floors"]]
         revealed = {pl.player.seat: pl.played for pl in view.revealed}
         seats = [_Forced([*view.taken, card] if p.seat == view.me.seat else
-                         list(revealed.get(p.seat, ())), self._memo, self._tables)
+                         list(revealed.get(p.seat, ())))
                  for p in view.players]
         names = [p.name for p in view.players]
         chars = [p.character for p in view.players]
