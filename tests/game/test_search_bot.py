@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from raiders.interpreter.cli import main
 from raiders.interpreter.game.botspec import make_bot, parse_bot
 from raiders.interpreter.game.engine import Game
-from raiders.interpreter.game.players import GreedyBot
+from raiders.interpreter.game.players import GreedyBot, _Plain
 from raiders.interpreter.game.search_bot import SearchBot
 from raiders.interpreter.runtime.rules import load_rules
 
@@ -50,6 +50,21 @@ def test_budget_is_parsed_and_plays_are_legal_and_deterministic():
     assert chosen and chosen == again
     assert [r.plays for r in one.rooms] == [r.plays for r in two.rooms]
     assert one.winners == two.winners and len(one.rooms) == 25
+
+
+def test_playouts_weigh_cards_the_same_whatever_the_process_played_before():
+    """Issue 22: the playout seats read their outcomes from a table kept for every game of the
+    process (rooms resolved in a plain state made from the key alone), so a game's choices do
+    not depend on what the process played before it, nor so on how --jobs splits the games."""
+    _Plain._by_rules.clear()
+    cold = _last_floor(4)[1]
+    table = next(iter(_Plain._by_rules.values())).outcomes
+    filled = len(table)
+    assert filled > 0  # the playouts resolved their rooms there
+    _last_floor(6)
+    _last_floor(8, budget=3)
+    assert len(table) > filled
+    assert _last_floor(4)[1] == cold
 
 
 def test_it_does_not_read_the_hidden_deal():
