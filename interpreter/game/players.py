@@ -430,8 +430,8 @@ class _Plain:
     is what lets rooms recur across decisions, playouts and games: resolving the room per
     card and guess in a copy of the true table was nearly all of a playout's cost."""
 
-    LIMIT = 200_000  # entries kept; past it the table starts again (values do not change)
-    RULESETS = 4  # tables kept, the newest rules'
+    LIMIT = 100_000  # entries kept (tens of MB); past it the table starts again (values stay)
+    RULESETS = 2  # tables kept: the newest rules'
     _by_rules: dict[int, "_Plain"] = {}
 
     def __init__(self, rules):
