@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional, TypeGuard
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -293,19 +293,19 @@ def items(node: Any) -> Iterator[tuple[Any, Any]]:
     return iter(node.items()) if isinstance(node, dict) else iter(())
 
 
-def is_map(node: Any) -> bool:
+def is_map(node: Any) -> TypeGuard[dict[Any, Any]]:
     return isinstance(node, dict)
 
 
-def is_seq(node: Any) -> bool:
+def is_seq(node: Any) -> TypeGuard[list[Any]]:
     return isinstance(node, list)
 
 
-def is_int(node: Any) -> bool:
+def is_int(node: Any) -> TypeGuard[int]:
     return isinstance(node, int) and not isinstance(node, bool)
 
 
-def is_str(node: Any) -> bool:
+def is_str(node: Any) -> TypeGuard[str]:
     return isinstance(node, str)
 
 
