@@ -128,10 +128,15 @@ def _builtin_ids() -> tuple[str, ...]:
     return tuple(sorted(p.parent.name for p in builtin_dir().glob(f"*/{RULESET_FILE}")))
 
 
+def builtin_ruleset_path(ruleset_id: str) -> Path:
+    """The ruleset file of a built-in ruleset (one of `builtin_ids`)."""
+    return builtin_dir() / ruleset_id / RULESET_FILE
+
+
 def resolve_ruleset_path(name_or_path: str) -> Optional[Path]:
     """A built-in id (`deluxe`) or a path to a ruleset file or to a folder holding one."""
     if name_or_path in builtin_ids():
-        return builtin_dir() / name_or_path / RULESET_FILE
+        return builtin_ruleset_path(name_or_path)
     p = Path(name_or_path)
     if is_dir(p):  # not Path.is_dir: a name too long is "not found", not an OSError
         p = p / RULESET_FILE
