@@ -147,11 +147,12 @@ class SeatView:
         g = self._game
         return sorted(g.deal.threat_deck[g.threats_drawn:])
 
-    def others_hands(self) -> list[tuple[int, list[int]]]:
-        """Every other living player's seat and power cards still in hand (public, like
-        `remaining_hand`), without building the table's view of each player."""
+    def others_public(self) -> list[tuple[int, int, int, list[int]]]:
+        """Every other living player's seat, coins, wounds and power cards still in hand (all
+        public, as in `players`), without building the table's view of each player."""
         me = self.me
-        return [(p.seat, p.hand) for p in self._game.players if not p.dead and p is not me]
+        return [(p.seat, p.coins, p.wounds, p.hand)
+                for p in self._game.players if not p.dead and p is not me]
 
     def remaining_hand(self, seat: int) -> list[int]:
         """Another player's power cards still in hand: public, since played ones lie face up."""
@@ -421,14 +422,16 @@ class _Plain:
     """Rooms resolved in a plain state, for every game of a process that plays these rules
     (a search's playout seats weigh their cards with it, search_bot._Forced). The key is
     (room id, next monster card, the card played, this seat's character, its cards already
-    down in the room, its items, the others' cards sorted by `_order`); the state is made
-    from the key alone, so a value never depends on which game asked first nor on how games
-    are split among processes: this seat first with its character and items, the others
-    without character nor items, everyone with 10 coins, no wounds and a full hand, the
-    ruleset's supply, the first room of the first floor, dice at their middle, every `may`
-    answered yes. What the key leaves out (tokens, seats, the others' characters and items)
-    is what lets rooms recur across decisions, playouts and games: resolving the room per
-    card and guess in a copy of the true table was nearly all of a playout's cost."""
+    down in the room, its items, the others' cards sorted by `_order`, and where its coins
+    and its wounds stand among the others' (`place`)); the state is made from the key alone,
+    so a value never depends on which game asked first nor on how games are split among
+    processes: this seat first with its character and items, the others without character
+    nor items, coins and wounds that stand as the key says (`_tokens`), full hands, no coin
+    cap nor death, the ruleset's supply, the first room of the first floor, dice at their
+    middle, every `may` answered yes. What the key leaves out (the tokens themselves, seats,
+    the others' characters and items) is what lets rooms recur across decisions, playouts
+    and games: resolving the room per card and guess in a copy of the true table was nearly
+    all of a playout's cost."""
 
     LIMIT = 100_000  # entries kept (tens of MB); past it the table starts again (values stay)
     RULESETS = 2  # tables kept: the newest rules'
@@ -465,9 +468,10 @@ class _Plain:
             return got
         if len(outcomes) >= self.LIMIT:
             outcomes.clear()
-        _room, threat, card, character, taken, items, others = key
+        _room, threat, card, character, taken, items, others, coin_place, wound_place = key
         seats = [card, *others]
-        clones = [Player(i, f"P{i + 1}", character if i == 0 else "", 10)
+        coins, wounds = _tokens(coin_place, len(others), 20), _tokens(wound_place, len(others), 4)
+        clones = [Player(i, f"P{i + 1}", character if i == 0 else "", coins[i], wounds[i])
                   for i in range(len(seats))]
         me = clones[0]
         me.items[:] = items
@@ -479,7 +483,7 @@ class _Plain:
             for c in counted:
                 _hold(clone, c)
             plays.append(Play(clone, counted[0], cards=counted if several else None))
-        table = Table(clones, dict(self.rules.supply), 20, None, self.held,
+        table = Table(clones, dict(self.rules.supply), None, None, self.held,
                       dice=lambda faces: (faces + 1) // 2,
                       ask=lambda p, question, card: True,
                       threat_source=lambda: threat)
@@ -496,6 +500,33 @@ class _Plain:
             got = (me.coins - coins, me.wounds - wounds, len(me.items) - held, bool(me.out))
         outcomes[key] = got
         return got
+
+
+def place(mine: int, theirs: Sequence[int]) -> tuple[bool, int]:
+    """Where a seat's coins (or wounds) stand among the others': whether the others differ,
+    and below the fewest, equal to them, between, equal to the most, above (0-4; the others
+    all alike: below, equal, above as 0, 1, 4). What a `richest` or `least_wounded` of the
+    seat's own outcome reads, and no more (a plain table's key)."""
+    if not theirs:
+        return (False, 1)
+    lo, hi = min(theirs), max(theirs)
+    if mine < lo:
+        return (lo < hi, 0)
+    if mine == lo:
+        return (lo < hi, 1)
+    if mine < hi:
+        return (True, 2)
+    return (lo < hi, 3 if mine == hi else 4)
+
+
+def _tokens(at: tuple[bool, int], others: int, base: int) -> list[int]:
+    """A plain state's coins (or wounds) for `place`'s answer: this seat first, then the
+    others, the first of them at `base`, the rest at twice that when they differ."""
+    spread, where = at
+    high = 2 * base if spread else base
+    theirs = [base] + [high] * (others - 1) if others else []
+    mine = (base // 2, base, (base + high) // 2, high, high + base // 2)[where]
+    return [mine, *theirs]
 
 
 def _hold(clone: Player, card: Optional[Card]) -> None:

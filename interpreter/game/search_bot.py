@@ -42,7 +42,7 @@ from typing import Sequence
 
 from raiders.interpreter.runtime.state import Card, Floor, Mark, RoomSlot
 
-from .players import GreedyBot, SeatView, _order, _Plain, index_below
+from .players import GreedyBot, SeatView, _order, _Plain, index_below, place
 
 # A win is rare in some playouts (solo: survival), so the end state shapes the score a little:
 # coins up, wounds down (most wounds fall unconscious, ten wounds kill).
@@ -80,15 +80,19 @@ class _Forced(GreedyBot):
         me = view.me
         known = {pl.player.seat: pl.card for pl in view.revealed}
         others = []
-        for seat, hand in view.others_hands():
+        coins, wounds = [], []
+        for seat, their_coins, their_wounds, hand in view.others_public():
             card = known.get(seat)
             others.append(card if card is not None else hand[len(hand) // 2] if hand else 1)
+            coins.append(their_coins)
+            wounds.append(their_wounds)
         others.sort(key=_order)
         threats = view.threats_left
         # as _LookAhead.estimate keys the plain table
         threat = threats[len(threats) // 2] if threats else 4
         character, taken, items, guessed = me.character, tuple(view.taken), tuple(me.items), \
             tuple(others)
+        coin_place, wound_place = place(me.coins, coins), place(me.wounds, wounds)
         plain = _Plain.of(view.rules)
         floor = -me.coins
         scores: dict[Card, float] = {}
@@ -97,7 +101,8 @@ class _Forced(GreedyBot):
             if card.__class__ is str and plain.is_second(room, card, view.abilities):
                 seconds.append(card)
                 continue
-            got = plain.outcome(room, (room.id, threat, card, character, taken, items, guessed))
+            got = plain.outcome(room, (room.id, threat, card, character, taken, items, guessed,
+                                       coin_place, wound_place))
             if got is None:
                 score = -1e9
             else:
