@@ -433,7 +433,7 @@ class _Plain:
     and games: resolving the room per card and guess in a copy of the true table was nearly
     all of a playout's cost."""
 
-    LIMIT = 100_000  # entries kept (tens of MB); past it the table starts again (values stay)
+    LIMIT = 250_000  # entries kept (under 100 MB); past it the table starts again (values stay)
     RULESETS = 2  # tables kept: the newest rules'
     _by_rules: dict[int, "_Plain"] = {}
 
