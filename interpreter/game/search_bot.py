@@ -16,10 +16,10 @@ engine and the compiled cards themselves (so it understands any mod): this seat'
 (after the cards it already put down in this room), the others' revealed cards, then every
 seat, this one too, as a cheap greedy bot: one guess of the others' cards instead of four, and
 each card's outcome read from a table of rooms resolved in a plain state (players.py's
-`_Plain`: tokens, seats and the others' characters and items left out), kept for every game
-of the process, instead of resolving the room in a copy of the table. Searching against a
-model of sensible play is what makes it strong: random playouts were a poor model of the
-opponents.
+`_Plain`: the tokens, but where this seat's stand, the seats, the others' characters and
+items left out), kept for every game of the process, instead of resolving the room in a copy
+of the table. Searching against a model of sensible play is what makes it strong: random
+playouts were a poor model of the opponents.
 
 The score: a win (shared wins split) plus a little for coins, less a little for wounds, at the
 end of the game. Solo, a greedy playout of the whole game nearly always dies, which tells the
