@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from raiders.interpreter.cli import main
 from raiders.interpreter.game.botspec import make_bot, parse_bot
 from raiders.interpreter.game.engine import Game
-from raiders.interpreter.game.players import GreedyBot, _Plain
+from raiders.interpreter.game.players import GreedyBot, _Plain, place
 from raiders.interpreter.game.search_bot import SearchBot
 from raiders.interpreter.runtime.rules import load_rules
 
@@ -65,6 +65,25 @@ def test_playouts_weigh_cards_the_same_whatever_the_process_played_before():
     _last_floor(8, budget=3)
     assert len(table) > filled
     assert _last_floor(4)[1] == cold
+
+
+def test_playout_seats_know_whether_a_trap_takes_them():
+    """D-5: a trap's row falls on the richest. The playouts' plain table knows where the seat's
+    coins stand among the others', so a poorer seat loses nothing when it springs the trap
+    and the richest loses the row's coins (everyone tied in the plain state before, and
+    every seat took the penalty)."""
+    rules = load_rules("deluxe")
+    plain = _Plain(rules)
+    lava = rules.rooms["lava"]  # 5 -> richest: lose 3 coins
+
+    def coins_lost(mine: int, theirs: list[int]) -> int:
+        key = (lava.id, 4, 5, "", (), (), (1, 2, 3), place(mine, theirs), place(0, [0, 0, 0]))
+        return plain.outcome(lava, key)[0]
+
+    assert coins_lost(1, [4, 6, 2]) == 0
+    assert coins_lost(6, [4, 6, 2]) == -3  # tied richest: both lose
+    assert coins_lost(9, [4, 4, 4]) == -3
+    assert coins_lost(3, [4, 4, 4]) == 0
 
 
 def test_it_does_not_read_the_hidden_deal():
