@@ -109,9 +109,10 @@ class Recorder:
             "mods": self.mod_names(),
         }
 
-    def create(self, name: str, setup: Mapping[str, Any]) -> str:
+    def create(self, name: object, setup: object) -> str:
         """A new game's log, from the set-up form; returns the game's name (its file name).
-        Everything is checked as a log is (read_log) before the game exists."""
+        `name` and `setup` are what a request's body holds, checked here; everything else is
+        checked as a log is (read_log) before the game exists."""
         if not isinstance(name, str) or not GAME_NAME.match(name) or name.endswith(".tmp"):
             raise RecordError("a game's name is 1-64 letters, digits, `-`, `_` or `.`, "
                               "starting with a letter or digit", "name")

@@ -47,7 +47,9 @@ _GAME_URL = re.compile(r"^/api/games/([^/]+)(/answer|/undo)?$")
 
 
 def _asset(name: str) -> str:
-    return resources.files(__package__).joinpath("record_assets", name).read_text("utf-8")
+    # one name a step: a Traversable's joinpath takes one before Python 3.11
+    return resources.files(__package__).joinpath("record_assets").joinpath(name).read_text(
+        "utf-8")
 
 
 def page() -> str:
@@ -110,6 +112,7 @@ def make_server(recorder: Recorder, host: str = "127.0.0.1", port: int = 0,
     html = page().encode("utf-8")
 
     class Handler(BaseHTTPRequestHandler):
+        server: _BoundedServer  # the server made below (http.server types it as any server)
         server_version = "raiders-record"
         sys_version = ""
         timeout = client_timeout  # the socket's: a slow or idle client is dropped
@@ -139,8 +142,7 @@ def make_server(recorder: Recorder, host: str = "127.0.0.1", port: int = 0,
 
         # ---- checks every request passes
         def _admitted(self) -> bool:
-            port = self.server.server_address[1]
-            if not host_allowed(self.headers.get("Host"), port):
+            if not host_allowed(self.headers.get("Host"), self.server.server_port):
                 self._refuse(403, "refused: the Host header does not name this server")
                 return False
             if token is not None:
@@ -191,8 +193,9 @@ def make_server(recorder: Recorder, host: str = "127.0.0.1", port: int = 0,
                 with lock:
                     self._json(200, {"games": recorder.games(), "mods": recorder.mod_names()})
             elif path == "/api/options":
+                variant = query.get("variant")
                 self._answer(lambda: recorder.options((query.get("ruleset") or ["deluxe"])[0],
-                                                      (query.get("variant") or [None])[0]))
+                                                      variant[0] if variant else None))
             elif (m := _GAME_URL.match(path)) and m.group(2) is None:
                 self._answer(lambda: recorder.state(unquote(m.group(1))))
             else:
