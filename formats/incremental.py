@@ -1,0 +1,312 @@
+"""A mod's check kept between edits: what the language server answers an edit with.
+
+`ModCheck(folder)` checks one mod folder as `validate_paths([folder], loader=…)` does, and
+keeps what it found: each card file's text and parse (through the loader it is given, the
+one loader), each declaration's own checks, its `after` rules (W602) and its marks on rooms
+(W605), the library, the mod.yaml verdict and each dealt room's game-load check. An edit then
+costs what it can change:
+
+- a file whose ids and kinds stay the same (a number, a rule, a typo): that file parsed and
+  its declarations checked again; the checks over the whole mod (rule cycles, holderless
+  statuses) redone from what every other file keeps;
+- a file that adds, removes or renames an id (or a duplicate one): the library re-indexed,
+  and re-checked besides it are the files that name an id it defines or defined (a reverse
+  index of the words of every file) and the files with a problem (whose hints list ids);
+- a file that declares a kind or an extension, a card file added or removed (the folders'
+  times), mod.yaml changed: everything again, from the parses kept.
+
+The diagnostics are the same as a full check's (tests/formats/test_incremental.py checks
+random edit sequences against `validate_paths`). A folder that is not one plain mod (it
+holds a ruleset.yaml, or mods below it) is not kept: `check` says None and the caller runs
+the full check. Files not open in the editor are read when the folder is listed and when
+the caller says they changed (`changed_on_disk`: a save, the editor's file watcher).
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Mapping, Optional
+
+import attrs
+
+from raiders.dsl import ast, extend_library
+from raiders.dsl.checker import Checker, Known, check_in_game, holderless_marks, marks_on_things
+from raiders.dsl.diagnostics import Diagnostic
+from raiders.dsl.library import CARD_SUFFIX, Library
+from raiders.dsl.loops import after_rules, cycle_warnings
+
+from .loader import PARALLEL_FROM, Loader, can_fork
+from .mods import MOD_FILE, ModManifest, mod_manifest
+from .rulesets import RULESET_FILE, Ruleset
+from .safeio import files_below, listed_files
+
+_WORD = re.compile(r"[a-z_][a-z0-9_]*(?:-[a-z0-9_]+)*")
+
+
+@attrs.define
+class _File:
+    """One card file as last checked."""
+
+    text: str
+    unread: bool  # it could not be read: `parsed` holds why
+    module: Optional[ast.Module]
+    parsed: list[Diagnostic]  # the parse's (or the read's) diagnostics
+    names: frozenset[str]  # every word of its text: the ids it may name
+    defines: tuple[tuple[str, str, str], ...]  # (what, name, kind) of each declaration
+    checked: list[Diagnostic] = attrs.Factory(list)  # its declarations' own checks
+
+    @property
+    def declares_kinds(self) -> bool:
+        return any(what != "card" for what, _, _ in self.defines)
+
+    @property
+    def decls(self) -> tuple[ast.Decl, ...]:
+        return self.module.decls if self.module is not None else ()
+
+
+def _read(loader: Loader, path: str) -> _File:
+    text, diags = loader.read(path)
+    if text is None:
+        return _File("", True, None, diags, frozenset(), ())
+    module, diags = loader.parse_text(path, text)
+    defines = tuple(("card", d.id, d.kind) if isinstance(d, ast.CardDecl) else
+                    ("kind", d.name, d.parent or "") if isinstance(d, ast.KindDecl) else
+                    ("extend", d.kind, "") for d in (module.decls if module else ()))
+    return _File(text, False, module, diags, frozenset(_WORD.findall(text)), defines)
+
+
+@attrs.define
+class _Listing:
+    """The card files of the folder, and what tells that they changed: each folder's time
+    and the editor's unsaved card files in it."""
+
+    files: list[str]  # in the order a full check indexes them
+    real: dict[str, str]  # real path -> the path as listed
+    diagnostics: list[Diagnostic]  # files refused while listing (links out, too large)
+    folder_times: dict[str, int]
+    unsaved: frozenset[str]
+
+    def stale(self, loader: Loader, folder: Path) -> bool:
+        if frozenset(map(str, loader.unsaved_below(folder))) != self.unsaved:
+            return True
+        for d, t in self.folder_times.items():
+            try:
+                if os.stat(d).st_mtime_ns != t:
+                    return True
+            except OSError:
+                return True
+        return False
+
+
+def _folder_times(folder: Path) -> dict[str, int]:
+    out = {}
+    for d, _, _ in os.walk(folder):
+        try:
+            out[d] = os.stat(d).st_mtime_ns
+        except OSError:
+            pass
+    return out
+
+
+class ModCheck:
+    """One mod folder's check, kept between edits (see the module's docstring)."""
+
+    def __init__(self, folder: Path, ruleset: Ruleset):
+        self.folder = folder
+        self.ruleset = ruleset  # the base ruleset, checked on its own: never re-checked
+        self.base_files = frozenset(ruleset.library.sources)
+        self.listing: Optional[_Listing] = None
+        self.files: dict[str, _File] = {}
+        self.open: set[str] = set()  # files read from the editor's buffers at the last check
+        self.pending: set[str] = set()  # files to read again (changed on disk)
+        self.lib: Optional[Library] = None
+        self.indexed: list[Diagnostic] = []  # the library's own: parses, duplicates, parents
+        self.known: Optional[Known] = None
+        self._rules: dict[int, tuple[ast.Decl, list]] = {}  # id(decl) -> (decl, its rules)
+        self._marks: dict[int, tuple[ast.Decl, list]] = {}  # id(decl) -> (decl, its marks)
+        self._manifest: Optional[tuple[Optional[str], _Listing, ModManifest]] = None
+        self._in_game: dict[tuple, tuple[object, list[Diagnostic]]] = {}
+        self.rechecked: list[str] = []  # the files the last check checked again (for tests)
+
+    def changed_on_disk(self, paths) -> None:
+        """Files written by something else than the editor's buffers: read them again."""
+        self.pending.update(os.path.realpath(p) for p in paths)
+
+    # -- the check
+    def check(self, loader: Loader) -> Optional[list[Diagnostic]]:
+        """The mod's diagnostics, as `validate_paths([folder], loader=loader)` reports them;
+        None when the folder is not one plain mod."""
+        everything = self.listing is None or self.listing.stale(loader, self.folder)
+        if everything:
+            listing = self._list(loader)
+            self.listing = listing
+            if listing is None:
+                return None
+            self.files = {p: _read(loader, p) for p in listing.files}
+            old: dict[str, Optional[_File]] = dict.fromkeys(listing.files)
+        else:
+            listing = self.listing
+            assert listing is not None
+            old = self._reread(loader, listing)
+        self.open = {listing.real[p] for p in loader.unsaved if p in listing.real}
+        kinds_changed = everything or any(
+            (o is not None and o.declares_kinds) or self.files[p].declares_kinds
+            for p, o in old.items())
+        ids_changed: set[str] = set()  # the card ids added, removed or of another kind
+        for p, o in old.items():
+            before = {(n, k) for w, n, k in (o.defines if o else ()) if w == "card"}
+            after = {(n, k) for w, n, k in self.files[p].defines if w == "card"}
+            ids_changed.update(n for n, _ in before ^ after)
+        if old or self.lib is None:
+            self._index(listing.files)  # cheap: the files keep their parses
+        if kinds_changed:
+            self._in_game.clear()
+        if kinds_changed or ids_changed or self.known is None:
+            assert self.lib is not None
+            self.known = Known.of(self.lib)
+        if kinds_changed:
+            recheck = list(listing.files)
+        elif ids_changed:  # and the files with a problem: their hints may list the ids
+            recheck = [p for p in listing.files if p in old or self.files[p].checked
+                       or not ids_changed.isdisjoint(self.files[p].names)]
+        else:
+            recheck = [p for p in listing.files if p in old]
+        self._check_decls(recheck)
+        self.rechecked = recheck
+        mine = [*self.indexed, *(d for p in listing.files for d in self.files[p].checked),
+                *self._whole_mod()]
+        mod = self._mod(listing, old, kinds_changed or bool(ids_changed))
+        out = [*listing.diagnostics, *mine, *mod.diagnostics]
+        if not mine and not any(d.severity == "error" for d in mod.diagnostics):
+            from .validate import refused_at_load
+
+            assert self.lib is not None
+            out += refused_at_load(self.ruleset, mod, self.lib, self._check_in_game)
+        return out
+
+    def _reread(self, loader: Loader, listing: _Listing) -> dict[str, Optional[_File]]:
+        """The files whose text changed since the last check (each with what it was): open
+        buffers, buffers closed since (the disk again), files said to have changed on disk."""
+        now_open = {listing.real[p] for p in loader.unsaved if p in listing.real}
+        maybe = now_open | self.open | {listing.real[p] for p in self.pending
+                                        if p in listing.real}
+        self.pending.clear()
+        changed: dict[str, Optional[_File]] = {}
+        for p in sorted(maybe):
+            text, diags = loader.read(p)
+            entry = self.files[p]
+            if (text is None) == entry.unread and (
+                    diags == entry.parsed if text is None else text == entry.text):
+                continue
+            changed[p] = entry
+            self.files[p] = _read(loader, p)
+        return changed
+
+    def _list(self, loader: Loader) -> Optional[_Listing]:
+        """The folder listed as `validate_paths` lists it; None if it is not one plain mod."""
+        from .validate import _unsaved, mods_below
+
+        times = _folder_times(self.folder)
+        rulesets, refused = files_below(self.folder, [RULESET_FILE])
+        mods = mods_below(self.folder)
+        if rulesets or (mods and mods != [self.folder.resolve()]):
+            return None
+        cards, too_big = listed_files(self.folder, f"*{CARD_SUFFIX}")
+        files = [*cards, *_unsaved(loader, self.folder, cards)]
+        order = [str(f) for f in dict.fromkeys(files)]
+        if len(order) >= PARALLEL_FROM and can_fork():
+            order.sort()  # as the loader's shards index them (formats/loader.py)
+        return _Listing(order, {os.path.realpath(p): p for p in order}, [*refused, *too_big],
+                        times, frozenset(map(str, loader.unsaved_below(self.folder))))
+
+    def _index(self, order: list[str]) -> None:
+        base = self.ruleset.library
+        lib = extend_library(base, [(p, self.files[p].module, self.files[p].parsed,
+                                     self.files[p].text) for p in order])
+        self.lib = lib
+        self.indexed = [d for d in lib.diagnostics if d.span.path not in self.base_files]
+        lib.diagnostics = []  # (what the checker adds goes to the lists kept here)
+
+    def _check_decls(self, paths: list[str]) -> None:
+        assert self.lib is not None and self.known is not None
+        checker = Checker(self.lib, self.known, into=[])
+        for p in paths:
+            entry = self.files[p]
+            checker.diags = []
+            for decl in entry.decls:
+                checker.check_decl(decl)
+            entry.checked = [d for d in checker.diags if d.span.path not in self.base_files]
+
+    def _kept(self, cache: dict, decl: ast.Decl, make) -> list:
+        found = cache.get(id(decl))
+        if found is None or found[0] is not decl:
+            found = cache[id(decl)] = (decl, make(decl))
+        return found[1]
+
+    def _whole_mod(self) -> list[Diagnostic]:
+        """W602 and W605 over the whole library, from what each declaration keeps."""
+        lib = self.lib
+        assert lib is not None and self.known is not None
+        if len(self._rules) > 4 * (len(lib.cards) + len(lib.kinds)) + 64:
+            self._rules.clear()  # old versions of edited declarations
+            self._marks.clear()
+        rules = []
+        for info in lib.kinds.values():
+            rules += self._kept(self._rules, info.decl,
+                                lambda d: after_rules(d.members, d.name))
+        for card in lib.cards.values():
+            rules += self._kept(self._rules, card, lambda d: after_rules(d.members, d.id))
+        out = [d for d in cycle_warnings(rules) if d.span.path not in self.base_files]
+        readers = Checker(lib, self.known, into=[]).status_readers()
+        if readers:
+            marks = []
+            for decl in [*lib.cards.values(), *(i.decl for i in lib.kinds.values())]:
+                marks += self._kept(self._marks, decl, lambda d: marks_on_things([d.members]))
+            out += [d for d in holderless_marks(marks, readers)
+                    if d.span.path not in self.base_files]
+        return out
+
+    def _mod(self, listing: _Listing, old: Mapping[str, Optional[_File]],
+             reindexed: bool) -> ModManifest:
+        """mod.yaml checked against the library (formats/mods.py), again only when what it
+        reads can have changed: the ids, mod.yaml, the files, whether a file parses, or a
+        file a warning of it points into (W601 names a card's place)."""
+        text = _read_manifest(self.folder)
+        kept = self._manifest
+        if kept is not None and kept[0] == text and kept[1] is listing and not reindexed \
+                and not any(o is None or o.unread != self.files[p].unread
+                            or _broken(o) != _broken(self.files[p]) for p, o in old.items()) \
+                and not any(d.span.path in old for d in kept[2].diagnostics):
+            return kept[2]
+        assert self.lib is not None
+        found = mod_manifest(self.folder, self.lib)
+        self._manifest = (text, listing, found)
+        return found
+
+    def _check_in_game(self, lib: Library, rooms: list[str], supply: dict[str, int],
+                       threat: bool) -> list[Diagnostic]:
+        """check_in_game, each room's answer kept while its card and the supply stay."""
+        out: list[Diagnostic] = []
+        for cid in dict.fromkeys(rooms):
+            decl = lib.cards.get(cid)
+            key = (cid, id(decl), tuple(sorted(supply.items())), threat)
+            found = self._in_game.get(key)
+            if found is None or found[0] is not decl:
+                found = self._in_game[key] = (decl, check_in_game(lib, [cid], supply, threat))
+            out += found[1]
+        if len(self._in_game) > 4 * len(lib.cards) + 64:
+            self._in_game.clear()
+        return out
+
+
+def _broken(f: _File) -> bool:
+    """Whether a file's parse said E00x (mod.yaml's names are then not judged: mods.py)."""
+    return any(d.code.startswith("E00") for d in f.parsed)
+
+
+def _read_manifest(folder: Path) -> Optional[str]:
+    try:
+        return (folder / MOD_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
