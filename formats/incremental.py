@@ -126,12 +126,22 @@ class ModCheck:
         self._rules: dict[int, tuple[ast.Decl, list]] = {}  # id(decl) -> (decl, its rules)
         self._marks: dict[int, tuple[ast.Decl, list]] = {}  # id(decl) -> (decl, its marks)
         self._manifest: Optional[tuple[Optional[str], _Listing, ModManifest]] = None
-        self._in_game: dict[tuple, tuple[object, list[Diagnostic]]] = {}
+        self._in_game: dict[str, tuple[object, tuple, list[Diagnostic]]] = {}  # by room id
         self.rechecked: list[str] = []  # the files the last check checked again (for tests)
+        self._troubled: dict[str, None] = {}  # the files whose declarations have problems
+        self._where: dict[str, int] = {}  # a file's place among the library's modules
+        self._dups: set[str] = set()  # card ids defined more than once
+        self._rules_kept: Optional[list[Diagnostic]] = None  # the last W602
+        self._marks_kept: Optional[list[Diagnostic]] = None  # the last W605
+        self._last: Optional[tuple[Optional[str], list[Diagnostic]]] = None
 
     def changed_on_disk(self, paths) -> None:
         """Files written by something else than the editor's buffers: read them again."""
         self.pending.update(os.path.realpath(p) for p in paths)
+
+    def files_real(self) -> dict[str, str]:
+        """The mod's card files as last listed: real path -> path as listed."""
+        return self.listing.real if self.listing is not None else {}
 
     # -- the check
     def check(self, loader: Loader) -> Optional[list[Diagnostic]]:
@@ -145,11 +155,15 @@ class ModCheck:
                 return None
             self.files = {p: _read(loader, p) for p in listing.files}
             old: dict[str, Optional[_File]] = dict.fromkeys(listing.files)
+            self._troubled = {}
         else:
             listing = self.listing
             assert listing is not None
             old = self._reread(loader, listing)
         self.open = {listing.real[p] for p in loader.unsaved if p in listing.real}
+        manifest = _read_manifest(self.folder)
+        if not old and self._last is not None and self._last[0] == manifest:
+            return list(self._last[1])  # nothing changed
         kinds_changed = everything or any(
             (o is not None and o.declares_kinds) or self.files[p].declares_kinds
             for p, o in old.items())
@@ -158,11 +172,19 @@ class ModCheck:
             before = {(n, k) for w, n, k in (o.defines if o else ()) if w == "card"}
             after = {(n, k) for w, n, k in self.files[p].defines if w == "card"}
             ids_changed.update(n for n, _ in before ^ after)
-        if old or self.lib is None:
-            self._index(listing.files)  # cheap: the files keep their parses
+        # Only the edited files' trees change in the library, unless a module comes or goes
+        # or an id of theirs is defined twice (the other's E401 names their place).
+        patch = not kinds_changed and not ids_changed and self.lib is not None and all(
+            o is not None and o.defines == self.files[p].defines
+            and (o.module is None) == (self.files[p].module is None)
+            and self._dups.isdisjoint(n for _, n, _ in o.defines) for p, o in old.items())
+        if patch:
+            self._patch(old)
+        elif old or self.lib is None:
+            self._index(listing.files)
         if kinds_changed:
             self._in_game.clear()
-        if kinds_changed or ids_changed or self.known is None:
+        if not patch or self.known is None:
             assert self.lib is not None
             self.known = Known.of(self.lib)
         if kinds_changed:
@@ -171,19 +193,20 @@ class ModCheck:
             recheck = [p for p in listing.files if p in old or self.files[p].checked
                        or not ids_changed.isdisjoint(self.files[p].names)]
         else:
-            recheck = [p for p in listing.files if p in old]
+            recheck = list(old)
         self._check_decls(recheck)
         self.rechecked = recheck
-        mine = [*self.indexed, *(d for p in listing.files for d in self.files[p].checked),
-                *self._whole_mod()]
-        mod = self._mod(listing, old, kinds_changed or bool(ids_changed))
+        mine = [*self.indexed, *(d for p in self._troubled for d in self.files[p].checked),
+                *self._whole_mod(old if patch else None)]
+        mod = self._mod(manifest, listing, old, not patch)
         out = [*listing.diagnostics, *mine, *mod.diagnostics]
         if not mine and not any(d.severity == "error" for d in mod.diagnostics):
             from .validate import refused_at_load
 
             assert self.lib is not None
             out += refused_at_load(self.ruleset, mod, self.lib, self._check_in_game)
-        return out
+        self._last = (manifest, out)
+        return list(out)
 
     def _reread(self, loader: Loader, listing: _Listing) -> dict[str, Optional[_File]]:
         """The files whose text changed since the last check (each with what it was): open
@@ -221,12 +244,37 @@ class ModCheck:
                         times, frozenset(map(str, loader.unsaved_below(self.folder))))
 
     def _index(self, order: list[str]) -> None:
+        """The library of every file, indexed afresh (the files keep their parses)."""
         base = self.ruleset.library
         lib = extend_library(base, [(p, self.files[p].module, self.files[p].parsed,
                                      self.files[p].text) for p in order])
         self.lib = lib
         self.indexed = [d for d in lib.diagnostics if d.span.path not in self.base_files]
-        lib.diagnostics = []  # (what the checker adds goes to the lists kept here)
+        self._where = {m.path: i for i, m in enumerate(lib.modules)}
+        seen: set[str] = set()
+        self._dups = {d.id for m in lib.modules for d in m.decls if isinstance(d, ast.CardDecl)
+                      and (d.id in seen or seen.add(d.id))}  # type: ignore[func-returns-value]
+        self._rules_kept = None  # W602 and W605 from scratch
+        self._marks_kept = None
+
+    def _patch(self, old: Mapping[str, Optional[_File]]) -> None:
+        """The library with the edited files' new trees, when their ids stay the same and are
+        each defined once: what a fresh index would give, in the time of the edited files."""
+        lib = self.lib
+        assert lib is not None
+        for p, o in old.items():
+            new = self.files[p]
+            lib.sources[p] = new.text
+            if new.module is not None and o is not None and o.module is not None:
+                lib.modules[self._where[p]] = new.module
+                for decl in new.module.decls:
+                    assert isinstance(decl, ast.CardDecl)  # (a file of kinds is re-indexed)
+                    lib.cards[decl.id] = decl
+        edited = set(old)
+        lib.diagnostics = [d for d in lib.diagnostics if d.span.path not in edited]
+        lib.diagnostics += [d for p in old for d in self.files[p].parsed]
+        self.indexed = [d for d in self.indexed if d.span.path not in edited]
+        self.indexed += [d for p in old for d in self.files[p].parsed]
 
     def _check_decls(self, paths: list[str]) -> None:
         assert self.lib is not None and self.known is not None
@@ -237,6 +285,10 @@ class ModCheck:
             for decl in entry.decls:
                 checker.check_decl(decl)
             entry.checked = [d for d in checker.diags if d.span.path not in self.base_files]
+            if entry.checked:
+                self._troubled[p] = None
+            else:
+                self._troubled.pop(p, None)
 
     def _kept(self, cache: dict, decl: ast.Decl, make) -> list:
         found = cache.get(id(decl))
@@ -244,35 +296,47 @@ class ModCheck:
             found = cache[id(decl)] = (decl, make(decl))
         return found[1]
 
-    def _whole_mod(self) -> list[Diagnostic]:
-        """W602 and W605 over the whole library, from what each declaration keeps."""
+    def _whole_mod(self, old: Optional[Mapping[str, Optional[_File]]]) -> list[Diagnostic]:
+        """W602 and W605 over the whole library, from what each declaration keeps; the last
+        answer again when the edited files (`old`: with what they were; None: the library
+        was indexed afresh) had and have no `after` rule that sets something off, or no mark
+        on a room and no status."""
         lib = self.lib
         assert lib is not None and self.known is not None
         if len(self._rules) > 4 * (len(lib.cards) + len(lib.kinds)) + 64:
             self._rules.clear()  # old versions of edited declarations
             self._marks.clear()
-        rules = []
-        for info in lib.kinds.values():
-            rules += self._kept(self._rules, info.decl,
-                                lambda d: after_rules(d.members, d.name))
-        for card in lib.cards.values():
-            rules += self._kept(self._rules, card, lambda d: after_rules(d.members, d.id))
-        out = [d for d in cycle_warnings(rules) if d.span.path not in self.base_files]
-        readers = Checker(lib, self.known, into=[]).status_readers()
-        if readers:
-            marks = []
-            for decl in [*lib.cards.values(), *(i.decl for i in lib.kinds.values())]:
-                marks += self._kept(self._marks, decl, lambda d: marks_on_things([d.members]))
-            out += [d for d in holderless_marks(marks, readers)
-                    if d.span.path not in self.base_files]
-        return out
+        touched = [] if old is None else [
+            d for p, o in old.items() for f in (o, self.files[p]) if f is not None
+            for d in f.decls]
+        if old is None or self._rules_kept is None or any(
+                self._kept(self._rules, d, _rules_of) for d in touched):
+            rules = []
+            for info in lib.kinds.values():
+                rules += self._kept(self._rules, info.decl, _rules_of)
+            for card in lib.cards.values():
+                rules += self._kept(self._rules, card, _rules_of)
+            self._rules_kept = [d for d in cycle_warnings(rules)
+                                if d.span.path not in self.base_files]
+        if old is None or self._marks_kept is None or any(
+                self._kept(self._marks, d, _marks_of) or (
+                    isinstance(d, ast.CardDecl) and d.id in self.known.statuses)
+                for d in touched):
+            self._marks_kept = []
+            readers = Checker(lib, self.known, into=[]).status_readers()
+            if readers:
+                marks = []
+                for decl in [*lib.cards.values(), *(i.decl for i in lib.kinds.values())]:
+                    marks += self._kept(self._marks, decl, _marks_of)
+                self._marks_kept = [d for d in holderless_marks(marks, readers)
+                                    if d.span.path not in self.base_files]
+        return [*self._rules_kept, *self._marks_kept]
 
-    def _mod(self, listing: _Listing, old: Mapping[str, Optional[_File]],
+    def _mod(self, text: Optional[str], listing: _Listing, old: Mapping[str, Optional[_File]],
              reindexed: bool) -> ModManifest:
         """mod.yaml checked against the library (formats/mods.py), again only when what it
         reads can have changed: the ids, mod.yaml, the files, whether a file parses, or a
         file a warning of it points into (W601 names a card's place)."""
-        text = _read_manifest(self.folder)
         kept = self._manifest
         if kept is not None and kept[0] == text and kept[1] is listing and not reindexed \
                 and not any(o is None or o.unread != self.files[p].unread
@@ -288,16 +352,24 @@ class ModCheck:
                        threat: bool) -> list[Diagnostic]:
         """check_in_game, each room's answer kept while its card and the supply stay."""
         out: list[Diagnostic] = []
+        game = (tuple(sorted(supply.items())), threat)
+        kept = self._in_game
         for cid in dict.fromkeys(rooms):
             decl = lib.cards.get(cid)
-            key = (cid, id(decl), tuple(sorted(supply.items())), threat)
-            found = self._in_game.get(key)
-            if found is None or found[0] is not decl:
-                found = self._in_game[key] = (decl, check_in_game(lib, [cid], supply, threat))
-            out += found[1]
-        if len(self._in_game) > 4 * len(lib.cards) + 64:
-            self._in_game.clear()
+            found = kept.get(cid)
+            if found is None or found[0] is not decl or found[1] != game:
+                found = kept[cid] = (decl, game, check_in_game(lib, [cid], supply, threat))
+            out += found[2]
         return out
+
+
+def _rules_of(decl: ast.Decl) -> list:
+    return after_rules(decl.members, decl.id if isinstance(decl, ast.CardDecl) else
+                       decl.name if isinstance(decl, ast.KindDecl) else decl.kind)
+
+
+def _marks_of(decl: ast.Decl) -> list:
+    return marks_on_things([decl.members])
 
 
 def _broken(f: _File) -> bool:

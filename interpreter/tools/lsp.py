@@ -24,6 +24,7 @@ wires it to pygls, which is imported only there (the `lsp` extra: `pip install
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import secrets
@@ -43,6 +44,7 @@ from raiders.dsl.spans import Span
 NAME_RE = re.compile(r"[a-z_][a-z0-9_]*(?:-[a-z0-9_]+)*")
 DID_YOU_MEAN = re.compile(r"did you mean `([^`]+)`\?")
 YAML_SUFFIXES = (".yaml", ".yml")
+VALIDATE_BASE = "deluxe"  # the base `validate FOLDER` checks a mod folder on
 
 
 @attrs.define
@@ -85,6 +87,7 @@ class Workspace:
     def __init__(self) -> None:
         self.texts: dict[str, str] = {}  # real path -> text of an open document
         self._bases: dict[str, Any] = {}
+        self._mods: dict[str, Any] = {}  # mod folder -> its check kept between edits
         # Where documents that are no file (`untitled:`) are given a path: a folder never
         # made (nothing is read or written there), one subfolder per document, so that each
         # is checked alone, as a mod of one file on deluxe.
@@ -164,20 +167,46 @@ class Workspace:
             return Analysis(out, ruleset.library if ruleset else None, str(owner), None)
         folder = p.parent if untitled else _mod_root(p)
         base_name = _mod_base(folder)
-        # the diagnostics are validate's own (mod.yaml and all); the library is built
-        # here too, for hover, completion and definitions
-        if folder.is_dir():
-            report = validate_paths([str(folder)], loader=loader)
-        else:  # a new card in a folder not made yet: its buffers are the mod
-            report = Report()
-            validate_mod(report, loader.card_files(folder), base_name, [folder], loader)
-        for d in report.diagnostics:
-            out.setdefault(os.path.realpath(d.span.path), []).append(d)
-        base = self._base(base_name)
+        # the diagnostics are validate's own (mod.yaml and all), from the mod's check kept
+        # between edits when the folder is one plain mod; the library is built here too, for
+        # hover, completion and definitions
+        kept = self._mod_check(folder) if folder.is_dir() and not untitled else None
+        diags = kept.check(loader) if kept is not None else None
+        if diags is None:
+            if folder.is_dir():
+                diags = validate_paths([str(folder)], loader=loader).diagnostics
+            else:  # a new card in a folder not made yet: its buffers are the mod
+                report = Report()
+                validate_mod(report, loader.card_files(folder), base_name, [folder], loader)
+                diags = report.diagnostics
+        for d in _unique(diags):
+            out.setdefault(_real(d.span.path), []).append(d)
         lib = None
-        if base is not None:
+        if kept is not None and kept.lib is not None and base_name == VALIDATE_BASE \
+                and os.path.realpath(p) in kept.files_real():
+            lib = kept.lib  # the mod's own library: validate checks it on the same base
+        elif (base := self._base(base_name)) is not None:
             lib = check_mod(base.library, sorted({*loader.card_files(folder), p}), loader)[2]
         return Analysis(out, lib, str(resolve_ruleset_path(base_name)), str(folder))
+
+    def _mod_check(self, folder: Path):
+        """The kept check of a mod folder (formats/incremental.py), made at its first use;
+        on the base `validate` checks a lone mod folder on."""
+        from raiders.formats.incremental import ModCheck
+
+        key = str(folder)
+        if key not in self._mods:
+            base = self._base(VALIDATE_BASE)
+            if base is None:
+                return None
+            self._mods[key] = ModCheck(folder, base)
+        return self._mods[key]
+
+    def changed_on_disk(self, paths: list[str]) -> None:
+        """Files written outside the editor's buffers (a save, the editor's file watcher):
+        every kept check reads them again."""
+        for kept in self._mods.values():
+            kept.changed_on_disk(paths)
 
     def diagnostics(self, path: str) -> list[Diagnostic]:
         """What `raiders validate` reports in this file (card file or YAML); nothing for a
@@ -320,6 +349,22 @@ class Workspace:
             elif isinstance(d, ast.ExtendDecl):
                 out.append((f"extend {d.kind}", "extend", d.span, d.kind_span, []))
         return out
+
+
+@functools.lru_cache(maxsize=65536)
+def _real(path: str) -> str:
+    """A diagnostic's file by its real path (a mod's thousands of warnings name few files)."""
+    return os.path.realpath(path)
+
+
+def _unique(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Each problem once, in the order of the file: the same whichever way it was checked."""
+    seen = {}
+    for d in diags:
+        s = d.span
+        seen.setdefault((_real(s.path), s.line, s.col, d.code, d.message), d)
+    return sorted(seen.values(), key=lambda d: (d.span.line, d.span.col, d.span.end_line,
+                                                d.span.end_col, d.code, d.message))
 
 
 def _validate_yaml(path: str) -> list[Diagnostic]:

@@ -373,9 +373,9 @@ def test_a_new_card_in_a_folder_not_made_yet_is_checked(client, tmp_path):
     (a boss in a folder without mod.yaml joins the deck: W601, as `validate` says)."""
     card = tmp_path / "new-mod" / "rooms" / "gorgon.dsl"
     diags = client.open(card, BOSS)
-    assert [(d["code"], d["range"]["start"]["line"]) for d in diags] == [("E102", 4),
-                                                                        ("W601", 0)]
-    assert "did you mean `highest`?" in diags[0]["message"]
+    assert [(d["code"], d["range"]["start"]["line"]) for d in diags] == [("W601", 0),
+                                                                        ("E102", 4)]
+    assert "did you mean `highest`?" in diags[1]["message"]
     fixed = client.change(card, BOSS.replace("higest", "highest"), 2)
     assert [d["code"] for d in fixed] == ["W601"]
     assert not (tmp_path / "new-mod").exists()  # nothing written
@@ -399,8 +399,8 @@ def test_an_untitled_buffer_is_checked(client):
     client.notify("textDocument/didOpen", {"textDocument": {
         "uri": doc, "languageId": "raiders", "version": 1, "text": BOSS}})
     diags = client.diagnostics(doc)
-    assert [(d["code"], d["range"]["start"]["line"]) for d in diags] == [("E102", 4),
-                                                                        ("W601", 0)]
+    assert [(d["code"], d["range"]["start"]["line"]) for d in diags] == [("W601", 0),
+                                                                        ("E102", 4)]
     hover = client.request("textDocument/hover", {"textDocument": {"uri": doc},
                                                   "position": {"line": 0, "character": 6}})
     assert "Gorgon" in hover["contents"]["value"]
