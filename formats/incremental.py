@@ -85,11 +85,12 @@ class _Listing:
     real: dict[str, str]  # real path -> the path as listed
     diagnostics: list[Diagnostic]  # files refused while listing (links out, too large)
     folder_times: dict[str, int]
-    unsaved: frozenset[str]
+    unsaved: frozenset[str]  # the editor's card files the disk does not hold (real paths)
+    on_disk: frozenset[str]  # the card files listed from the disk (real paths)
 
     def stale(self, loader: Loader, folder: Path) -> bool:
-        if frozenset(map(str, loader.unsaved_below(folder))) != self.unsaved:
-            return True
+        if frozenset(map(str, loader.unsaved_below(folder))) - self.on_disk != self.unsaved:
+            return True  # a new card not yet saved, or one closed unsaved
         for d, t in self.folder_times.items():
             try:
                 if os.stat(d).st_mtime_ns != t:
@@ -240,8 +241,11 @@ class ModCheck:
         order = [str(f) for f in dict.fromkeys(files)]
         if len(order) >= PARALLEL_FROM and can_fork():
             order.sort()  # as the loader's shards index them (formats/loader.py)
-        return _Listing(order, {os.path.realpath(p): p for p in order}, [*refused, *too_big],
-                        times, frozenset(map(str, loader.unsaved_below(self.folder))))
+        real = {os.path.realpath(p): p for p in order}
+        on_disk = frozenset(os.path.realpath(f) for f in cards)
+        return _Listing(order, real, [*refused, *too_big], times,
+                        frozenset(map(str, loader.unsaved_below(self.folder))) - on_disk,
+                        on_disk)
 
     def _index(self, order: list[str]) -> None:
         """The library of every file, indexed afresh (the files keep their parses)."""
