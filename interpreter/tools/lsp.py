@@ -461,7 +461,7 @@ def build_server():
     server = RaidersServer("raiders", _version(),
                            text_document_sync_kind=T.TextDocumentSyncKind.Full)
     ws = Workspace()
-    spoken: set[str] = set()  # documents the server has published diagnostics for
+    said: dict[str, list[Diagnostic]] = {}  # document -> the diagnostics last published
     untitled: dict[str, str] = {}  # uri of an open `untitled:` document -> its path
 
     def to_fs_path(uri: str) -> Optional[str]:
@@ -485,13 +485,20 @@ def build_server():
         return T.Range(start=pos(span.line, span.col), end=pos(span.end_line, span.end_col))
 
     def publish(uri: str, version: Optional[int] = None) -> None:
-        """A document's diagnostics (run by the server once no message is waiting)."""
+        """A document's diagnostics (run by the server once no message is waiting), and those
+        of the other open card files whose diagnostics the edit changed (a card naming an id
+        the edited file no longer defines)."""
+        publish_one(uri, version)
+        for other in sorted(said):
+            if other != uri and other.endswith(".dsl"):
+                publish_one(other, None, only_if_changed=True)
+
+    def publish_one(uri: str, version: Optional[int], only_if_changed: bool = False) -> None:
         path = to_fs_path(uri)
         if path is None:
             return
         if not ws.claims(path):  # not raiders': nothing to say, or no longer anything
-            if uri in spoken:
-                spoken.discard(uri)
+            if said.pop(uri, None) is not None:
                 server.text_document_publish_diagnostics(
                     T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
             return
@@ -500,6 +507,8 @@ def build_server():
         except Exception as err:  # noqa: BLE001 - say so in the editor, never crash
             server.window_log_message(T.LogMessageParams(
                 type=T.MessageType.Error, message=f"raiders: checking failed: {err!r}"))
+            return
+        if only_if_changed and said.get(uri) == diags:
             return
         lines = lines_of(path)
         out = []
@@ -510,7 +519,7 @@ def build_server():
                 severity=T.DiagnosticSeverity.Error if d.severity == "error"
                 else T.DiagnosticSeverity.Warning,
                 data={"hint": d.hint} if d.hint else None))
-        spoken.add(uri)
+        said[uri] = diags
         server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
             uri=uri, diagnostics=out, version=version))
 
@@ -545,7 +554,18 @@ def build_server():
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls, params: T.DidSaveTextDocumentParams) -> None:
+        path = to_fs_path(params.text_document.uri)
+        if path:
+            ws.changed_on_disk([path])
         server.check_later(params.text_document.uri)
+
+    @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls, params: T.DidChangeWatchedFilesParams) -> None:
+        """Files changed outside the editor's buffers (a `git checkout`): the kept checks
+        read them again, and the open documents are checked again."""
+        ws.changed_on_disk([p for p in (to_fs_path(c.uri) for c in params.changes) if p])
+        for uri in sorted(said):
+            server.check_later(uri)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls, params: T.DidCloseTextDocumentParams) -> None:
@@ -555,8 +575,7 @@ def build_server():
             ws.close(path)
         untitled.pop(uri, None)
         server.forget(uri)
-        if uri in spoken:
-            spoken.discard(uri)
+        if said.pop(uri, None) is not None:
             server.text_document_publish_diagnostics(
                 T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 

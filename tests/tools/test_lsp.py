@@ -410,3 +410,22 @@ def test_an_untitled_buffer_is_checked(client):
         "text": "boss x {"}})
     assert client.request("textDocument/hover", {"textDocument": {"uri": "untitled:Untitled-2"},
                                                  "position": {"line": 0, "character": 1}}) is None
+
+
+def test_an_edit_republishes_the_open_cards_it_changes(client, tmp_path):
+    """Removing an id another open card names: that card's diagnostics are published again
+    (E103), without an edit of its own; renaming it back clears them."""
+    mod = tmp_path / "lamps"
+    mod.mkdir()
+    items, shrine = mod / "items.dsl", mod / "shrine.dsl"
+    lamp = 'item lamp { name "Lamp" }\n'
+    gives = "vault lamp-shrine { rewards { 1 -> give lamp } }\n"
+    items.write_text(lamp)
+    shrine.write_text(gives)
+    (mod / "mod.yaml").write_text("items: {lamp: 1}\ndeck: {lamp-shrine: 1}\n")
+    assert client.open(shrine, gives) == []
+    assert client.open(items, lamp) == []
+    assert client.change(items, lamp.replace("lamp", "lantern"), 2) == []
+    assert [d["code"] for d in client.diagnostics(uri(shrine))] == ["E103"]
+    assert client.change(items, lamp, 3) == []
+    assert client.diagnostics(uri(shrine)) == []
