@@ -86,6 +86,7 @@ def main() -> None:
     ap.add_argument("--base-samples", type=int, default=6, help="edits timed with --base")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="raiders-lsp-big-") as tmp:
+        (Path(tmp) / "base").mkdir()
         base = base_tree(args.base, Path(tmp) / "base") if args.base else None
         for size in (int(s) for s in args.sizes.split(",")):
             mod = Path(tmp) / f"mod{size}"
