@@ -242,6 +242,11 @@ class Workspace:
         if word is None:
             return None
         lib = self.library(path)
+        kind = card_body_at(self.text(path), line, char)
+        if lib is not None and kind is not None and _leads_member(self.text(path), line, word):
+            doc = field_doc(lib, kind, word)
+            if doc is not None:
+                return doc
         if lib is not None and (word in lib.cards or word in lib.kinds):
             return self._show(path, lib, word)
         return vocabulary_doc(word)
@@ -306,13 +311,9 @@ class Workspace:
         if prev_word in ("after", "of") and "modify" not in prev:
             return events
         out: list[tuple[str, str, str]] = []
-        kind = _enclosing_kind(text, line, lib)
+        kind = card_body_at(text, line, char)  # only the card's own kind's fields
         if kind is not None and lib is not None and kind in lib.kinds:
-            out += [(n, "field", f"{p.type} (a parameter of {kind})")
-                    for n, p in lib.kinds[kind].params.items()]
-            out += [(n, "field", t) for n, t in V.COMMON_FIELDS.items()]
-            if lib.kinds[kind].role == "room":
-                out += [(n, "field", f"{t}: {doc}") for n, (t, _, doc) in V.ROOM_SHAPE.items()]
+            out += [(n, "field", field_doc(lib, kind, n) or "") for n in fields_of(lib, kind)]
         from raiders.dsl.highlight import grammar_keywords
 
         out += [(k, "keyword", "") for k in grammar_keywords()]
@@ -381,17 +382,81 @@ def _validate_yaml(path: str) -> list[Diagnostic]:
     return diags
 
 
-def _enclosing_kind(text: str, line: int, lib: Optional[L.Library]) -> Optional[str]:
-    """The kind of the card declaration around a line (read from the text: it may not parse)."""
-    header = re.compile(r"^\s*(" + NAME_RE.pattern + r")\s+(" + NAME_RE.pattern + r")\s*\{")
-    depth_lines = text.splitlines()[: line + 1]
-    for raw in reversed(depth_lines):
-        m = header.match(raw)
-        if m and m.group(1) not in ("kind", "extend"):
-            return m.group(1)
-        if re.match(r"^(kind|extend)\s", raw):
-            return None
-    return None
+_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|[{}]|' + NAME_RE.pattern)
+
+
+def card_body_at(text: str, line: int, char: int) -> Optional[str]:
+    """The kind of the card whose body holds the position directly (not inside one of its
+    rules' blocks), read from the text (it may not parse): None elsewhere."""
+    lines = text.split("\n")
+    before = "\n".join([*lines[:line], lines[line][:char] if line < len(lines) else ""])
+    open_: list[list[str]] = []  # the words before each open brace
+    words: list[str] = []
+    for m in _TOKENS.finditer(before):
+        tok = m.group(0)
+        if tok == "{":
+            open_.append(words)
+            words = []
+        elif tok == "}":
+            if open_:
+                open_.pop()
+            words = []
+        elif tok[0] not in "\"#":
+            words.append(tok)
+    if len(open_) != 1 or len(open_[0]) < 2 or open_[0][-2] in ("kind", "extend"):
+        return None
+    return open_[0][-2]  # `KIND ID {`
+
+
+def _leads_member(text: str, line: int, word: str) -> bool:
+    """Whether `word` starts a member on its line (`strength 12 / 16`, `{ chest 2`): where a
+    field's name stands."""
+    lines = text.splitlines()
+    row = lines[line] if line < len(lines) else ""
+    return re.search(r"(^|[{;])\s*" + re.escape(word) + r"\b", row) is not None
+
+
+def fields_of(lib: L.Library, kind: str) -> list[str]:
+    """The fields a card of `kind` may give: its kind's parameters (room shape included)
+    and the fields every card has."""
+    return [*lib.kinds[kind].params, *V.COMMON_FIELDS]
+
+
+def field_doc(lib: L.Library, kind: str, name: str) -> Optional[str]:
+    """What a field of a card of `kind` means, from where it is declared: the parameter
+    in its kind's declaration (with the comment above that kind in its card file), the
+    room shape in the vocabulary the checker reads, the type's words from the vocabulary."""
+    info = lib.kinds.get(kind)
+    if info is None:
+        return None
+    if name not in info.params:
+        if name in V.COMMON_FIELDS:
+            t = V.COMMON_FIELDS[name]
+            return f"`{name}` ({t}, a field of every card): {V.PARAM_TYPES.get(t, t)}"
+        return None
+    p = info.params[name]
+    head = f"`{name}`: {p.type} — {V.PARAM_TYPES.get(p.type, p.type)}"
+    if name in V.ROOM_SHAPE:
+        _, default, doc = V.ROOM_SHAPE[name]
+        return f"{head}\n\n{doc} (a field of every room, default {default})"
+    owner = next((k for k in reversed(info.chain) if any(q is p.decl for q in k.params)),
+                 info.chain[0])
+    default = "required" if p.default is None else "has a default"
+    out = [head, f"a parameter of kind `{owner.name}` ({default}), "
+           f"*{L.display_path(owner.span.path)}:{owner.span.line}*"]
+    said = _comment_above(lib.sources.get(owner.span.path, ""), owner.span.line)
+    if said:
+        out.append(said)
+    return "\n\n".join(out)
+
+
+def _comment_above(source: str, line: int) -> str:
+    """The `#` comment lines just above a declaration, as text: what its file says of it."""
+    lines = source.splitlines()[: line - 1]
+    said: list[str] = []
+    while lines and lines[-1].lstrip().startswith("#"):
+        said.insert(0, lines.pop().lstrip()[1:].strip())
+    return " ".join(said)
 
 
 def word_at(text: str, line: int, char: int) -> Optional[str]:

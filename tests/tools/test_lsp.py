@@ -429,3 +429,37 @@ def test_an_edit_republishes_the_open_cards_it_changes(client, tmp_path):
     assert [d["code"] for d in client.diagnostics(uri(shrine))] == ["E103"]
     assert client.change(items, lamp, 3) == []
     assert client.diagnostics(uri(shrine)) == []
+
+
+def test_completion_offers_the_cards_own_fields_and_hover_says_what_a_field_means(client,
+                                                                                   tmp_path):
+    """A boss's body is offered boss fields, an item's item fields, the space between cards
+    and a rule's block none; hover on a field name says what it means, in the words of the
+    kind that declares it (its comment in cards/common/kinds.dsl) or of the vocabulary."""
+    from raiders.dsl.vocabulary import ROOM_SHAPE
+
+    folder = tmp_path / "fields"
+    folder.mkdir()
+    card = folder / "cards.dsl"
+    text = ('boss ogre {\n  strength 12 / 16 / 20\n  \n  after room { everyone: gain 1 coin }\n'
+            '}\n\nitem lamp {\n  \n}\n')
+    card.write_text(text)
+    client.open(card, text)
+
+    def fields(line: int, char: int) -> set[str]:
+        got = client.at("textDocument/completion", card, line, char)["items"]
+        return {i["label"] for i in got if i["detail"] == "field"}
+
+    boss = fields(2, 2)
+    assert {"strength", "wounds", "target", "cards", "name"} <= boss and "ability" not in boss
+    assert fields(7, 2) == {"ability", "name"}
+    assert fields(5, 0) == set()  # between the cards
+    assert fields(3, 28) == set()  # inside a rule's block
+    said = client.at("textDocument/hover", card, 1, 4)["contents"]["value"]
+    kinds = (Path(__file__).resolve().parents[2] / "cards" / "common" / "kinds.dsl").read_text()
+    above = kinds.split("kind monster(")[0].strip().splitlines()
+    assert " ".join(row.lstrip("# ") for row in above[-2:]) in said  # the kind's own comment
+    assert "per_players" in said and "kind `monster`" in said
+    client.change(card, text.replace("  \n  after", "  rounds 2\n  after", 1), 2)
+    said = client.at("textDocument/hover", card, 2, 3)["contents"]["value"]
+    assert ROOM_SHAPE["rounds"][2] in said
