@@ -36,7 +36,7 @@ from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.library import CARD_SUFFIX, Library
 from raiders.dsl.loops import after_rules, cycle_warnings
 
-from .loader import PARALLEL_FROM, Loader, can_fork
+from .loader import PARALLEL_FROM, Loader, Parsed, can_fork
 from .mods import MOD_FILE, ModManifest, mod_manifest
 from .rulesets import RULESET_FILE, Ruleset
 from .safeio import files_below, listed_files
@@ -65,15 +65,14 @@ class _File:
         return self.module.decls if self.module is not None else ()
 
 
-def _read(loader: Loader, path: str) -> _File:
-    text, diags = loader.read(path)
-    if text is None:
-        return _File("", True, None, diags, frozenset(), ())
-    module, diags = loader.parse_text(path, text)
+def _file(parsed: Parsed) -> _File:
+    """A card file as the loader read and parsed it (`Loader.parse`)."""
+    _, module, diags, text = parsed
     defines = tuple(("card", d.id, d.kind) if isinstance(d, ast.CardDecl) else
                     ("kind", d.name, d.parent or "") if isinstance(d, ast.KindDecl) else
                     ("extend", d.kind, "") for d in (module.decls if module else ()))
-    return _File(text, False, module, diags, frozenset(_WORD.findall(text)), defines)
+    unread = module is None and text == ""  # (empty text parses, to no declarations)
+    return _File(text, unread, module, diags, frozenset(_WORD.findall(text)), defines)
 
 
 @attrs.define
@@ -154,7 +153,7 @@ class ModCheck:
             self.listing = listing
             if listing is None:
                 return None
-            self.files = {p: _read(loader, p) for p in listing.files}
+            self.files = {f[0]: _file(f) for f in loader.parse_all(listing.files)}
             old: dict[str, Optional[_File]] = dict.fromkeys(listing.files)
             self._troubled = {}
         else:
@@ -224,7 +223,7 @@ class ModCheck:
                     diags == entry.parsed if text is None else text == entry.text):
                 continue
             changed[p] = entry
-            self.files[p] = _read(loader, p)
+            self.files[p] = _file(loader.parse(p))
         return changed
 
     def _list(self, loader: Loader) -> Optional[_Listing]:
