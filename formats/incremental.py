@@ -329,7 +329,9 @@ class ModCheck:
             readers = Checker(lib, self.known, into=[]).status_readers()
             if readers:
                 marks = []
-                for decl in [*lib.cards.values(), *(i.decl for i in lib.kinds.values())]:
+                decls: list[ast.Decl] = [*lib.cards.values(),
+                                         *(i.decl for i in lib.kinds.values())]
+                for decl in decls:
                     marks += self._kept(self._marks, decl, _marks_of)
                 self._marks_kept = [d for d in holderless_marks(marks, readers)
                                     if d.span.path not in self.base_files]

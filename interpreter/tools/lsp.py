@@ -1,17 +1,19 @@
 """`raiders lsp`: a language server for card files over stdio (pygls + lsprotocol).
 
 What it offers: diagnostics as you type (the checker's, with `validate`'s codes, positions and
-hints), hover (what `raiders show` says of a card or a kind, and what a word of the language
-means), completion (fields, parameters, keywords, events, selectors, atoms, functions, kinds,
-item and card ids of the loaded library), go to definition (a card's kind, a kind's parent,
-an item or card id), document symbols, a quick fix for every "did you mean" hint, and
-formatting (`raiders fmt`).
+hints), hover (what `raiders show` says of a card or a kind, what a word of the language
+means, what a field means), completion (the fields of the card's own kind, parameters,
+keywords, events, selectors, atoms, functions, kinds, item and card ids of the loaded
+library), go to definition (a card's kind, a kind's parent, an item or card id), document
+symbols, a quick fix for every "did you mean" hint, and formatting (`raiders fmt`).
 
 A document is checked with the cards it plays with, as `raiders validate` would check it: a
 file inside a ruleset's card folders with that ruleset, any other file with the other card
 files of its mod (the folder holding `mod.yaml`, or its own folder) on top of the base
 ruleset (the first of mod.yaml's `rulesets`, else deluxe). Unsaved text of open documents is
-used. YAML files (rulesets, mod.yaml, scenarios, logs) get their YAML syntax checked as you
+used. A mod's check is kept between edits (formats/incremental.py): an edit re-checks what
+it can change, and the other open card files whose diagnostics it changed are published
+too. YAML files (rulesets, mod.yaml, scenarios, logs) get their YAML syntax checked as you
 type and the full check of `validate` when saved.
 
 The server speaks only of raiders' own files (`Workspace.claims`): card files (`*.dsl`),
