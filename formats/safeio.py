@@ -247,10 +247,11 @@ def files_below(folder: PathLike, patterns: Sequence[str]) -> tuple[list[Path], 
     diagnostics and are not read."""
     root = Path(folder)
     found = sorted({f for pat in patterns for f in root.rglob(pat)})
+    confined = Confinement(root)  # the folder resolved once, not once a file
     ok: list[Path] = []
     out: list[Diagnostic] = []
     for f in found:
-        if leads_out(f, root):
+        if not confined.inside(f):
             out.append(link_out(f, root))
         elif f.is_file():
             big = too_large(f)
