@@ -153,7 +153,7 @@ class Confinement:
     `files_below`, which holds their files to them the same way)."""
 
     def __init__(self, own_folder: PathLike, allowed: Sequence[PathLike] = ()):
-        folders = [os.fspath(own_folder) or ".", *map(os.fspath, allowed)]
+        folders = [os.fspath(own_folder) or ".", *(os.fspath(f) for f in allowed)]
         self.lexical = tuple(dict.fromkeys(os.path.abspath(f) for f in folders))
         self.real = tuple(dict.fromkeys(os.path.realpath(f) for f in folders))
         self.base = self.lexical[0]

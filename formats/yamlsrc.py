@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional, TypeGuard
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -96,11 +96,12 @@ class _Map(CommentedMap):
     """A positioned map that can be looked up in a dict by identity: a list or a map where a
     file names a card or a player is then "unknown `…`", never `unhashable type`."""
 
-    __hash__ = object.__hash__
+    # typeshed types a dict's `__hash__` as None (unhashable), which this class deliberately is not
+    __hash__ = object.__hash__  # type: ignore[assignment]
 
 
 class _Seq(CommentedSeq):
-    __hash__ = object.__hash__
+    __hash__ = object.__hash__  # type: ignore[assignment]  # as _Map's: hashable on purpose
 
 
 def _shown(value: Any) -> str:
@@ -162,7 +163,7 @@ def _unclosed(err: Exception) -> Optional[str]:
 def _error_span(path: str, err: Exception) -> Span:
     mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
     if _unclosed(err):
-        mark = err.context_mark  # type: ignore[attr-defined]
+        mark = getattr(err, "context_mark", None)  # the opening, as _unclosed reads it
     if mark is None:
         return Span.whole_file(path)
     return Span(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
@@ -172,7 +173,8 @@ def _message(err: Exception) -> str:
     bracket = _unclosed(err)
     if bracket:
         close = "]" if bracket == "[" else "}"
-        ends = "the file ends" if "<stream end>" in err.problem else "the next key comes"  # type: ignore[attr-defined]
+        problem = getattr(err, "problem", None) or ""  # as _unclosed reads it
+        ends = "the file ends" if "<stream end>" in problem else "the next key comes"
         return f"this `{bracket}` is never closed: {ends} before its `{close}`"
     if isinstance(err, MarkedYAMLError):
         parts = [p for p in (err.context, err.problem) if p]
@@ -272,10 +274,8 @@ def key_span(path: str, node: Any, key: Any) -> Span:
 def value_span(path: str, node: Any, key: Any) -> Span:
     """Where a value of a map (by key) or a sequence (by index) sits."""
     try:
-        if isinstance(node, list):
-            line, col = node.lc.item(key)
-        else:
-            line, col = node.lc.value(key)
+        lc = node.lc
+        line, col = lc.item(key) if isinstance(node, list) else lc.value(key)
         width = len(str(node[key])) if not isinstance(node[key], (dict, list)) else 1
         return Span(path, line + 1, col + 1, line + 1, col + 1 + width)
     except (AttributeError, KeyError, TypeError, IndexError):
@@ -293,19 +293,19 @@ def items(node: Any) -> Iterator[tuple[Any, Any]]:
     return iter(node.items()) if isinstance(node, dict) else iter(())
 
 
-def is_map(node: Any) -> bool:
+def is_map(node: Any) -> TypeGuard[dict[Any, Any]]:
     return isinstance(node, dict)
 
 
-def is_seq(node: Any) -> bool:
+def is_seq(node: Any) -> TypeGuard[list[Any]]:
     return isinstance(node, list)
 
 
-def is_int(node: Any) -> bool:
+def is_int(node: Any) -> TypeGuard[int]:
     return isinstance(node, int) and not isinstance(node, bool)
 
 
-def is_str(node: Any) -> bool:
+def is_str(node: Any) -> TypeGuard[str]:
     return isinstance(node, str)
 
 

@@ -82,7 +82,8 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
     if target is not None:
         figs = [(v, t.figures().get(target.figure)) for v, t in rows]
         got = [(v, f.value if f else None) for v, f in figs]
-        spans = [(v, (f.low, f.high) if f and f.value is not None else None) for v, f in figs]
+        spans = [(v, (f.low, f.high) if f is not None and f.low is not None
+                  and f.high is not None else None) for v, f in figs]
         verdict = {"separated": separates(spans, target.value),
                    "holding": holding(spans, target.value)}
         best = nearest(got, target.value) if verdict["separated"] else None
