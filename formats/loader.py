@@ -188,9 +188,9 @@ def can_fork() -> bool:
 
 _KIND_LINE = re.compile(r"^\s*kind\s", re.M)
 Read = tuple[str, str, list[Diagnostic]]  # path, text ("" when unread), the read's diagnostics
-# set in the parent before forking; read by the workers: the loader, the shared declarations,
-# the files the shards split
-_SHARD_WORK: Optional[tuple[Loader, Library, list[Read]]] = None
+# Set in the parent before forking; read by the workers: the work of a check's shards (the
+# loader, the shared declarations, the files they split) or of a parse's (the loader, files)
+_SHARD_WORK: Union[tuple[Loader, Library, list[Read]], tuple[Loader, list[str]], None] = None
 
 
 def _read_all(loader: Loader, files: list[str]) -> list[Read]:
@@ -215,7 +215,7 @@ def _parse_into(loader: Loader, entries: Iterable[Read]) -> list[Parsed]:
 def _shard_worker(bounds: tuple[int, int]):
     from raiders.dsl.checker import check
 
-    if _SHARD_WORK is None:
+    if _SHARD_WORK is None or len(_SHARD_WORK) != 3:
         raise RuntimeError("a shard's work is set by _sharded before its workers start")
     loader, head, entries = _SHARD_WORK
     parsed = _parse_into(loader, entries[bounds[0]:bounds[1]])
@@ -230,6 +230,8 @@ def _shard_worker(bounds: tuple[int, int]):
 
 
 def _parse_worker(bounds: tuple[int, int]) -> list[Parsed]:
+    if _SHARD_WORK is None or len(_SHARD_WORK) != 2:
+        raise RuntimeError("a parse's work is set by Loader.parse_all before its workers start")
     loader, files = _SHARD_WORK
     return [loader.parse(f) for f in files[bounds[0]:bounds[1]]]
 
