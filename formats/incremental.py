@@ -125,8 +125,9 @@ class ModCheck:
         self.known: Optional[Known] = None
         self._rules: dict[int, tuple[ast.Decl, list]] = {}  # id(decl) -> (decl, its rules)
         self._marks: dict[int, tuple[ast.Decl, list]] = {}  # id(decl) -> (decl, its marks)
-        self._manifest: Optional[tuple[Optional[str], _Listing, ModManifest]] = None
-        self._in_game: dict[str, tuple[object, tuple, list[Diagnostic]]] = {}  # by room id
+        self._manifest: Optional[tuple[Optional[str], _Listing, ModManifest, set[str]]] = None
+        self._in_game: dict[str, tuple[object, list[Diagnostic]]] = {}  # by room id
+        self._game: tuple = ()  # the supply and threat deck `_in_game` was found with
         self.rechecked: list[str] = []  # the files the last check checked again (for tests)
         self._troubled: dict[str, None] = {}  # the files whose declarations have problems
         self._where: dict[str, int] = {}  # a file's place among the library's modules
@@ -134,6 +135,7 @@ class ModCheck:
         self._rules_kept: Optional[list[Diagnostic]] = None  # the last W602
         self._marks_kept: Optional[list[Diagnostic]] = None  # the last W605
         self._last: Optional[tuple[Optional[str], list[Diagnostic]]] = None
+        self._errors: tuple[object, bool] = (None, False)  # mod.yaml's verdict: any error?
 
     def changed_on_disk(self, paths) -> None:
         """Files written by something else than the editor's buffers: read them again."""
@@ -200,7 +202,7 @@ class ModCheck:
                 *self._whole_mod(old if patch else None)]
         mod = self._mod(manifest, listing, old, not patch)
         out = [*listing.diagnostics, *mine, *mod.diagnostics]
-        if not mine and not any(d.severity == "error" for d in mod.diagnostics):
+        if not mine and not self._mod_errors(mod):
             from .validate import refused_at_load
 
             assert self.lib is not None
@@ -346,25 +348,34 @@ class ModCheck:
         if kept is not None and kept[0] == text and kept[1] is listing and not reindexed \
                 and not any(o is None or o.unread != self.files[p].unread
                             or _broken(o) != _broken(self.files[p]) for p, o in old.items()) \
-                and not any(d.span.path in old for d in kept[2].diagnostics):
+                and kept[3].isdisjoint(old):
             return kept[2]
         assert self.lib is not None
         found = mod_manifest(self.folder, self.lib)
-        self._manifest = (text, listing, found)
+        self._manifest = (text, listing, found, {d.span.path for d in found.diagnostics})
         return found
+
+    def _mod_errors(self, mod: ModManifest) -> bool:
+        if self._errors[0] is not mod:
+            self._errors = (mod, any(d.severity == "error" for d in mod.diagnostics))
+        return self._errors[1]
 
     def _check_in_game(self, lib: Library, rooms: list[str], supply: dict[str, int],
                        threat: bool) -> list[Diagnostic]:
         """check_in_game, each room's answer kept while its card and the supply stay."""
-        out: list[Diagnostic] = []
         game = (tuple(sorted(supply.items())), threat)
-        kept = self._in_game
+        if game != self._game:
+            self._in_game.clear()
+            self._game = game
+        out: list[Diagnostic] = []
+        kept, cards = self._in_game, lib.cards
         for cid in dict.fromkeys(rooms):
-            decl = lib.cards.get(cid)
+            decl = cards.get(cid)
             found = kept.get(cid)
-            if found is None or found[0] is not decl or found[1] != game:
-                found = kept[cid] = (decl, game, check_in_game(lib, [cid], supply, threat))
-            out += found[2]
+            if found is None or found[0] is not decl:
+                found = kept[cid] = (decl, check_in_game(lib, [cid], supply, threat))
+            if found[1]:
+                out += found[1]
         return out
 
 

@@ -181,7 +181,7 @@ class Workspace:
                 report = Report()
                 validate_mod(report, loader.card_files(folder), base_name, [folder], loader)
                 diags = report.diagnostics
-        for d in _unique(diags):
+        for d in diags:
             out.setdefault(_real(d.span.path), []).append(d)
         lib = None
         if kept is not None and kept.lib is not None and base_name == VALIDATE_BASE \
@@ -217,7 +217,7 @@ class Workspace:
             return []
         key = os.path.realpath(path)
         if not path.endswith(YAML_SUFFIXES):
-            return self.analyse(path).diagnostics.get(key, [])
+            return _unique(self.analyse(path).diagnostics.get(key, []))
         from raiders.formats.yamlsrc import load_documents
 
         text = self.text(path)
