@@ -174,14 +174,15 @@ class Workspace:
         # between edits when the folder is one plain mod; the library is built here too, for
         # hover, completion and definitions
         kept = self._mod_check(folder) if folder.is_dir() and not untitled else None
-        diags = kept.check(loader) if kept is not None else None
-        if diags is None:
-            if folder.is_dir():
-                diags = validate_paths([str(folder)], loader=loader).diagnostics
-            else:  # a new card in a folder not made yet: its buffers are the mod
-                report = Report()
-                validate_mod(report, loader.card_files(folder), base_name, [folder], loader)
-                diags = report.diagnostics
+        found = kept.check(loader) if kept is not None else None
+        if found is not None:
+            diags = found
+        elif folder.is_dir():
+            diags = validate_paths([str(folder)], loader=loader).diagnostics
+        else:  # a new card in a folder not made yet: its buffers are the mod
+            report = Report()
+            validate_mod(report, loader.card_files(folder), base_name, [folder], loader)
+            diags = report.diagnostics
         for d in diags:
             out.setdefault(_real(d.span.path), []).append(d)
         lib = None
@@ -363,7 +364,7 @@ def _real(path: str) -> str:
 
 def _unique(diags: list[Diagnostic]) -> list[Diagnostic]:
     """Each problem once, in the order of the file: the same whichever way it was checked."""
-    seen = {}
+    seen: dict[tuple, Diagnostic] = {}
     for d in diags:
         s = d.span
         seen.setdefault((_real(s.path), s.line, s.col, d.code, d.message), d)
@@ -440,8 +441,8 @@ def field_doc(lib: L.Library, kind: str, name: str) -> Optional[str]:
     p = info.params[name]
     head = f"`{name}`: {p.type} — {V.PARAM_TYPES.get(p.type, p.type)}"
     if name in V.ROOM_SHAPE:
-        _, default, doc = V.ROOM_SHAPE[name]
-        return f"{head}\n\n{doc} (a field of every room, default {default})"
+        _, shape_default, doc = V.ROOM_SHAPE[name]
+        return f"{head}\n\n{doc} (a field of every room, default {shape_default})"
     owner = next((k for k in reversed(info.chain) if any(q is p.decl for q in k.params)),
                  info.chain[0])
     default = "required" if p.default is None else "has a default"
