@@ -155,7 +155,7 @@ class ModCheck:
             self.listing = listing
             if listing is None:
                 return None
-            self.files = {f[0]: _file(f) for f in loader.parse_all(listing.files)}
+            self.files = self._read_all(loader, listing.files)
             old: dict[str, Optional[_File]] = dict.fromkeys(listing.files)
             self._troubled = {}
         else:
@@ -209,6 +209,18 @@ class ModCheck:
             out += refused_at_load(self.ruleset, mod, self.lib, self._check_in_game)
         self._last = (manifest, out)
         return list(out)
+
+    def _read_all(self, loader: Loader, paths: list[str]) -> dict[str, _File]:
+        """Every file of a new listing: the parse kept when its text is the same (a card
+        added to a large mod), the others parsed (on every core when they are many)."""
+        kept: dict[str, _File] = {}
+        for p in paths:
+            entry = self.files.get(p)
+            if entry is not None and not entry.unread and loader.read(p)[0] == entry.text:
+                kept[p] = entry
+        fresh = loader.parse_all([p for p in paths if p not in kept])
+        kept.update((f[0], _file(f)) for f in fresh)
+        return {p: kept[p] for p in paths}
 
     def _reread(self, loader: Loader, listing: _Listing) -> dict[str, Optional[_File]]:
         """The files whose text changed since the last check (each with what it was): open
