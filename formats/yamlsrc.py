@@ -147,31 +147,58 @@ def _build(node: Any, constructor: Any, seen: dict[int, Any]) -> Any:
     return m
 
 
-def _unclosed(err: Exception) -> Optional[str]:
-    """The bracket of a flow collection (`[` or `{`) the parser ran past the end of: at the end
-    of the file, or into the next key on a later line. Its opening is where to point (the
-    problem's mark is past the last line, where no source line or caret can be shown)."""
+def _unclosed(err: Exception, text: str) -> Optional[tuple[str, int, int]]:
+    """The bracket of a flow collection (`[` or `{`) the parser ran past the end of, at the end
+    of the file or into the next key on a later line, with its line and column (0-based): its
+    opening is where to point (the problem's mark is past the last line, where no source line
+    or caret can be shown)."""
     context, problem = getattr(err, "context", None) or "", getattr(err, "problem", None) or ""
     start, end = getattr(err, "context_mark", None), getattr(err, "problem_mark", None)
     if not context.startswith("while parsing a flow") or start is None or end is None:
         return None
+    if context == "while parsing a flow node" and "<stream end>" in problem:
+        # after a comma the parser's context is the entry, not its bracket: find the bracket
+        return _innermost_open(text)
     if "<stream end>" in problem or ("but got ':'" in problem and end.line > start.line):
-        return "[" if "sequence" in context else "{"
+        return ("[" if "sequence" in context else "{"), start.line, start.column
     return None
 
 
-def _error_span(path: str, err: Exception) -> Span:
+def _innermost_open(text: str) -> Optional[tuple[str, int, int]]:
+    """The last flow bracket left open at the end of the text (quotes and comments skipped)."""
+    opened: list[tuple[str, int, int]] = []
+    for row, line in enumerate(text.splitlines()):
+        quote = ""
+        for col, ch in enumerate(line):
+            if quote:
+                if ch == quote:
+                    quote = ""
+            elif ch in "'\"":
+                quote = ch
+            elif ch == "#" and (col == 0 or line[col - 1] in " \t"):
+                break
+            elif ch in "[{":
+                opened.append((ch, row, col))
+            elif ch in "]}" and opened:
+                opened.pop()
+    return opened[-1] if opened else None
+
+
+def _error_span(path: str, err: Exception, text: str) -> Span:
     mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
-    if _unclosed(err):
-        mark = getattr(err, "context_mark", None)  # the opening, as _unclosed reads it
+    unclosed = _unclosed(err, text)
+    if unclosed is not None:
+        _, line, column = unclosed
+        return Span(path, line + 1, column + 1, line + 1, column + 2)
     if mark is None:
         return Span.whole_file(path)
     return Span(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
 
 
-def _message(err: Exception) -> str:
-    bracket = _unclosed(err)
-    if bracket:
+def _message(err: Exception, text: str) -> str:
+    unclosed = _unclosed(err, text)
+    if unclosed is not None:
+        bracket = unclosed[0]
         close = "]" if bracket == "[" else "}"
         problem = getattr(err, "problem", None) or ""  # as _unclosed reads it
         ends = "the file ends" if "<stream end>" in problem else "the next key comes"
@@ -201,7 +228,8 @@ def load_documents(text: str, path: str) -> tuple[list[Any], list[Diagnostic]]:
         return [None if n is None else _build(n, constructor, {}) for n in nodes], []
     except (YAMLError, ValueError, TypeError, RecursionError) as err:
         code = getattr(err, "code", "E501")
-        return [], [Diagnostic(_error_span(path, err), code, f"YAML: {_message(err)}")]
+        return [], [Diagnostic(_error_span(path, err, text), code,
+                               f"YAML: {_message(err, text)}")]
 
 
 _BRACKET = re.compile(r"[\[\]{}]")

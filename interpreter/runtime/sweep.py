@@ -265,9 +265,17 @@ def holding(rows: list[tuple[int, Optional[tuple[float, float]]]], target: float
 
 def separates(rows: list[tuple[int, Optional[tuple[float, float]]]], target: float) -> bool:
     """Whether the figure tells the values apart at the target: not when every value's
-    interval holds it (then naming a "nearest" would be reading noise)."""
-    known = [v for v, iv in rows if iv is not None]
-    return len(known) < 2 or len(holding(rows, target)) < len(known)
+    interval holds it, nor when none does and the intervals all overlap one another (the
+    values are then alike, and alike far from the target): naming a "nearest" would be
+    reading noise."""
+    known = [iv for _, iv in rows if iv is not None]
+    if len(known) < 2:
+        return True
+    held = len(holding(rows, target))
+    if held == len(known):
+        return False
+    alike = max(low for low, _ in known) <= min(high for _, high in known)
+    return not (held == 0 and alike)
 
 
 def check_figure(name: str, rules, players: int, bots: tuple[str, ...]) -> None:
