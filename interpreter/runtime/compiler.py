@@ -230,7 +230,7 @@ class CardCompiler:
         return display_name(card) if card is not None else item_id
 
     def card_word(self, ref: ast.CardRef) -> str:
-        """A card a rule names (`sword`, `power 5`), as a person reads it."""
+        """A card a rule names (an item, `power 5`), as a person reads it."""
         return self.item_word(ref.item) if ref.item is not None else str(ref)
 
     # ---- parameters: numbers become a function when something modifies them, else inline
