@@ -240,7 +240,7 @@ class GreedyBot:
         """Each card worth weighing with its score (a second-card item only when a spare)."""
         scored: list[tuple[float, Card]] = []
         for card in legal:
-            if is_second_card(room, card, view.abilities):
+            if isinstance(card, str) and is_second_card(room, card, view.abilities):
                 # Spend a second-card item only when holding a spare one.
                 if view.me.items.count(card) < 2:
                     continue
@@ -310,8 +310,11 @@ class _LookAhead:
                  "outcomes", "table", "threat", "scratch", "plays")
 
     def __init__(self, view: SeatView, scratch: dict):
+        room = view.room
+        if room is None:
+            raise ValueError("a look-ahead is made in a room entered")
         self.view = view
-        self.room = view.room
+        self.room = room
         self.me = view.me
         self.living = [p for p in view.players if not p.dead]
         self.several = self.room.cards_each > 1
@@ -463,15 +466,17 @@ class _Plain:
 
     def outcome(self, room: CompiledRoom, key: tuple) -> Optional[tuple[int, int, int, bool]]:
         outcomes = self.outcomes
-        got = outcomes.get(key, outcomes)
-        if got is not outcomes:
-            return got
+        try:
+            return outcomes[key]
+        except KeyError:
+            pass  # resolved below, once
         if len(outcomes) >= self.LIMIT:
             outcomes.clear()
         _room, threat, card, character, taken, items, others, coin_place, wound_place = key
         seats = [card, *others]
-        coins, wounds = _tokens(coin_place, len(others), 20), _tokens(wound_place, len(others), 4)
-        clones = [Player(i, f"P{i + 1}", character if i == 0 else "", coins[i], wounds[i])
+        all_coins = _tokens(coin_place, len(others), 20)
+        all_wounds = _tokens(wound_place, len(others), 4)
+        clones = [Player(i, f"P{i + 1}", character if i == 0 else "", all_coins[i], all_wounds[i])
                   for i in range(len(seats))]
         me = clones[0]
         me.items[:] = items

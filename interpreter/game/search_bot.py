@@ -37,7 +37,7 @@ later rounds of a room fought in rounds are left to the greedy bot's one-room lo
 """
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import Sequence
 
 from raiders.interpreter.runtime.state import Card, Floor, Mark, RoomSlot
@@ -79,20 +79,20 @@ class _Forced(GreedyBot):
             return legal[0]
         me = view.me
         known = {pl.player.seat: pl.card for pl in view.revealed}
-        others = []
-        coins, wounds = [], []
+        others: list[Card] = []
+        all_coins, all_wounds = [], []
         for seat, their_coins, their_wounds, hand in view.others_public():
-            card = known.get(seat)
-            others.append(card if card is not None else hand[len(hand) // 2] if hand else 1)
-            coins.append(their_coins)
-            wounds.append(their_wounds)
+            seen = known.get(seat)
+            others.append(seen if seen is not None else hand[len(hand) // 2] if hand else 1)
+            all_coins.append(their_coins)
+            all_wounds.append(their_wounds)
         others.sort(key=_order)
         threats = view.threats_left
         # as _LookAhead.estimate keys the plain table
         threat = threats[len(threats) // 2] if threats else 4
         character, taken, items, guessed = me.character, tuple(view.taken), tuple(me.items), \
             tuple(others)
-        coin_place, wound_place = place(me.coins, coins), place(me.wounds, wounds)
+        coin_place, wound_place = place(me.coins, all_coins), place(me.wounds, all_wounds)
         plain = _Plain.of(view.rules)
         floor = -me.coins
         scores: dict[Card, float] = {}
@@ -162,8 +162,8 @@ class SearchBot(GreedyBot):
         # Halving needs a few playouts per candidate; a small budget is one even round.
         rounds = max(1, min((len(legal) - 1).bit_length(), self.budget // len(legal)))
         left = list(legal)
-        totals = Counter()
-        counts = Counter()
+        totals: dict[Card, float] = defaultdict(float)
+        counts: dict[Card, int] = defaultdict(int)
         for k in range(rounds):
             per = max(1, self.budget // (rounds * len(left)))
             for _ in range(per):
