@@ -245,13 +245,14 @@ class Game:
         for p in self.players:
             p.hand = list(POWER_CARDS)
         card = self.rules.floors.get(floor.floor_card) if floor.floor_card else None
-        self.table.floor_rules = card.rules if card is not None and not card.rules.empty else None
+        self.table.set_floor_rules(card.rules if card is not None and not card.rules.empty
+                                   else None)
         self.phase("floor_start", None)
 
     def end_floor(self) -> None:
         self.phase("floor_end", None)
         self.table.expire_marks(floor_over=True)
-        self.table.floor_rules = None
+        self.table.set_floor_rules(None)
 
     # ---- dice and choices: from the game's generator and the seats, recorded for the log
     @property
@@ -333,11 +334,12 @@ class Game:
         self.table.return_item(p, item)
         self.peeked.setdefault(p.seat, set()).update(range(len(floor.rooms)))
 
-    def play_order(self) -> list[Player]:
-        """Seat order, or clockwise from the first player where the variant has one."""
+    def play_order(self, living: Optional[list[Player]] = None) -> list[Player]:
+        """Seat order, or clockwise from the first player where the variant has one;
+        `living`: those still in, in seat order, when the caller has them."""
         first, players = self.table.first, self.players
         if first is None:
-            return [p for p in players if not p.dead]
+            return living if living is not None else [p for p in players if not p.dead]
         return [p for p in (*players[first:], *players[:first]) if not p.dead]
 
     def choose(self, p: Player, room: CompiledRoom, r: int, revealed: Sequence[Play],
@@ -355,10 +357,12 @@ class Game:
         raise RulesError(check_play(room, p, cards, self.abilities)
                          or f"{p.name} cannot play {cards[-1]} here")
 
-    def card_play(self, room: CompiledRoom, r: int) -> list[Play]:
+    def card_play(self, room: CompiledRoom, r: int,
+                  living: Optional[list[Player]] = None) -> list[Play]:
         """D-4/C-10 (simultaneous) or C-3/D-10 (in turn); second-card items play again after.
         In a room of several cards (`cards 2`) each player puts down that many, one at a time;
-        a player with no card left for one counts the room's `missing` value for it."""
+        a player with no card left for one counts the room's `missing` value for it.
+        `living`: those still in, in seat order, when the caller has them."""
         if room.cards_each != 1:
             return self._card_play_several(room, r)
         sequential = self.sequential
@@ -368,7 +372,7 @@ class Game:
         plays: list[Play] = []
         revealed: list[Play] = []
         pending: list[Play] = []
-        for p in self.play_order():
+        for p in self.play_order(living):
             # the most common decision: no items, any card left in hand
             legal = legal_cards(room, p, abilities, (), item_plays) if p.items else list(p.hand)
             if not legal:  # nothing left to play (a room fought in rounds)
@@ -470,8 +474,10 @@ class Game:
         if room.rules.reactors or table.listening:
             self.phase("reveal", room)  # only when some card in play may hear it (`phase`)
         if room.rounds == 1:  # the common case, without merging rounds
-            plays = self.card_play(room, r)
-            ctx = resolve_round(table, room, plays)
+            # Who is still in, once for the card play and the round (nobody falls between).
+            living = [p for p in self.players if not p.dead]
+            plays = self.card_play(room, r, living)
+            ctx = resolve_round(table, room, plays, participants=living)
             return self.finish_room(f, r, room, ctx, plays, plays, peeks, first_name)
         played: dict[str, list[Card]] = {}
         for round_no in range(1, room.rounds + 1):

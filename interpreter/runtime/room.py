@@ -223,6 +223,10 @@ class Table:
         if self.held:
             self._moments = self._moments.union(*(r.reactors for r in self.held.values()))
         self.floor_rules: Optional[CardRules] = None
+        # Whether any card besides the room is in play with rules (the game's moments are
+        # emitted only when some card may hear them): a plain attribute, asked twice a room,
+        # kept true by `set_floor_rules`.
+        self.listening = bool(house or self.held)
         self.first = first
         self.trace = trace
         self.dice = dice
@@ -253,11 +257,10 @@ class Table:
         # --trace`); None, the default, costs one test where a handler runs.
         self.why: Optional[WhyListener] = None
 
-    @property
-    def listening(self) -> bool:
-        """Whether any card besides the room is in play with rules (the game's moments are
-        emitted only when some card may hear them)."""
-        return bool(self.house or self.held or self.floor_rules is not None)
+    def set_floor_rules(self, rules: Optional[CardRules]) -> None:
+        """The rules of the floor card in play (None: no floor card, or one without rules)."""
+        self.floor_rules = rules
+        self.listening = bool(self.house or self.held) or rules is not None
 
     def may_hear(self, moment: str, room: Optional[CompiledRoom]) -> bool:
         """Whether a card in play may react to a moment of the game now (else the moment
