@@ -136,6 +136,7 @@ class Game:
         # Dice and choices a log or scenario gives, consumed in order (None: roll / ask).
         self.scripted_rolls: Optional[Callable[[int], Optional[int]]] = None
         self.death = rules.ruleset.death
+        self._views: list[Optional[SeatView]] = [None] * len(self.seats)  # `view`
         self.records: list[RoomRecord] = []
         self.peeked: dict[int, set[int]] = {}  # seat -> room indexes seen on this floor
         self._rolls: list[int] = []
@@ -212,20 +213,25 @@ class Game:
         return [p for p in self.players if not p.dead]
 
     def run(self, on_room: Optional[Callable[[RoomRecord], None]] = None) -> GameResult:
-        self.phase("game_start", None)
-        for f, floor in enumerate(self.deal.floors):
-            self.start_floor(f, floor)
-            for r, slot in enumerate(floor.rooms):
-                record = self.play_room(f, r, floor, slot)
-                self.records.append(record)
-                if on_room is not None:
-                    on_room(record)
+        try:
+            self.phase("game_start", None)
+            for f, floor in enumerate(self.deal.floors):
+                self.start_floor(f, floor)
+                for r, slot in enumerate(floor.rooms):
+                    record = self.play_room(f, r, floor, slot)
+                    self.records.append(record)
+                    if on_room is not None:
+                        on_room(record)
+                    if self.game_over():
+                        break
                 if self.game_over():
                     break
-            if self.game_over():
-                break
-            self.end_floor()
-        return self.finish()
+                self.end_floor()
+            return self.finish()
+        finally:
+            # The seats' views point back at the game: let them go, so a game is freed
+            # when dropped instead of waiting, whole, for the garbage collector.
+            self._views = [None] * len(self.seats)
 
     def phase(self, event: str, room: Optional[CompiledRoom]) -> Optional[Context]:
         """A moment of the game on the bus (`after floor_start { … }`); cheap when no card in
@@ -278,7 +284,7 @@ class Game:
     def _ask(self, p: Player, question: str, card: str) -> bool:
         seat = self.seats[p.seat]
         decide = getattr(seat, "decide", None)
-        view = SeatView(self, p, self._room_index, (), True)
+        view = self.view(p, self._room_index, (), True)
         answer = bool(decide(view, question, card)) if decide is not None else False
         self._choices.setdefault(p.name, []).append(answer)
         return answer
@@ -310,8 +316,15 @@ class Game:
         scripted = self.scripted_threats.get(len(self.records))
         return value if scripted is None else scripted
 
-    def view(self, p: Player, r: int, revealed: Sequence[Play], entered: bool) -> SeatView:
-        return SeatView(self, p, r, revealed, entered)
+    def view(self, p: Player, r: int, revealed: Sequence[Play], entered: bool,
+             taken: Sequence[Card] = ()) -> SeatView:
+        """What a player's seat sees for a decision: the seat's one view, aimed at it."""
+        view = self._views[p.seat]
+        if view is None or view.me is not p:  # (a scenario may seat new players)
+            view = self._views[p.seat] = SeatView(self, p, r, revealed, entered, taken)
+        else:
+            view.aim(r, revealed, entered, taken)
+        return view
 
     def peeks(self, floor: Floor, r: int) -> list[str]:
         """X-2: before a room's cards, anyone may play a peek item to see the hidden rooms."""
@@ -325,7 +338,7 @@ class Game:
                     break
             else:
                 continue
-            if self.seats[p.seat].use_peek(SeatView(self, p, r, (), False)):
+            if self.seats[p.seat].use_peek(self.view(p, r, (), False)):
                 self.use_peek(p, peek_item, floor)
                 used.append(p.name)
         return used
@@ -347,7 +360,7 @@ class Game:
                legal: Optional[list[Card]] = None) -> Card:
         if legal is None:
             legal = legal_cards(room, p, self.abilities, taken, self.item_plays.get(room.id))
-        view = SeatView(self, p, r, revealed, True, taken)
+        view = self.view(p, r, revealed, True, taken)
         card = self.seats[p.seat].choose_card(view, legal, second)
         if card not in legal:
             self._illegal(room, p, [*chosen, card])
@@ -379,7 +392,7 @@ class Game:
                 plays.append(Play(p, None, cards=(None,), sequence=()))
                 continue
             # what `choose` does, without the call: four times a room
-            view = SeatView(self, p, r, revealed if sequential else (), True)
+            view = self.view(p, r, revealed if sequential else (), True)
             card = seats[p.seat].choose_card(view, legal, False)
             if card not in legal:
                 self._illegal(room, p, [card])

@@ -38,12 +38,11 @@ class PublicPlayer:
 
 
 class SeatView:
-    """A seat's window on the game, built per decision. Cheap to build: what a decision may
-    look at is computed only when it looks (and kept: plain attributes, not
+    """A seat's window on the game for one decision. The engine keeps one per seat and aims
+    it at each decision (`aim`) rather than making one per decision, the game's commonest
+    step: a view holds good for the decision it is given for. What a decision may look at is
+    computed only when it looks (and kept until the next aim: plain attributes, not
     functools.cached_property, whose lock costs more than most views ever compute)."""
-
-    _players: Optional[list] = None
-    _floor_rooms: Optional[list[Optional[str]]] = None
 
     def __init__(self, game, me: Player, room_index: int, revealed: Sequence[Play],
                  entered: bool, taken: Sequence[Card] = ()):
@@ -54,6 +53,17 @@ class SeatView:
         self.taken = taken  # cards this player already put down in this round of the room
         self._entered = entered
         self.rng: random.Random = game.seat_rngs[me.seat]  # the seat's own generator
+        self._players: Optional[list] = None
+        self._floor_rooms: Optional[list[Optional[str]]] = None
+
+    def aim(self, room_index: int, revealed: Sequence[Play], entered: bool,
+            taken: Sequence[Card] = ()) -> None:
+        """The same seat's view for another decision: what it shows is worked out afresh."""
+        self.room_index = room_index
+        self.revealed = revealed
+        self.taken = taken
+        self._entered = entered
+        self._players = self._floor_rooms = None
 
     @property
     def players(self) -> list:
