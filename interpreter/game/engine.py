@@ -136,7 +136,11 @@ class Game:
         # Dice and choices a log or scenario gives, consumed in order (None: roll / ask).
         self.scripted_rolls: Optional[Callable[[int], Optional[int]]] = None
         self.death = rules.ruleset.death
-        self._views: list[Optional[SeatView]] = [None] * len(self.seats)  # `view`
+        # The seats' views (`view`), kept for the next decision. They see the game through a
+        # weak proxy: a view holding the game itself would make game and views a cycle, and
+        # every game (a search bot's playouts too) would wait, whole, for the garbage collector
+        # instead of going when dropped.
+        self._views: list[Optional[SeatView]] = [None] * len(self.seats)
         self.records: list[RoomRecord] = []
         self.peeked: dict[int, set[int]] = {}  # seat -> room indexes seen on this floor
         self._rolls: list[int] = []
@@ -213,25 +217,20 @@ class Game:
         return [p for p in self.players if not p.dead]
 
     def run(self, on_room: Optional[Callable[[RoomRecord], None]] = None) -> GameResult:
-        try:
-            self.phase("game_start", None)
-            for f, floor in enumerate(self.deal.floors):
-                self.start_floor(f, floor)
-                for r, slot in enumerate(floor.rooms):
-                    record = self.play_room(f, r, floor, slot)
-                    self.records.append(record)
-                    if on_room is not None:
-                        on_room(record)
-                    if self.game_over():
-                        break
+        self.phase("game_start", None)
+        for f, floor in enumerate(self.deal.floors):
+            self.start_floor(f, floor)
+            for r, slot in enumerate(floor.rooms):
+                record = self.play_room(f, r, floor, slot)
+                self.records.append(record)
+                if on_room is not None:
+                    on_room(record)
                 if self.game_over():
                     break
-                self.end_floor()
-            return self.finish()
-        finally:
-            # The seats' views point back at the game: let them go, so a game is freed
-            # when dropped instead of waiting, whole, for the garbage collector.
-            self._views = [None] * len(self.seats)
+            if self.game_over():
+                break
+            self.end_floor()
+        return self.finish()
 
     def phase(self, event: str, room: Optional[CompiledRoom]) -> Optional[Context]:
         """A moment of the game on the bus (`after floor_start { … }`); cheap when no card in
@@ -321,7 +320,8 @@ class Game:
         """What a player's seat sees for a decision: the seat's one view, aimed at it."""
         view = self._views[p.seat]
         if view is None or view.me is not p:  # (a scenario may seat new players)
-            view = self._views[p.seat] = SeatView(self, p, r, revealed, entered, taken)
+            view = self._views[p.seat] = SeatView(weakref.proxy(self), p, r, revealed, entered,
+                                                  taken)
         else:
             view.aim(r, revealed, entered, taken)
         return view

@@ -187,10 +187,11 @@ def test_sequential_play_shows_the_cards_already_played():
         assert any(before for firsts in rooms.values() for _, before in firsts) == sequential
 
 
-def test_a_game_played_is_freed_when_dropped():
-    """The seats' views (one per seat, aimed at each decision) point back at the game: once
-    it has run they are let go, so dropping the game frees it at once, not whenever the
-    garbage collector next runs (a simulation plays thousands, each with its whole record)."""
+def test_a_game_is_freed_when_dropped():
+    """The seats' views (one per seat, aimed at each decision) see the game without holding
+    it: dropping a game frees it at once, whether it ran whole or was played room by room (a
+    search bot's playout), not whenever the garbage collector next runs (a simulation plays
+    thousands, each with its whole record)."""
     import gc
     import weakref
 
@@ -203,6 +204,13 @@ def test_a_game_played_is_freed_when_dropped():
         del game
         assert gone() is None
         assert result.rooms  # what the game left is kept
+        game = Game(rules, ["A", "B", "C", "D"], [RandomBot() for _ in range(4)], seed=4)
+        floor = game.deal.floors[0]
+        game.start_floor(0, floor)
+        game.play_room(0, 0, floor, floor.rooms[0])
+        gone = weakref.ref(game)
+        del game
+        assert gone() is None
     finally:
         gc.enable()
 
