@@ -418,11 +418,20 @@ _FIELDS: dict[type, Optional[tuple[str, ...]]] = {}
 
 def walk(node: object) -> Iterator[object]:
     """Every AST node under `node` (itself included), depth first, in source order: the one
-    tree walk the checker, the rulesets and the tools share."""
-    if _field_names(type(node)) is not None:
-        yield node
-    for _, child in children(node):
-        yield from walk(child)
+    tree walk the checker, the rulesets and the tools share. (What `children` gives, with a
+    stack of its own: nested generators cost a step per level for every node they pass up,
+    and the checker walks every tree of a mod several times.)"""
+    stack = [node]
+    while stack:
+        here = stack.pop()
+        if isinstance(here, (tuple, list)):
+            stack.extend(reversed(here))
+            continue
+        names = _field_names(type(here))
+        if names is None:
+            continue  # a number, a word, a span
+        yield here
+        stack.extend(reversed([getattr(here, name) for name in names]))
 
 
 def name_text(e: object) -> str:

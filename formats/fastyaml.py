@@ -52,14 +52,18 @@ class Map(dict):
     CommentedMap) with the same positions, `lc`, as the positioned reader gives."""
 
     __slots__ = ("lc",)
-    __hash__ = object.__hash__  # in a name's place (`rooms: [{a: 1}]`): unknown, not a TypeError
+    lc: LineCol
+    # in a name's place (`rooms: [{a: 1}]`): unknown, not a TypeError. typeshed types a dict's
+    # `__hash__` as None (unhashable), which this class deliberately is not.
+    __hash__ = object.__hash__  # type: ignore[assignment]
 
 
 class Seq(list):
     """A sequence read here: a plain list with positions (`lc`)."""
 
     __slots__ = ("lc",)
-    __hash__ = object.__hash__
+    lc: LineCol
+    __hash__ = object.__hash__  # type: ignore[assignment]  # as Map's: hashable on purpose
 
 
 class _NotSure(Exception):
@@ -141,7 +145,8 @@ def _scalar(token: str) -> Any:
 
 def _new(container: Any, line: int, col: int) -> Any:
     lc = container.lc = LineCol()
-    lc.line, lc.col = line, col
+    # ruamel's LineCol sets line and col to None unannotated, so mypy holds them always None
+    lc.line, lc.col = line, col  # type: ignore[assignment]
     lc.data = {}
     return container
 
@@ -230,8 +235,9 @@ def _flow(content: str, pos: int, line: int, base: int) -> tuple[Any, int]:
     known = _WORD_CACHE
     if len(known) > 4096:
         known.clear()
-    stack: list[tuple[Any, Any, int]] = []  # the maps and lists open around `container`
+    stack: list[tuple[Any, Any, Any, int]] = []  # the maps and lists open around `container`
     container: Any = None
+    lines: Any = None  # its positions (ruamel's LineCol.data)
     key: Any = None
     key_col = 0
     state = 0  # 0: a value comes, 1: a key comes, 2: a key's `: ` comes, 3: `, ` or a close
@@ -252,7 +258,7 @@ def _flow(content: str, pos: int, line: int, base: int) -> tuple[Any, int]:
             col = value.lc.col
             if not stack:
                 return value, pos
-            container, key, key_col = stack.pop()
+            container, lines, key, key_col = stack.pop()
         elif state == 3:
             if token != ", ":
                 raise _NotSure
@@ -277,8 +283,9 @@ def _flow(content: str, pos: int, line: int, base: int) -> tuple[Any, int]:
         elif first == "{" or first == "[":
             if len(stack) >= MAX_DEPTH:  # deep nesting: the positioned reader refuses it
                 raise _NotSure
-            stack.append((container, key, key_col))
+            stack.append((container, lines, key, key_col))
             container = _new(Map() if first == "{" else Seq(), line, base + start)
+            lines = container.lc.data
             state = 1 if first == "{" else 0
             continue
         else:
@@ -291,10 +298,10 @@ def _flow(content: str, pos: int, line: int, base: int) -> tuple[Any, int]:
         if container is None:  # a scalar on its own
             return value, pos
         if container.__class__ is Map:
-            container.lc.data[key] = [line, key_col, line, col]
+            lines[key] = [line, key_col, line, col]
             dict.__setitem__(container, key, value)
         else:
-            container.lc.data[len(container)] = [line, col]
+            lines[len(container)] = [line, col]
             list.append(container, value)
         state = 3
     raise _NotSure

@@ -29,7 +29,7 @@ import stat
 import sys
 from importlib import resources, util
 from pathlib import Path
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence, Union
 
 import attrs
 
@@ -45,6 +45,9 @@ MAX_BYTES = 50_000_000  # the built-in rulesets take about 0.1 MB
 KEEP = 64  # cache files kept (one per request: a mod in a temporary folder, a sweep's values)
 RACY_NS = 2 * 10**9  # files changed this recently may have changed while they were read
 _PREFIX = "lib-"
+# One input as the cache file records it: ("file", path), ("folder", path, watched names) or
+# ("version",); `_observed` reads what it is now.
+Spec = Union[tuple[str, str], tuple[str, str, tuple[str, ...]], tuple[str]]
 
 
 @attrs.frozen
@@ -95,7 +98,7 @@ def store(request: Sequence[str], code: Sequence[str], value: Any, inputs: Input
         return
     try:
         data = plaindata.flatten(value, _classes(kinds))
-        specs = [("file", f) for f in inputs.files]
+        specs: list[Spec] = [("file", f) for f in inputs.files]
         specs += [("folder", f, inputs.watched) for f in inputs.folders]
         specs += [("version",)] if inputs.version else []
         seen, newest = [], 0

@@ -177,10 +177,13 @@ def can_fork() -> bool:
 # and every card for what comes after (mod.yaml's names, the game-load checks, W601).
 
 _KIND_LINE = re.compile(r"^\s*kind\s", re.M)
-_SHARD_WORK = None  # set in the parent before forking; read by the workers
+Read = tuple[str, str, list[Diagnostic]]  # path, text ("" when unread), the read's diagnostics
+# set in the parent before forking; read by the workers: the loader, the shared declarations,
+# the files the shards split
+_SHARD_WORK: Optional[tuple[Loader, Library, list[Read]]] = None
 
 
-def _read_all(loader: Loader, files: list[str]) -> list[tuple[str, str, list[Diagnostic]]]:
+def _read_all(loader: Loader, files: list[str]) -> list[Read]:
     out = []
     for f in files:
         text, diags = loader.read(f)
@@ -188,8 +191,8 @@ def _read_all(loader: Loader, files: list[str]) -> list[tuple[str, str, list[Dia
     return out
 
 
-def _parse_into(loader: Loader, entries) -> list[Parsed]:
-    parsed = []
+def _parse_into(loader: Loader, entries: Iterable[Read]) -> list[Parsed]:
+    parsed: list[Parsed] = []
     for path, text, read_diags in entries:
         if read_diags:
             parsed.append((path, None, read_diags, text))
@@ -202,6 +205,8 @@ def _parse_into(loader: Loader, entries) -> list[Parsed]:
 def _shard_worker(bounds: tuple[int, int]):
     from raiders.dsl.checker import check
 
+    if _SHARD_WORK is None:
+        raise RuntimeError("a shard's work is set by _sharded before its workers start")
     loader, head, entries = _SHARD_WORK
     parsed = _parse_into(loader, entries[bounds[0]:bounds[1]])
     lib = Library(modules=list(head.modules), sources={})

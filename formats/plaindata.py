@@ -26,6 +26,7 @@ class Classes:
     def __init__(self, classes: Iterable[type]):
         self.by_name: dict[str, type] = {}
         self.names: dict[type, str] = {}
+        self.fields: dict[type, tuple[str, ...]] = {}  # attrs.fields costs a call each time
         for cls in classes:
             fields = attrs.fields(cls)
             # Built from their fields in order: every field must be a plain positional one.
@@ -36,6 +37,7 @@ class Classes:
             name = f"{cls.__module__.rsplit('.', 1)[-1]}.{cls.__qualname__}"
             self.by_name[name] = cls
             self.names[cls] = name
+            self.fields[cls] = tuple(f.name for f in fields)
 
 
 def flatten(root: Any, classes: Classes) -> tuple[tuple, Any]:
@@ -45,30 +47,35 @@ def flatten(root: Any, classes: Classes) -> tuple[tuple, Any]:
     place: dict[int, tuple[int]] = {}
     busy: set[int] = set()
 
+    names, fields = classes.names, classes.fields
+
+    # (a hot loop when a large mod's parsed files are kept: lists, not generators, and each
+    # class's field names looked up once)
     def value(obj: Any) -> Any:
-        if type(obj) in SCALARS:
+        kind = type(obj)
+        if kind in SCALARS:
             return obj
-        known = place.get(id(obj))
+        key = id(obj)
+        known = place.get(key)
         if known is not None:
             return known
-        if id(obj) in busy:
+        if key in busy:
             raise ValueError("a cycle")
-        busy.add(id(obj))
-        if type(obj) is tuple:
-            entry: tuple = (_TUPLE, tuple(value(x) for x in obj))
-        elif type(obj) is list:
-            entry = (_LIST, tuple(value(x) for x in obj))
-        elif type(obj) is dict:
-            entry = (_DICT, tuple(value(x) for kv in obj.items() for x in kv))
-        elif type(obj) in classes.names:
-            entry = (_OBJECT, classes.names[type(obj)],
-                     tuple(value(getattr(obj, f.name)) for f in attrs.fields(type(obj))))
+        busy.add(key)
+        if kind is tuple:
+            entry: tuple = (_TUPLE, tuple([value(x) for x in obj]))
+        elif kind is list:
+            entry = (_LIST, tuple([value(x) for x in obj]))
+        elif kind is dict:
+            entry = (_DICT, tuple([value(x) for kv in obj.items() for x in kv]))
+        elif kind in names:
+            entry = (_OBJECT, names[kind], tuple([value(getattr(obj, f)) for f in fields[kind]]))
         else:
-            raise ValueError(f"cannot store a {type(obj).__name__}")
-        busy.discard(id(obj))
-        place[id(obj)] = (len(table),)
+            raise ValueError(f"cannot store a {kind.__name__}")
+        busy.discard(key)
+        known = place[key] = (len(table),)
         table.append(entry)
-        return place[id(obj)]
+        return known
 
     top = value(root)
     return tuple(table), top
@@ -81,9 +88,10 @@ def rebuild(data: Any, classes: Classes) -> Any:
         built: list[Any] = []
 
         def value(v: Any) -> Any:
-            if type(v) in SCALARS:
+            kind = type(v)
+            if kind in SCALARS:
                 return v
-            if type(v) is tuple and len(v) == 1 and type(v[0]) is int and 0 <= v[0] < len(built):
+            if kind is tuple and len(v) == 1 and type(v[0]) is int and 0 <= v[0] < len(built):
                 return built[v[0]]
             raise ValueError("not a stored value")
 
@@ -91,7 +99,7 @@ def rebuild(data: Any, classes: Classes) -> Any:
             tag, body = entry[0], entry[-1]
             if type(body) is not tuple or len(entry) != (3 if tag == _OBJECT else 2):
                 raise ValueError("not a stored entry")
-            items = [value(v) for v in body]
+            items = [v if type(v) in SCALARS else value(v) for v in body]
             if tag == _TUPLE:
                 built.append(tuple(items))
             elif tag == _LIST:

@@ -9,7 +9,7 @@ import functools
 import os
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import AbstractSet, Any, Callable, Optional
 
 import attrs
 
@@ -20,7 +20,7 @@ from raiders.dsl.spans import Span
 
 from . import yamlsrc
 from .fields import Reader
-from .loader import DISK, Loader
+from .loader import DISK, Loader, Parsed
 from .safeio import (
     BUILTIN,
     Confinement,
@@ -128,10 +128,15 @@ def _builtin_ids() -> tuple[str, ...]:
     return tuple(sorted(p.parent.name for p in builtin_dir().glob(f"*/{RULESET_FILE}")))
 
 
+def builtin_ruleset_path(ruleset_id: str) -> Path:
+    """The ruleset file of a built-in ruleset (one of `builtin_ids`)."""
+    return builtin_dir() / ruleset_id / RULESET_FILE
+
+
 def resolve_ruleset_path(name_or_path: str) -> Optional[Path]:
     """A built-in id (`deluxe`) or a path to a ruleset file or to a folder holding one."""
     if name_or_path in builtin_ids():
-        return builtin_dir() / name_or_path / RULESET_FILE
+        return builtin_ruleset_path(name_or_path)
     p = Path(name_or_path)
     if is_dir(p):  # not Path.is_dir: a name too long is "not found", not an OSError
         p = p / RULESET_FILE
@@ -348,8 +353,18 @@ def _card_folders(r: _Reader, node: Any, raws: tuple[str, ...], box: Confinement
     return found
 
 
+def _replaceable(decl: ast.Decl) -> Optional[str]:
+    """The name by which a variant's declaration replaces the ruleset's (a kind's or a card's);
+    None for an `extend`, which adds rules to a kind and replaces nothing."""
+    if isinstance(decl, ast.KindDecl):
+        return decl.name
+    if isinstance(decl, ast.CardDecl):
+        return decl.id
+    return None
+
+
 def ruleset_library(folders: list[str], variant_folders: tuple[str, ...] = (),
-                    mods: tuple[str, ...] = (), exclude: set[str] = frozenset(),
+                    mods: tuple[str, ...] = (), exclude: AbstractSet[str] = frozenset(),
                     loader: Loader = DISK) -> Library:
     """The cards of a ruleset: its folders (less any variant folder inside them), then a
     variant's folders, whose kinds and cards replace those of the same name, then mods, which
@@ -370,15 +385,14 @@ def ruleset_library(folders: list[str], variant_folders: tuple[str, ...] = (),
 
     override_files = [f for folder in variant_folders for f in card_files(folder)]
     parsed_overrides = loader.parse_many(override_files)
-    replaced = {d.name if isinstance(d, ast.KindDecl) else d.id
-                for _, module, _, _ in parsed_overrides if module for d in module.decls}
-    parsed = []
+    replaced = {name for _, module, _, _ in parsed_overrides if module
+                for d in module.decls if (name := _replaceable(d)) is not None}
+    parsed: list[Parsed] = []
     for path, module, diags, text in loader.parse_many([f for folder in folders
                                                         for f in files(folder)]):
         if module is not None and replaced:
             module = ast.Module(module.path, tuple(
-                d for d in module.decls
-                if (d.name if isinstance(d, ast.KindDecl) else d.id) not in replaced))
+                d for d in module.decls if _replaceable(d) not in replaced))
         parsed.append((path, module, diags, text))
     parsed += parsed_overrides
     parsed += loader.parse_many([f for folder in mods for f in card_files(folder)])

@@ -153,7 +153,7 @@ class Confinement:
     `files_below`, which holds their files to them the same way)."""
 
     def __init__(self, own_folder: PathLike, allowed: Sequence[PathLike] = ()):
-        folders = [os.fspath(own_folder) or ".", *map(os.fspath, allowed)]
+        folders = [os.fspath(own_folder) or ".", *(os.fspath(f) for f in allowed)]
         self.lexical = tuple(dict.fromkeys(os.path.abspath(f) for f in folders))
         self.real = tuple(dict.fromkeys(os.path.realpath(f) for f in folders))
         self.base = self.lexical[0]
@@ -247,10 +247,11 @@ def files_below(folder: PathLike, patterns: Sequence[str]) -> tuple[list[Path], 
     diagnostics and are not read."""
     root = Path(folder)
     found = sorted({f for pat in patterns for f in root.rglob(pat)})
+    confined = Confinement(root)  # the folder resolved once, not once a file
     ok: list[Path] = []
     out: list[Diagnostic] = []
     for f in found:
-        if leads_out(f, root):
+        if not confined.inside(f):
             out.append(link_out(f, root))
         elif f.is_file():
             big = too_large(f)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional, TypeGuard
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -96,11 +96,12 @@ class _Map(CommentedMap):
     """A positioned map that can be looked up in a dict by identity: a list or a map where a
     file names a card or a player is then "unknown `…`", never `unhashable type`."""
 
-    __hash__ = object.__hash__
+    # typeshed types a dict's `__hash__` as None (unhashable), which this class deliberately is not
+    __hash__ = object.__hash__  # type: ignore[assignment]
 
 
 class _Seq(CommentedSeq):
-    __hash__ = object.__hash__
+    __hash__ = object.__hash__  # type: ignore[assignment]  # as _Map's: hashable on purpose
 
 
 def _shown(value: Any) -> str:
@@ -146,33 +147,61 @@ def _build(node: Any, constructor: Any, seen: dict[int, Any]) -> Any:
     return m
 
 
-def _unclosed(err: Exception) -> Optional[str]:
-    """The bracket of a flow collection (`[` or `{`) the parser ran past the end of: at the end
-    of the file, or into the next key on a later line. Its opening is where to point (the
-    problem's mark is past the last line, where no source line or caret can be shown)."""
+def _unclosed(err: Exception, text: str) -> Optional[tuple[str, int, int]]:
+    """The bracket of a flow collection (`[` or `{`) the parser ran past the end of, at the end
+    of the file or into the next key on a later line, with its line and column (0-based): its
+    opening is where to point (the problem's mark is past the last line, where no source line
+    or caret can be shown)."""
     context, problem = getattr(err, "context", None) or "", getattr(err, "problem", None) or ""
     start, end = getattr(err, "context_mark", None), getattr(err, "problem_mark", None)
     if not context.startswith("while parsing a flow") or start is None or end is None:
         return None
+    if context == "while parsing a flow node" and "<stream end>" in problem:
+        # after a comma the parser's context is the entry, not its bracket: find the bracket
+        return _innermost_open(text)
     if "<stream end>" in problem or ("but got ':'" in problem and end.line > start.line):
-        return "[" if "sequence" in context else "{"
+        return ("[" if "sequence" in context else "{"), start.line, start.column
     return None
 
 
-def _error_span(path: str, err: Exception) -> Span:
+def _innermost_open(text: str) -> Optional[tuple[str, int, int]]:
+    """The last flow bracket left open at the end of the text (quotes and comments skipped)."""
+    opened: list[tuple[str, int, int]] = []
+    for row, line in enumerate(text.splitlines()):
+        quote = ""
+        for col, ch in enumerate(line):
+            if quote:
+                if ch == quote:
+                    quote = ""
+            elif ch in "'\"":
+                quote = ch
+            elif ch == "#" and (col == 0 or line[col - 1] in " \t"):
+                break
+            elif ch in "[{":
+                opened.append((ch, row, col))
+            elif ch in "]}" and opened:
+                opened.pop()
+    return opened[-1] if opened else None
+
+
+def _error_span(path: str, err: Exception, text: str) -> Span:
     mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
-    if _unclosed(err):
-        mark = err.context_mark  # type: ignore[attr-defined]
+    unclosed = _unclosed(err, text)
+    if unclosed is not None:
+        _, line, column = unclosed
+        return Span(path, line + 1, column + 1, line + 1, column + 2)
     if mark is None:
         return Span.whole_file(path)
     return Span(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
 
 
-def _message(err: Exception) -> str:
-    bracket = _unclosed(err)
-    if bracket:
+def _message(err: Exception, text: str) -> str:
+    unclosed = _unclosed(err, text)
+    if unclosed is not None:
+        bracket = unclosed[0]
         close = "]" if bracket == "[" else "}"
-        ends = "the file ends" if "<stream end>" in err.problem else "the next key comes"  # type: ignore[attr-defined]
+        problem = getattr(err, "problem", None) or ""  # as _unclosed reads it
+        ends = "the file ends" if "<stream end>" in problem else "the next key comes"
         return f"this `{bracket}` is never closed: {ends} before its `{close}`"
     if isinstance(err, MarkedYAMLError):
         parts = [p for p in (err.context, err.problem) if p]
@@ -199,7 +228,8 @@ def load_documents(text: str, path: str) -> tuple[list[Any], list[Diagnostic]]:
         return [None if n is None else _build(n, constructor, {}) for n in nodes], []
     except (YAMLError, ValueError, TypeError, RecursionError) as err:
         code = getattr(err, "code", "E501")
-        return [], [Diagnostic(_error_span(path, err), code, f"YAML: {_message(err)}")]
+        return [], [Diagnostic(_error_span(path, err, text), code,
+                               f"YAML: {_message(err, text)}")]
 
 
 _BRACKET = re.compile(r"[\[\]{}]")
@@ -272,10 +302,8 @@ def key_span(path: str, node: Any, key: Any) -> Span:
 def value_span(path: str, node: Any, key: Any) -> Span:
     """Where a value of a map (by key) or a sequence (by index) sits."""
     try:
-        if isinstance(node, list):
-            line, col = node.lc.item(key)
-        else:
-            line, col = node.lc.value(key)
+        lc = node.lc
+        line, col = lc.item(key) if isinstance(node, list) else lc.value(key)
         width = len(str(node[key])) if not isinstance(node[key], (dict, list)) else 1
         return Span(path, line + 1, col + 1, line + 1, col + 1 + width)
     except (AttributeError, KeyError, TypeError, IndexError):
@@ -293,19 +321,19 @@ def items(node: Any) -> Iterator[tuple[Any, Any]]:
     return iter(node.items()) if isinstance(node, dict) else iter(())
 
 
-def is_map(node: Any) -> bool:
+def is_map(node: Any) -> TypeGuard[dict[Any, Any]]:
     return isinstance(node, dict)
 
 
-def is_seq(node: Any) -> bool:
+def is_seq(node: Any) -> TypeGuard[list[Any]]:
     return isinstance(node, list)
 
 
-def is_int(node: Any) -> bool:
+def is_int(node: Any) -> TypeGuard[int]:
     return isinstance(node, int) and not isinstance(node, bool)
 
 
-def is_str(node: Any) -> bool:
+def is_str(node: Any) -> TypeGuard[str]:
     return isinstance(node, str)
 
 

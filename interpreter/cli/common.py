@@ -90,8 +90,10 @@ def complete_ruleset(ctx: click.Context, param: click.Parameter, incomplete: str
 
     from raiders.formats.rulesets import builtin_ids
 
-    return [CompletionItem(i) for i in builtin_ids() if i.startswith(incomplete)] + \
-        [CompletionItem(incomplete, type="file")]
+    # The file item first: click's bash script empties the list at a file item, so after it
+    # the names stay (and bash falls back to file names when none matches).
+    return [CompletionItem(incomplete, type="file")] + \
+        [CompletionItem(i) for i in builtin_ids() if i.startswith(incomplete)]
 
 
 def complete_card(ctx: click.Context, param: click.Parameter, incomplete: str) -> list:

@@ -35,8 +35,9 @@ def record(folder: Path, cards: tuple[str, ...], port: int, network: bool) -> No
     """
     import errno
 
+    from raiders.interpreter.tools.httpguard import new_token
     from raiders.interpreter.tools.record import Recorder
-    from raiders.interpreter.tools.recordserver import make_server, new_token
+    from raiders.interpreter.tools.recordserver import make_server
 
     made = not folder.exists()
     try:

@@ -82,7 +82,8 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
     if target is not None:
         figs = [(v, t.figures().get(target.figure)) for v, t in rows]
         got = [(v, f.value if f else None) for v, f in figs]
-        spans = [(v, (f.low, f.high) if f and f.value is not None else None) for v, f in figs]
+        spans = [(v, (f.low, f.high) if f is not None and f.low is not None
+                  and f.high is not None else None) for v, f in figs]
         verdict = {"separated": separates(spans, target.value),
                    "holding": holding(spans, target.value)}
         best = nearest(got, target.value) if verdict["separated"] else None
@@ -116,9 +117,13 @@ def sweep_lines(param: str, rows: list, shown: list[str], target, best,
     if target is not None:
         verdict = verdict or {}
         if not verdict.get("separated", True):
+            why = (f"every value's 95% interval holds {target.value}"
+                   if verdict.get("holding") else
+                   f"their 95% intervals all overlap, and none holds {target.value}: no value "
+                   "comes nearer the target than another")
             lines.append(f"target {target.figure} = {target.value}: the figure does not "
-                         f"separate the values: every value's 95% interval holds "
-                         f"{target.value} (more games, or --precision, may tell them apart)")
+                         f"separate the values: {why} (more games, or --precision, may tell "
+                         "them apart)")
         elif best is None:
             lines.append(f"target {target.figure} = {target.value}: the figure never arose")
         else:

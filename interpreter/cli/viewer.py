@@ -235,7 +235,8 @@ def play_from(log: str, room: Optional[int], bots: str, human_seats: tuple[int, 
                    "token in every URL, and prints the URL with it.")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
               help="Answer requests that name the server NAME too (its `Host:`; repeatable). "
-                   "By default only localhost, 127.0.0.1, [::1] and the bound address.")
+                   "By default localhost, any IP address and the name the server is bound to "
+                   "(the machine's own name when bound to 0.0.0.0).")
 @click.option("--client-timeout", type=click.FloatRange(0.1, 3600), default=10.0,
               show_default=True, metavar="SECONDS",
               help="How long a client may take to send its request, and to take its answer "

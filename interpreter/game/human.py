@@ -44,7 +44,7 @@ class HumanSeat:
     def _room_name(view: SeatView, card: Optional[str], to_come: bool) -> str:
         """A room of the floor; one still to play with its numbers at this table."""
         rooms = view.rules.rooms
-        if card not in rooms:
+        if card is None or card not in rooms:
             return "??"  # a face-down room
         players = sum(1 for p in view.players if not p.dead)
         numbers = room_numbers(view.rules, card, players) if to_come else ""

@@ -86,13 +86,15 @@ class _Driver:
                                          f"room entry {k + 1} has no play for {name}",
                                          "every living player plays one card in every room")])
         i = self.step.get((k, name), 0)
-        if i >= len(play.cards) and (not play.cards or view.room.cards_each > 1
-                                     or view.room.rounds > 1):
+        here = view.room
+        assert here is not None  # a card is chosen only in a room entered (Game.choose)
+        if i >= len(play.cards) and (not play.cards or here.cards_each > 1
+                                     or here.rounds > 1):
             raise Problems([Diagnostic(play.spans[-1] if play.spans else room.plays_span,
                                          "E503", f"room entry {k + 1} gives {name} "
                                          f"{len(play.cards)} card(s); the room asks for more "
-                                         f"({view.room.cards_each} each, "
-                                         f"{view.room.rounds} round(s))")])
+                                         f"({here.cards_each} each, "
+                                         f"{here.rounds} round(s))")])
         if i >= len(play.cards):
             raise Problems([Diagnostic(play.spans[-1], "E503",
                                          f"{name} played a {play.cards[-1]} but no second card "
@@ -100,7 +102,7 @@ class _Driver:
         self.step[(k, name)] = i + 1
         card = play.cards[i]
         if card not in legal:
-            why = check_play(view.room, view.me, play.cards[i:], view.abilities) or \
+            why = check_play(here, view.me, play.cards[i:], view.abilities) or \
                 f"{name} cannot play {card} here"
             raise Problems([Diagnostic(play.spans[i], "E503", f"illegal play: {why}")])
         return card
@@ -186,24 +188,33 @@ def build_game(spec: LogSpec, trace: bool = True) -> tuple[Game, _Driver]:
     dealt = (spec.floors is not None and None not in spec.characters
              and (spec.first_player is not None or rules.variant.first_player == "none")
              and not rules.variant.threat_deck)
+    driver = _Driver(spec)
+    seats = [_LogSeat(driver, n) for n in spec.names]
     if spec.meta.seed is not None and not dealt:
-        try:
-            probe = Game(rules, spec.names, [None] * len(spec.names), seed=spec.meta.seed,
+        try:  # the probe only deals: its seats are never asked anything
+            probe = Game(rules, spec.names, seats, seed=spec.meta.seed,
                          difficulty=spec.meta.difficulty)
         except (RulesError, ValueError) as err:
             raise Problems([Diagnostic(spec.players_span or Span.whole_file(spec.path),
                                          "E503", str(err))]) from None
         seed_deal = probe.deal
-    characters = [c if c is not None else seed_deal.characters[i]
+
+    def seeded() -> Deal:
+        """The seed's deal, for what the log leaves out (read_log requires a seed then)."""
+        if seed_deal is None:
+            raise Problems([Diagnostic(spec.players_span or Span.whole_file(spec.path), "E503",
+                                       "the log leaves out a character or the dungeon, and "
+                                       "gives no `seed` to deal it")])
+        return seed_deal
+
+    characters = [c if c is not None else seeded().characters[i]
                   for i, c in enumerate(spec.characters)]
     deal = Deal(
-        floors=spec.floors if spec.floors is not None else seed_deal.floors,
+        floors=spec.floors if spec.floors is not None else seeded().floors,
         characters=characters,
         first_player=spec.first_player if spec.first_player is not None else (
             seed_deal.first_player if seed_deal else None),
         threat_deck=list(seed_deal.threat_deck) if seed_deal else [])
-    driver = _Driver(spec)
-    seats = [_LogSeat(driver, n) for n in spec.names]
     solo = rules.variant.scoring == "solo"
     try:
         game = Game(rules, spec.names, seats, seed=spec.meta.seed, deal=deal, trace=trace,
@@ -273,7 +284,7 @@ def replay(spec: LogSpec, check: bool = False,
         result = game.run(after_room)
     except _Stop:
         if spec.result is not None:
-            raise Problems([Diagnostic(spec.result_span, "E503",
+            raise Problems([Diagnostic(spec.result_span or Span.whole_file(spec.path), "E503",
                                          f"the log stops after {len(game.records)} room(s) "
                                          "but gives a result",
                                          "a game in progress has no `result`")]) from None

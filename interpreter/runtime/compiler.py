@@ -23,6 +23,7 @@ import attrs
 
 from raiders.dsl import ast
 from raiders.dsl.ast import const_value
+from raiders.dsl.diagnostics import an
 from raiders.dsl.library import KindInfo, Library
 from raiders.dsl.vocabulary import (
     ATOMS,
@@ -220,9 +221,13 @@ class CardCompiler:
         for name, info in self.kind.params.items():
             self.values[name] = fields.get(name, info.default)
         self.types = {name: info.type for name, info in self.kind.params.items()}
-        name_field = fields.get("name")
-        self.display = name_field.value if isinstance(name_field, ast.Str) else card.id
+        self.display = display_name(card)
         self._outside = (self.kind.role == "room" and _modified_from_outside(lib)) or frozenset()
+
+    def item_word(self, item_id: str) -> str:
+        """An item as a person reads it: the name on its card (its id when no card says)."""
+        card = self.lib.cards.get(item_id)
+        return display_name(card) if card is not None else item_id
 
     # ---- parameters: numbers become a function when something modifies them, else inline
     # code; selectors, tables and blocks are written out where they are used.
@@ -439,9 +444,11 @@ class CardCompiler:
         if spec.params in (("item",), ("status",)):
             what = e.name_arg(0)
             if e.func == "holds":
-                return _of(p, f"{p}.items.count({_lit(what)})"), f"the {what}s they hold"
+                return (_of(p, f"{p}.items.count({_lit(what)})"),
+                        f"the {self.item_word(what)} items they hold")
             if e.func == "supply":
-                return f"ctx.supply.get({_lit(what)}, 0)", f"the {what}s in the supply"
+                return (f"ctx.supply.get({_lit(what)}, 0)",
+                        f"the {self.item_word(what)} items in the supply")
             if e.func == "played":
                 return (_of(p, f"(1 if {_lit(what)} in ctx.cards_of({p}) else 0)"),
                         f"they played a {what}")
@@ -775,12 +782,12 @@ class CardCompiler:
         if verb == "give":
             item = e.named
             return [f"ctx.give({_lit(item)}, {group})"], \
-                f"get a {item} (none if the supply is short)"
+                f"get {an(self.item_word(item))} (none if the supply is short)"
         if verb == "take":
             item = _lit(e.named)
             return [loop, f"    if {item} in {q}.items:",
                     f"        ctx.emit('take', {q}, 0, {item})"], \
-                f"return a {e.named} to the supply (if they hold one)"
+                f"return {an(self.item_word(e.named))} to the supply (if they hold one)"
         if verb == "take_any":
             item = self.src.var("item")
             return [loop, f"    if {q}.items:",
@@ -905,17 +912,19 @@ class CardCompiler:
                 unplayable.discard(item)
                 words.append(f"It may be played as the card of any room that says nothing "
                              f"of it; it counts as {w}." if item == self.card.id else
-                             f"A {item} may be played here; it counts as {w}.")
+                             f"{_capital(an(self.item_word(item)))} may be played here; "
+                             f"it counts as {w}.")
             elif isinstance(m, ast.Unplayable):
                 unplayable.add(m.card.item)
                 playable.pop(m.card.item, None)
                 escapes.discard(m.card.item)
-                words.append(f"A {m.card.item} cannot be played here.")
+                words.append(f"{_capital(an(self.item_word(m.card.item)))} cannot be "
+                             "played here.")
             elif isinstance(m, ast.Escape):
                 escapes.add(m.card.item)
                 unplayable.discard(m.card.item)
-                words.append(f"A player who plays a {m.card.item} escapes: their card does not "
-                             "count and they cannot be attacked.")
+                words.append(f"A player who plays {an(self.item_word(m.card.item))} escapes: "
+                             "their card does not count and they cannot be attacked.")
             elif isinstance(m, ast.Modify):
                 if m.target == "value":
                     pred, wt = self.tag(m.tag)
@@ -1042,6 +1051,18 @@ def _where(span) -> str:
 
 def _names(value) -> tuple:
     return value.values if isinstance(value, ast.ValueList) else (value,)
+
+
+def _capital(words: str) -> str:
+    return words[:1].upper() + words[1:]
+
+
+def display_name(card: ast.CardDecl) -> str:
+    """The name a card shows people: its `name` field, else its id."""
+    for m in card.members:
+        if isinstance(m, ast.Field) and m.name == "name" and isinstance(m.value, ast.Str):
+            return m.value.value
+    return card.id
 
 
 def _plain_words(value) -> str:

@@ -31,7 +31,8 @@ def describe(rules: Rules, card_id: str) -> list[str]:
             extra.append(f"One of the {rules.ruleset.id} bosses (last room of the last floor).")
         return [head, *("  " + plurals(w) for w in card.words), *extra]
     if isinstance(card, CompiledCharacter):
-        items = ", ".join(card.items) or "no items"
+        items = ", ".join(rules.items[i].name if i in rules.items else i
+                          for i in card.items) or "no items"
         head = plurals(f"{card.name}: a character. Starts with {card.coins} coin(s), "
                        f"{card.wounds} wound(s) and {items}.")
     elif isinstance(card, CompiledItem):

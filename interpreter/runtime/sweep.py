@@ -128,10 +128,11 @@ def _rewrite(node, target: ast.Num, value: int):
     if isinstance(node, tuple):
         new = tuple(_rewrite(x, target, value) for _, x in ast.children(node))
         return node if all(a is b for a, b in zip(new, node, strict=True)) else new
-    changes = {}
+    changes: dict[str, object] = {}
     for name, old in ast.children(node):
         new = _rewrite(old, target, value)
         if new is not old:
+            assert name is not None  # a node's children are its named fields
             changes[name] = new
     return attrs.evolve(node, **changes) if changes else node
 
@@ -207,6 +208,7 @@ def edited_card(card: ast.CardDecl, edit: NumberEdit) -> ast.CardDecl:
     if edit.field is not None:
         field = ast.Field(edit.field, ast.Num(edit.value, card.id_span), card.id_span)
         return attrs.evolve(card, members=(*card.members, field))
+    assert edit.index is not None  # an edit adds a field or sets a number by its place
     found = numbers(card)
     return _rewrite(card, found[edit.index][1], edit.value)
 
@@ -263,9 +265,17 @@ def holding(rows: list[tuple[int, Optional[tuple[float, float]]]], target: float
 
 def separates(rows: list[tuple[int, Optional[tuple[float, float]]]], target: float) -> bool:
     """Whether the figure tells the values apart at the target: not when every value's
-    interval holds it (then naming a "nearest" would be reading noise)."""
-    known = [v for v, iv in rows if iv is not None]
-    return len(known) < 2 or len(holding(rows, target)) < len(known)
+    interval holds it, nor when none does and the intervals all overlap one another (the
+    values are then alike, and alike far from the target): naming a "nearest" would be
+    reading noise."""
+    known = [iv for _, iv in rows if iv is not None]
+    if len(known) < 2:
+        return True
+    held = len(holding(rows, target))
+    if held == len(known):
+        return False
+    alike = max(low for low, _ in known) <= min(high for _, high in known)
+    return not (held == 0 and alike)
 
 
 def check_figure(name: str, rules, players: int, bots: tuple[str, ...]) -> None:

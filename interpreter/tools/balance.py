@@ -29,7 +29,7 @@ from raiders.interpreter.runtime.rules import Rules
 from raiders.interpreter.runtime.state import Floor, RoomSlot
 
 from . import simulate as sim
-from .stats import Difference, Figure, Sums, difference
+from .stats import Difference, Figure, Known, Sums, difference, known
 
 # Why greedy is the default for every command that plays bots (cli/common.DEFAULT_BOTS).
 BOTS_WHY = ("greedy bots: each seat looks one room ahead and plays the card that serves it "
@@ -217,13 +217,13 @@ class Verdict:
 _MOST = {"harder": "hardest", "easier": "easiest", "richer": "richest", "poorer": "poorest"}
 
 
-def _rank(value: float, peers: dict[str, Figure], names: dict[str, str], more: str,
+def _rank(value: float, peers: dict[str, Known], names: dict[str, str], more: str,
           less: str, kind: str, kinds: str) -> str:
     """'harder than 8 of the 10 printed bosses, between A and B' (A and B: the peers'
     names either side)."""
-    ordered = sorted(peers.items(), key=lambda kv: (kv[1].value, kv[0]))
-    below = [c for c, f in ordered if f.value < value]
-    above = [c for c, f in ordered if f.value > value]
+    ordered = sorted(peers.items(), key=lambda kv: (kv[1][0], kv[0]))
+    below = [c for c, (v, _, _) in ordered if v < value]
+    above = [c for c, (v, _, _) in ordered if v > value]
     if not below:
         return f"{less} than every printed {kind} (the {_MOST[less]}: {names[ordered[0][0]]})"
     if not above:
@@ -241,8 +241,9 @@ def verdict(tally: sim.Tally, run: int, entry: Entry, rules: Rules, mod_rules: R
     wounds = mine.get(f"card.{entry.card}.wounds")
     coins = mine.get(f"card.{entry.card}.coins")
     peers = {c: (base.get(f"card.{c}.wounds"), base.get(f"card.{c}.coins")) for c in entry.peers}
-    seen_w = {c: w for c, (w, _) in peers.items() if w is not None}
-    seen_c = {c: k for c, (_, k) in peers.items() if k is not None}
+    # the peers' figures, known wherever the base games resolved the peer (Tally.figures)
+    seen_w = {c: f for c, (w, _) in peers.items() if (f := known(w)) is not None}
+    seen_c = {c: f for c, (_, k) in peers.items() if (f := known(k)) is not None}
     kind = entry.kind + ("es" if entry.kind.endswith("s") else "s")
     lines = [f"{me} ({entry.card}, a {entry.kind}"
              + (", in the boss slot" if entry.boss else ", in one room slot a game") + "):"]
@@ -250,45 +251,51 @@ def verdict(tally: sim.Tally, run: int, entry: Entry, rules: Rules, mod_rules: R
     for label, fig, seen, more, less in (
             ("wounds a player", wounds, seen_w, "harder", "easier"),
             ("gives a player", coins, seen_c, "richer", "poorer")):
-        if fig is None or fig.value is None:
+        mine_known = known(fig)
+        if mine_known is None:
             lines.append(f"  {label}: never resolved in these games")
             continue
+        value, low, high = mine_known
         unit = "wounds" if label.startswith("wounds") else "coins"
-        if fig.value >= 0:
-            head = f"  {label} {fig.value:.2f} [{fig.low:.2f}, {fig.high:.2f}] {unit} " \
+        if value >= 0:
+            head = f"  {label} {value:.2f} [{low:.2f}, {high:.2f}] {unit} " \
                    "each time resolved"
         else:  # a room that heals, or takes coins: the same figure, said the other way
             other = "heals a player" if unit == "wounds" else "takes from a player"
-            head = f"  {other} {-fig.value:.2f} [{-fig.high:.2f}, {-fig.low:.2f}] {unit} " \
+            head = f"  {other} {-value:.2f} [{-high:.2f}, {-low:.2f}] {unit} " \
                    "each time resolved"
         if not seen:
             lines.append(head + f": no printed {entry.kind} to compare with")
             continue
-        if all(f.value == 0 and f.high == f.low == 0 for f in seen.values()):
+        if all(v == 0 and v_high == v_low == 0 for v, v_low, v_high in seen.values()):
             # no printed card of its kind does this at all: a new thing, not a harder one
-            if fig.value != 0:
+            if value != 0:
                 lines.append(head + f": no printed {entry.kind} does this (they give 0)")
             continue
-        lines.append(head + ": " + _rank(fig.value, seen, names, more, less, entry.kind, kind))
-        lo = min(f.low for f in seen.values())
-        hi = max(f.high for f in seen.values())
-        if fig.low > hi:
+        lines.append(head + ": " + _rank(value, seen, names, more, less, entry.kind, kind))
+        lo = min(f_low for _, f_low, _ in seen.values())
+        hi = max(f_high for _, _, f_high in seen.values())
+        if low > hi:
             flags.append(f"{more} than any printed {entry.kind}, beyond every interval")
-        elif fig.high < lo:
+        elif high < lo:
             flags.append(f"{less} than any printed {entry.kind}, beyond every interval")
     slot_w = paired(tally, run, f"slot.{entry.card}.wounds")
     slot_c = paired(tally, run, f"slot.{entry.card}.coins")
-    if slot_w is not None and slot_w.value is not None:
+    # the slot's wounds and coins rest on the same games (the times it resolved): both or neither
+    slot_wounds, slot_coins = known(slot_w), known(slot_c)
+    if slot_wounds is not None and slot_coins is not None:
+        (w, w_low, w_high), (c, c_low, c_high) = slot_wounds, slot_coins
         lines.append(f"  against the {'boss' if entry.boss else 'room'} it replaced, same "
                      "tables: wounds "
-                     f"{slot_w.value:+.2f} [{slot_w.low:+.2f}, {slot_w.high:+.2f}], coins "
-                     f"{slot_c.value:+.2f} [{slot_c.low:+.2f}, {slot_c.high:+.2f}] a player")
+                     f"{w:+.2f} [{w_low:+.2f}, {w_high:+.2f}], coins "
+                     f"{c:+.2f} [{c_low:+.2f}, {c_high:+.2f}] a player")
     game = {k: paired(tally, run, k) for k in ("wounds", "coins", "no_winner")}
     parts = []
     for k, d in game.items():
-        if d is not None and d.value is not None:
-            v = (f"{d.value * 100:+.1f} pts [{d.low * 100:+.1f}, {d.high * 100:+.1f}]"
-                 if k == "no_winner" else f"{d.value:+.2f} [{d.low:+.2f}, {d.high:+.2f}]")
+        if (got := known(d)) is not None:
+            value, low, high = got
+            v = (f"{value * 100:+.1f} pts [{low * 100:+.1f}, {high * 100:+.1f}]"
+                 if k == "no_winner" else f"{value:+.2f} [{low:+.2f}, {high:+.2f}]")
             parts.append(f"{k.replace('_', ' ')} {v}")
     if parts:
         lines.append("  the whole game with it in the slot: " + ", ".join(parts)
@@ -310,7 +317,9 @@ def peer_table(tally: sim.Tally, entry: Entry, rules: Rules) -> list[str]:
     rows = []
     for c in entry.peers:
         w, k = base.get(f"card.{c}.wounds"), base.get(f"card.{c}.coins")
-        rows.append((w.value if w else -1e9, c, sim._cell(w, False), sim._cell(k, False)))
+        wounds = known(w)
+        rows.append((wounds[0] if wounds is not None else -1e9, c, sim._cell(w, False),
+                     sim._cell(k, False)))
     rows.sort(key=lambda r: (-r[0], r[1]))
     if not entry.peers:
         return []

@@ -2,12 +2,10 @@
 
 The standard library's http.server, on 127.0.0.1 unless told otherwise. What it guards:
 
-- **Host**: a request whose Host header is not this server's own (`localhost`, or an IP
-  address, with our port) is refused, so a web page elsewhere cannot reach it through a name
-  it controls (DNS rebinding).
-- **Token**: on the network (`--network`) every request must carry the random token the
-  command prints (`?token=…` in the URL; the page sends it back as a header). Without it,
-  nothing is answered but a refusal.
+- **Host** and **token** (httpguard.py, shared with `raiders serve`): a request whose Host
+  header is not this server's own is refused (DNS rebinding), and on the network
+  (`--network`) every request must carry the random token the command prints (`?token=…` in
+  the URL; the page sends it back as a header). Without it, nothing is answered but a refusal.
 - **Other sites**: a POST must be JSON (a cross-site form cannot send it without asking
   first, and we never answer that question) and, if it says where it comes from (Origin),
   from this server.
@@ -21,17 +19,15 @@ Content-Security-Policy forbids any other load.
 """
 from __future__ import annotations
 
-import hmac
-import ipaddress
 import json
 import re
-import secrets
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any, Optional
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from .httpguard import Guard
 from .record import Recorder, RecordError
 
 MAX_BODY = 64 * 1024
@@ -57,28 +53,11 @@ def page() -> str:
     return re.sub(r"\{\{[A-Z]+\}\}", lambda m: parts[m.group(0)], text)
 
 
-def host_allowed(host: Optional[str], port: int) -> bool:
-    """Whether a Host header names this server: `localhost` or an IP address literal (a
-    name could be anyone's: DNS rebinding), with our port."""
-    if not host:
-        return False
-    m = re.match(r"^(\[[0-9a-fA-F:.]+\]|[^:\[\]]+)(?::(\d+))?$", host.strip())
-    if m is None or m.group(2) is None or int(m.group(2)) != port:
-        return False
-    name = m.group(1).strip("[]").lower()
-    if name == "localhost":
-        return True
-    try:
-        ipaddress.ip_address(name)
-    except ValueError:
-        return False
-    return True
-
-
 class _BoundedServer(ThreadingHTTPServer):
     """A thread per connection, at most MAX_CONNECTIONS of them: the next is closed unread."""
 
     daemon_threads = True
+    guard: Guard  # set once bound (the port is known then)
     # the kernel's queue of connections not yet accepted (socketserver's default is 5: a burst
     # beyond it waits on TCP's retransmission, seconds)
     request_queue_size = 128
@@ -139,17 +118,16 @@ def make_server(recorder: Recorder, host: str = "127.0.0.1", port: int = 0,
 
         # ---- checks every request passes
         def _admitted(self) -> bool:
-            port = self.server.server_address[1]
-            if not host_allowed(self.headers.get("Host"), port):
+            guard = server.guard  # the server this handler class was made for
+            if not guard.host_allowed(self.headers.get("Host")):
                 self._refuse(403, "refused: the Host header does not name this server")
                 return False
-            if token is not None:
-                query = parse_qs(urlsplit(self.path).query)
-                given = self.headers.get("X-Raiders-Token") or (query.get("token") or [""])[0]
-                if not hmac.compare_digest(given.encode(), token.encode()):
-                    self._refuse(403, "refused: a wrong or missing token (open the URL the "
-                                      "`raiders record` command printed)")
-                    return False
+            query = parse_qs(urlsplit(self.path).query)
+            if not guard.token_given(self.headers.get("X-Raiders-Token")
+                                     or (query.get("token") or [""])[0]):
+                self._refuse(403, "refused: a wrong or missing token (open the URL the "
+                                  "`raiders record` command printed)")
+                return False
             return True
 
         def _body(self) -> Optional[Any]:
@@ -240,8 +218,6 @@ def make_server(recorder: Recorder, host: str = "127.0.0.1", port: int = 0,
                     return
             self._json(status, data)
 
-    return _BoundedServer((host, port), Handler)
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
+    server = _BoundedServer((host, port), Handler)
+    server.guard = Guard.for_bind(host, server.server_address[1], token=token)
+    return server

@@ -94,10 +94,10 @@ def _title(name: str) -> str:
 
 
 def _taken(name: str) -> bool:
-    from raiders.formats.rulesets import builtin_ids, load_ruleset, resolve_ruleset_path
+    from raiders.formats.rulesets import builtin_ids, builtin_ruleset_path, load_ruleset
 
     for rid in builtin_ids():
-        ruleset, _ = load_ruleset(resolve_ruleset_path(rid))
+        ruleset, _ = load_ruleset(builtin_ruleset_path(rid))
         if ruleset is not None and (name in ruleset.library.cards or
                                     name in ruleset.library.kinds):
             return True

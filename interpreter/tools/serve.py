@@ -12,9 +12,10 @@ read from disk:
 - the request's head within CLIENT_TIMEOUT seconds (else 408), its line within MAX_LINE bytes
   (414), its headers within MAX_HEADERS lines of MAX_LINE bytes (431); HTTP/1.0 or 1.1 (505);
   GET or HEAD (501); anything else malformed is a 400;
-- a `Host:` naming this server (a host name it listens on, with its port), else 403, so a web
-  page using DNS rebinding cannot read the logs; bound to an address other machines can reach,
-  the server also wants its random token (`?token=`) on every request (403 without it);
+- a `Host:` naming this server, else 403, so a web page using DNS rebinding cannot read the
+  logs; bound to an address other machines can reach, the server also wants its random token
+  (`?token=`) on every request (403 without it) — both checks are httpguard.py's, shared
+  with `raiders record`;
 - the index lists the files below the folder that declare a raiders log (`format:
   raiders-log/…`), found when the server starts, and a page is asked for by its number in that
   list: no path from a request reaches the file system, and no other YAML (a `secrets.yaml`,
@@ -23,11 +24,8 @@ read from disk:
 from __future__ import annotations
 
 import asyncio
-import hmac
 import html
-import ipaddress
 import re
-import secrets
 import socket
 import sys
 import threading
@@ -42,6 +40,8 @@ import attrs
 from raiders.dsl.diagnostics import render
 from raiders.dsl.library import display_path
 
+from .httpguard import Guard, is_loopback, new_token, url_host
+
 MAX_CONNECTIONS = 256
 CLIENT_TIMEOUT = 10.0  # seconds for a request's whole head, and for taking its answer
 MAX_LINE = 8192  # bytes of the request line, and of any header line
@@ -53,7 +53,6 @@ _TOKEN_CHARS = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # RFC 9110's token
 _VERSION = re.compile(r"HTTP/([0-9])\.([0-9])")
 _TARGET_CHARS = re.compile(r"/[\x21-\x7e]*")
 _LOG_PAGE = re.compile(r"/log/(0|[1-9][0-9]{0,8})")
-_LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 
 
 class Refused(Exception):
@@ -92,39 +91,6 @@ def _index_page(folder: str, files: list[str], link: Callable[[str], str]) -> st
 def _error_page(title: str, text: str, index: Optional[str]) -> str:
     back = f'<p><a href="{html.escape(index)}">all logs</a></p>' if index else ""
     return _page(title, f"<h1>{html.escape(title)}</h1><pre>{html.escape(text)}</pre>{back}")
-
-
-def is_loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address.strip("[]")).is_loopback
-    except ValueError:
-        return address == "localhost"
-
-
-def _url_host(address: str) -> str:
-    return f"[{address}]" if ":" in address else address
-
-
-def host_names(bind: str, extra: tuple[str, ...] = ()) -> frozenset[str]:
-    """The names a request's `Host:` may give (without the port), lowercase."""
-    names = set(_LOOPBACK_NAMES)
-    if bind in ("0.0.0.0", "::", ""):
-        names.add(socket.gethostname())  # every address: the machine's own name
-    else:
-        names.add(_url_host(bind))
-    names.update(extra)
-    return frozenset(n.lower() for n in names)
-
-
-def host_allowed(host: str, names: frozenset[str], port: int) -> bool:
-    """Whether a `Host:` value names this server: one of its names, with its port (a browser
-    leaves out port 80)."""
-    host = host.strip().lower()
-    m = re.fullmatch(r"(\[[0-9a-f:.]+\]|[^:\[\]]+)(?::([0-9]{1,5}))?", host)
-    if not m:
-        return False
-    given = int(m.group(2)) if m.group(2) else 80
-    return m.group(1) in names and given == port
 
 
 def parse_head(lines: list[bytes]) -> tuple[str, str, dict[str, list[str]]]:
@@ -176,11 +142,12 @@ class LogServer:
         self._sock = socket.create_server((bind, port), family=family, backlog=128)
         self.server_address = self._sock.getsockname()
         self.port = self.server_address[1]
-        self.names = host_names(bind, allow_hosts)
         # Reachable from other machines: a token in the URL, as notebook servers do.
-        self.token = None if is_loopback(bind) else secrets.token_urlsafe(24)
+        self.guard = Guard.for_bind(bind, self.port, allow_hosts,
+                                    None if is_loopback(bind) else new_token())
+        self.token = self.guard.token
         shown = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(bind, bind)
-        self.url = self.link(f"http://{_url_host(shown)}:{self.port}/")
+        self.url = self.link(f"http://{url_host(shown)}:{self.port}/")
         self._waiting: dict[asyncio.StreamWriter, None] = {}  # reading a head, oldest first
         self._open = 0
         self._tasks: set[asyncio.Task] = set()
@@ -330,16 +297,14 @@ class LogServer:
         hosts = headers.get("host", [])
         if len(hosts) != 1:
             raise Refused(HTTPStatus.BAD_REQUEST, "a request has one Host header")
-        if not host_allowed(hosts[0], self.names, self.port):
+        if not self.guard.host_allowed(hosts[0]):
             raise Refused(HTTPStatus.FORBIDDEN,
                           "this server answers only to its own host names "
                           "(raiders serve --allow-host NAME adds one)")
         path, _, query = target.partition("?")
-        if self.token is not None:
-            given = parse_qs(query).get("token", [""])[0]
-            if not hmac.compare_digest(given.encode(), self.token.encode()):
-                raise Refused(HTTPStatus.FORBIDDEN,
-                              "this server wants its token: open the URL it printed")
+        if not self.guard.token_given(parse_qs(query).get("token", [""])[0]):
+            raise Refused(HTTPStatus.FORBIDDEN,
+                          "this server wants its token: open the URL it printed")
         return Request(method, path, query, hosts[0])
 
     async def _answer(self, request: Request) -> tuple[HTTPStatus, str]:

@@ -173,6 +173,17 @@ class Difference:
                 "resolved": self.resolved}
 
 
+Known = tuple[float, float, float]  # a figure's value and its 95% interval (low, high)
+
+
+def known(f: Optional[Figure | Difference]) -> Optional[Known]:
+    """A figure's (or a difference's) value and interval, when the games gave them: None when
+    it is missing, never arose, or rests on too few games for an interval."""
+    if f is None or f.value is None or f.low is None or f.high is None:
+        return None
+    return f.value, f.low, f.high
+
+
 def difference(name: str, s: Sums, scale: int = 1) -> Difference:
     """The paired difference of run 1's ratio and run 0's, linearised per game:
     z_i = (u_i − q·v_i)/v̄ − (x_i − r·y_i)/ȳ, whose mean is zero; var(d) ≈ Σz²/(n(n−1))."""

@@ -1,6 +1,9 @@
 """Issue 24's rough edges of the command line, each pinned: colour options after the command,
 one stream per kind of line, `replay --check --complete` for CI."""
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -88,9 +91,27 @@ def complete(words: str) -> list[str]:
 
 def test_completion_offers_rulesets_and_card_ids():
     assert {"plain,deluxe", "plain,classic", "file,"} <= set(complete("raiders play --ruleset "))
-    assert complete("raiders simulate --ruleset cl") == ["plain,classic", "file,cl"]
+    assert complete("raiders simulate --ruleset cl") == ["file,cl", "plain,classic"]
     assert "plain,dragon" in complete("raiders show drag")
     assert "plain,monster" in complete("raiders show mon")  # a kind
     gorgon = f"raiders show --cards {ROOT / 'examples' / 'mods' / 'gorgon'} gor"
     assert complete(gorgon) == ["plain,gorgon"]  # the mod's cards too
     assert complete("raiders show --ruleset nowhere drag") in ([], [""])  # no error, nothing
+
+
+def test_bash_completes_a_ruleset_name_and_falls_back_to_files(tmp_path):
+    """Through click's own bash script (a file item empties the list it has built so far)."""
+    script = subprocess.run([sys.executable, "-m", "raiders"], capture_output=True, text=True,
+                            env={**os.environ, "_RAIDERS_COMPLETE": "bash_source"}).stdout
+    (tmp_path / "my.yaml").write_text("")
+    driver = script + """
+ask() { COMP_WORDS=($1); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=()
+        _raiders_completion raiders 2>/dev/null; echo "${COMPREPLY[*]:-<files>}"; }
+ask 'raiders play --ruleset de'
+ask 'raiders validate --base cl'
+ask 'raiders play --ruleset my'
+"""
+    bindir = os.path.dirname(sys.executable)
+    out = subprocess.run(["bash", "-c", driver], capture_output=True, text=True, cwd=tmp_path,
+                         env={**os.environ, "PATH": bindir + os.pathsep + os.environ["PATH"]})
+    assert out.stdout.splitlines() == ["deluxe", "classic", "<files>"], out.stderr

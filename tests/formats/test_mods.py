@@ -309,3 +309,11 @@ def test_an_unclosed_bracket_in_mod_yaml_points_at_the_bracket(tmp_path):
     (mod / "mod.yaml").write_text("deck: {gorgon: 1\n")
     braces = CliRunner().invoke(main, ["validate", str(mod)]).stderr
     assert "mod.yaml:1:7: error[E501]: YAML: this `{` is never closed" in braces
+    # after a comma the parser names no bracket: the last one left open is found in the text
+    for text, where, bracket in [("rulesets: [deluxe]\nbosses: [gorgon,\n", "2:9", "["),
+                                 ("bosses: [gorgon,", "1:9", "["),
+                                 ('name: "a [ b"  # [\ndeck: {gorgon: 1,\n', "2:7", "{")]:
+        (mod / "mod.yaml").write_text(text)
+        err = CliRunner().invoke(main, ["validate", str(mod)]).stderr
+        assert f"mod.yaml:{where}: error[E501]: YAML: this `{bracket}` is never closed" in err, err
+        assert "^" in err  # the source line is shown, with a caret

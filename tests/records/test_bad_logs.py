@@ -74,3 +74,22 @@ def test_wrong_checkpoint_names_room_field_and_values(tmp_path):
     result = CliRunner().invoke(main, ["replay", "--check", str(path)])
     assert result.exit_code == 1
     assert "floor 1, room 3 (item-vault): Dee.coins: expected 6, got 5" in result.output
+
+
+def test_a_log_spec_with_a_gap_and_no_seed_is_a_diagnostic_not_a_traceback(tmp_path):
+    """read_log lets a log leave a character out only when it gives a seed to deal it; a spec
+    built otherwise (without read_log's check) gets E503 from build_game, not an
+    AttributeError on the missing seed deal (found by the type checker)."""
+    from raiders.dsl.diagnostics import Problems
+    from raiders.interpreter.records.logs import read_log
+    from raiders.interpreter.records.replay import build_game
+
+    log = tmp_path / "game.yaml"
+    log.write_text(GOOD, encoding="utf-8")
+    spec = read_log(str(log))
+    assert spec.meta.seed is None
+    spec.characters[0] = None
+    with pytest.raises(Problems) as err:
+        build_game(spec)
+    (diag,) = err.value.diagnostics
+    assert diag.code == "E503" and "gives no `seed`" in diag.message

@@ -544,8 +544,8 @@ WORDS = {
         "When the room resolves: for each of them, if their coins is more than 0: every "
         "player: gain 10 coin(s); otherwise every player: gain 2 coin(s); for every player: "
         "for each of them, if their coins is at least 5: lose 1 coin(s); otherwise gain 1 "
-        "coin(s); for whoever played the lowest value: for each of them, if not (the keys "
-        "they hold): take 1 wound(s); otherwise heal 1 wound(s); for whoever played the "
+        "coin(s); for whoever played the lowest value: for each of them, if not (the Key "
+        "items they hold): take 1 wound(s); otherwise heal 1 wound(s); for whoever played the "
         "highest value: for each of them, unless their coins is more than 4: gain 1 coin(s).",
         "toll: 2.",
         "who: whoever played the lowest value.",

@@ -103,6 +103,9 @@ def test_separates_only_when_some_interval_leaves_the_target_out():
     assert not separates([(1, (0.1, 0.5)), (2, (0.2, 0.6))], 0.3)  # both hold it
     assert separates([(1, (0.1, 0.5)), (2, (0.4, 0.6))], 0.3)
     assert separates([(1, (0.1, 0.5)), (2, None)], 0.3)  # one value alone: nothing to compare
+    # none holds it: alike values (all intervals overlap) are not told apart; distinct ones are
+    assert not separates([(1, (0.2, 0.3)), (2, (0.2, 0.3)), (3, (0.25, 0.35))], 0.9)
+    assert separates([(1, (0.2, 0.3)), (2, (0.4, 0.5))], 0.9)
     assert holding([(1, (0.1, 0.5)), (2, (0.2, 0.6)), (3, (0.5, 0.9))], 0.3) == [1, 2]
 
 

@@ -15,7 +15,7 @@ from record_plays import answer_for, record_rooms, setup_of
 from raiders.interpreter.records.logs import read_log
 from raiders.interpreter.records.replay import replay
 from raiders.interpreter.tools.record import MARK, Recorder, RecordError
-from raiders.interpreter.tools.recordserver import MAX_BODY, host_allowed, make_server
+from raiders.interpreter.tools.recordserver import MAX_BODY, make_server
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "examples/logs/classic-duel-table.yaml"
@@ -220,10 +220,9 @@ def test_a_host_that_is_not_this_server_is_refused(client, tmp_path):
         status, body = client.request("GET", "/api/games",
                                       headers={"Host": host % client.port if "%" in host else host})
         assert status == 403 and "Host" in body["error"]
-    assert host_allowed(f"localhost:{client.port}", client.port)
-    assert host_allowed(f"[::1]:{client.port}", client.port)
-    assert host_allowed(f"192.168.1.20:{client.port}", client.port)
-    assert not host_allowed("rebind.example.com:80", 80)
+    for host in ("localhost:%d", "[::1]:%d", "192.168.1.20:%d"):
+        status, _ = client.request("GET", "/api/games", headers={"Host": host % client.port})
+        assert status == 200, host
 
 
 def test_bad_requests_are_refused_and_write_nothing(client, tmp_path):

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from raiders.interpreter.tools.serve import host_allowed, host_names, make_server
+from raiders.interpreter.tools.httpguard import Guard
+from raiders.interpreter.tools.serve import make_server
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG = ROOT / "examples" / "logs" / "classic-duel-table.yaml"
@@ -82,15 +83,28 @@ def test_only_the_servers_own_host_names_are_answered(folder):
 
 
 def test_host_names_with_their_port():
-    names = host_names("127.0.0.1", ("raiders.lan",))
-    assert host_allowed("localhost:8000", names, 8000)
-    assert host_allowed("Raiders.LAN:8000", names, 8000)
-    assert host_allowed("localhost", names, 80)  # a browser leaves out port 80
-    assert not host_allowed("localhost", names, 8000)
-    assert not host_allowed("localhost:80000", names, 8000)
-    assert not host_allowed("[::1]x:8000", names, 8000)
-    assert not host_allowed("", names, 8000)
-    assert "192.168.1.9" in host_names("192.168.1.9")
+    guard = Guard.for_bind("127.0.0.1", 8000, ("raiders.lan",))
+    assert guard.host_allowed("localhost:8000")
+    assert guard.host_allowed("Raiders.LAN:8000")
+    assert guard.host_allowed("127.0.0.1:8000") and guard.host_allowed("[::1]:8000")
+    assert Guard.for_bind("127.0.0.1", 80, ()).host_allowed("localhost")  # port 80 left out
+    assert not guard.host_allowed("localhost")
+    assert not guard.host_allowed("localhost:80000")
+    assert not guard.host_allowed("[::1]x:8000")
+    assert not guard.host_allowed("")
+    assert not guard.host_allowed(None)
+    assert not guard.host_allowed("rebind.example.com:8000")
+    # an address names this server (rebinding always comes with a name): a phone on the
+    # table's network opens the laptop's address
+    assert Guard.for_bind("0.0.0.0", 8000).host_allowed("192.168.1.9:8000")
+    assert Guard.for_bind("raiders.lan", 8000).host_allowed("raiders.lan:8000")
+
+
+def test_the_token_is_wanted_only_when_there_is_one():
+    assert Guard.for_bind("127.0.0.1", 8000).token_given(None)
+    guard = Guard.for_bind("0.0.0.0", 8000, token="s3cret")
+    assert guard.token_given("s3cret")
+    assert not any(guard.token_given(bad) for bad in ("s3cre", "", None))
 
 
 def test_off_loopback_every_request_wants_the_token(folder):
