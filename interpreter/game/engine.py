@@ -381,7 +381,7 @@ class Game:
         sequential = self.sequential
         abilities = self.abilities
         item_plays = self.item_plays[room.id]
-        seats = self.seats
+        seats, views = self.seats, self._views
         plays: list[Play] = []
         revealed: list[Play] = []
         pending: list[Play] = []
@@ -391,8 +391,12 @@ class Game:
             if not legal:  # nothing left to play (a room fought in rounds)
                 plays.append(Play(p, None, cards=(None,), sequence=()))
                 continue
-            # what `choose` does, without the call: four times a room
-            view = self.view(p, r, revealed if sequential else (), True)
+            # what `choose` (and `view`) do, without the calls: four times a room
+            view = views[p.seat]
+            if view is not None and view.me is p:
+                view.aim(r, revealed if sequential else (), True)
+            else:
+                view = self.view(p, r, revealed if sequential else (), True)
             card = seats[p.seat].choose_card(view, legal, False)
             if card not in legal:
                 self._illegal(room, p, [card])
