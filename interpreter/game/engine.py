@@ -347,12 +347,11 @@ class Game:
         self.table.return_item(p, item)
         self.peeked.setdefault(p.seat, set()).update(range(len(floor.rooms)))
 
-    def play_order(self, living: Optional[list[Player]] = None) -> list[Player]:
-        """Seat order, or clockwise from the first player where the variant has one;
-        `living`: those still in, in seat order, when the caller has them."""
+    def play_order(self) -> list[Player]:
+        """Seat order, or clockwise from the first player where the variant has one."""
         first, players = self.table.first, self.players
         if first is None:
-            return living if living is not None else [p for p in players if not p.dead]
+            return [p for p in players if not p.dead]
         return [p for p in (*players[first:], *players[:first]) if not p.dead]
 
     def choose(self, p: Player, room: CompiledRoom, r: int, revealed: Sequence[Play],
@@ -385,7 +384,10 @@ class Game:
         plays: list[Play] = []
         revealed: list[Play] = []
         pending: list[Play] = []
-        for p in self.play_order(living):
+        # those still in, as play_order gives them, from the caller's list when it has one
+        order = living if living is not None and self.table.first is None \
+            else self.play_order()
+        for p in order:
             # the most common decision: no items, any card left in hand
             legal = legal_cards(room, p, abilities, (), item_plays) if p.items else list(p.hand)
             if not legal:  # nothing left to play (a room fought in rounds)

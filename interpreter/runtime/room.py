@@ -509,7 +509,16 @@ class Context:
                 top_card = max([top_card, *values])
                 continue
             self._escaped(pl)
-        self._numbers(vb, top_card)
+        # the numbers the room reads (here, not in a method of their own: once a room)
+        self.values_by_player = vb
+        if vb:
+            values = vb.values()
+            self.total = sum(values)
+            self.highest_value = high = max(values)
+            self.lowest_value = low = min(values)
+            if high != low:
+                self.all_same = 0
+        self.highest_card = top_card
 
     def _counts(self, card: Optional[Card], p: Player) -> Optional[int]:
         """What one card counts for in this room; None: it is an escape (its player escapes,
@@ -525,17 +534,6 @@ class Context:
         if not self.escaped_seats:
             self.escaped_seats = set()
         self.escaped_seats.add(pl.player.seat)
-
-    def _numbers(self, vb: dict[int, int], top_card: int) -> None:
-        self.values_by_player = vb
-        if vb:
-            values = vb.values()
-            self.total = sum(values)
-            self.highest_value = high = max(values)
-            self.lowest_value = low = min(values)
-            if high != low:
-                self.all_same = 0
-        self.highest_card = top_card
 
     @property
     def distinct_values(self) -> list[int]:
