@@ -493,8 +493,12 @@ class Game:
         if room.rules.reactors or table.listening:
             self.phase("reveal", room)  # only when some card in play may hear it (`phase`)
         if room.rounds == 1:  # the common case, without merging rounds
-            # Who is still in, once for the card play and the round (nobody falls between).
-            living = [p for p in self.players if not p.dead]
+            # Who is still in, once for the card play and the round (nobody falls between);
+            # a loop, not a comprehension, which is a call of its own in Python 3.11
+            living = []
+            for p in self.players:
+                if not p.dead:
+                    living.append(p)
             plays = self.card_play(room, r, living)
             ctx = resolve_round(table, room, plays, participants=living)
             return self.finish_room(f, r, room, ctx, plays, plays, peeks, first_name)
@@ -550,10 +554,11 @@ class Game:
         if table.trace:
             effects = list(table.trace)
             table.trace.clear()
-        return RoomRecord(
-            f, r, room.id, peeks, played,
-            effects, [(p.name, p.coins, p.wounds, tuple(p.items)) for p in self.players],
-            first_name, ctx.threat_value, rolls, choices, self._before)
+        after = []  # a loop, not a comprehension (a call of its own in Python 3.11)
+        for p in self.players:
+            after.append((p.name, p.coins, p.wounds, tuple(p.items)))
+        return RoomRecord(f, r, room.id, peeks, played, effects, after, first_name,
+                          ctx.threat_value, rolls, choices, self._before)
 
     def record_late_input(self) -> None:
         """Dice and answers after the last room's record (the last floor's end, the scoring)
