@@ -119,9 +119,13 @@ class SeatView:
             g, r = self._game, self.room_index
             floor = g.deal.floors[g.table.floor_index]
             seen = g.peeked.get(self.me.seat, ())
-            self._floor_rooms = [
-                s.card if (s.face_up or i < r or (i == r and self._entered) or i in seen)
-                else None for i, s in enumerate(floor.rooms)]
+            # a loop, not a comprehension (a call of its own in Python 3.11): the random
+            # bot asks before most rooms
+            rooms: list[Optional[str]] = []
+            for i, s in enumerate(floor.rooms):
+                rooms.append(s.card if (s.face_up or i < r or (i == r and self._entered)
+                                        or i in seen) else None)
+            self._floor_rooms = rooms
         return self._floor_rooms
 
     @property

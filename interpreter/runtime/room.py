@@ -460,7 +460,10 @@ class Context:
         self.n_players = len(participants)
         self.trace = table.trace
         self.why = table.why
-        bus = table.bus(room)
+        # Table.bus's common case first, without the call: only the room's rules in play
+        bus = room.own_bus if room is not None and not table.listening else None
+        if bus is None:
+            bus = table.bus(room)
         self.mods, self.reps, self.reacts = bus.mods, bus.reps, bus.reacts
         self.param_mods, self.value_mods = bus.param_mods, bus.value_mods
         self.heard, self.gated = bus.heard, bus.gated
