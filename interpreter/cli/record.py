@@ -35,7 +35,7 @@ def record(folder: Path, cards: tuple[str, ...], port: int, network: bool) -> No
     """
     import errno
 
-    from raiders.interpreter.tools.httpguard import new_token
+    from raiders.interpreter.tools.httpguard import network_address, new_token
     from raiders.interpreter.tools.record import Recorder
     from raiders.interpreter.tools.recordserver import make_server
 
@@ -57,15 +57,7 @@ def record(folder: Path, cards: tuple[str, ...], port: int, network: bool) -> No
     click.echo(f"recording into {display_path(str(folder))}/"
                + (" (a new folder: it did not exist)" if made else ""))
     if network:
-        import socket
-
-        try:
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-                s.connect(("192.0.2.1", 9))  # no packet is sent: this picks the outgoing address
-                address = s.getsockname()[0]
-        except OSError:
-            address = "127.0.0.1"
-        click.echo(f"open http://{address}:{real_port}/?token={token} (on this network; "
+        click.echo(f"open http://{network_address()}:{real_port}/?token={token} (on this network; "
                    "keep the token private)")
     else:
         click.echo(f"open http://127.0.0.1:{real_port}/ (Ctrl-C stops)")

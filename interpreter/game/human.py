@@ -21,10 +21,16 @@ HELP = (
 )
 
 
+def _prompt(text: str, default: Optional[str] = None) -> str:
+    """A question at the terminal; its text says the answers (`[y/n]`), so click does not
+    repeat the default after it."""
+    return str(click.prompt(text, default=default, show_default=False))
+
+
 class HumanSeat:
     name = "human"
 
-    def __init__(self, ask: Callable[..., str] = click.prompt,
+    def __init__(self, ask: Callable[..., str] = _prompt,
                  say: Callable[[str], None] = click.echo):
         self.ask = ask
         self.say = say
@@ -107,11 +113,18 @@ class HumanSeat:
             return False
         self._show(view)
         while True:
-            answer = str(self.ask("  look at the hidden rooms now (your peek item)? [y/n]",
-                                  default="n")).strip().lower()
+            answer = str(self.ask(f"  look at the hidden rooms now with your {self._peeker(view)}? "
+                                  "[y/n]", default="n")).strip().lower()
             if answer in ("y", "yes", "n", "no"):
                 return answer.startswith("y")
             self.say("  answer y or n")
+
+    @staticmethod
+    def _peeker(view: SeatView) -> str:
+        """The item of this seat that looks at face-down rooms, by name."""
+        items = view.rules.items
+        return next((items[i].name for i in view.me.items
+                     if i in items and items[i].ability == "peek"), "peek item")
 
     def decide(self, view: SeatView, question: str, card: str) -> bool:
         """A choice a card offers (`may "question" { … }`): yes or no."""

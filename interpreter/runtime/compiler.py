@@ -229,6 +229,10 @@ class CardCompiler:
         card = self.lib.cards.get(item_id)
         return display_name(card) if card is not None else item_id
 
+    def card_word(self, ref: ast.CardRef) -> str:
+        """A card a rule names (an item, `power 5`), as a person reads it."""
+        return self.item_word(ref.item) if ref.item is not None else str(ref)
+
     # ---- parameters: numbers become a function when something modifies them, else inline
     # code; selectors, tables and blocks are written out where they are used.
     @contextlib.contextmanager
@@ -912,18 +916,18 @@ class CardCompiler:
                 unplayable.discard(item)
                 words.append(f"It may be played as the card of any room that says nothing "
                              f"of it; it counts as {w}." if item == self.card.id else
-                             f"{_capital(an(self.item_word(item)))} may be played here; "
+                             f"{_capital(an(self.card_word(m.card)))} may be played here; "
                              f"it counts as {w}.")
             elif isinstance(m, ast.Unplayable):
                 unplayable.add(m.card.item)
                 playable.pop(m.card.item, None)
                 escapes.discard(m.card.item)
-                words.append(f"{_capital(an(self.item_word(m.card.item)))} cannot be "
+                words.append(f"{_capital(an(self.card_word(m.card)))} cannot be "
                              "played here.")
             elif isinstance(m, ast.Escape):
                 escapes.add(m.card.item)
                 unplayable.discard(m.card.item)
-                words.append(f"A player who plays {an(self.item_word(m.card.item))} escapes: "
+                words.append(f"A player who plays {an(self.card_word(m.card))} escapes: "
                              "their card does not count and they cannot be attacked.")
             elif isinstance(m, ast.Modify):
                 if m.target == "value":

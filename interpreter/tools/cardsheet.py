@@ -20,14 +20,17 @@ import contextlib
 import io
 import os
 import warnings
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import attrs
 import matplotlib
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties, get_font
-from matplotlib.patches import Circle, FancyBboxPatch, Rectangle
+from matplotlib.patches import Circle, FancyBboxPatch, Patch, Rectangle
 from matplotlib.textpath import text_to_path
+
+if TYPE_CHECKING:  # matplotlib.typing names rc keys from 3.9; the extra asks only 3.8
+    from matplotlib.typing import RcKeyType
 
 from .cardfaces import Face
 
@@ -55,8 +58,8 @@ INK, GREY, PAPER = "#1a1a1a", "#555555", "#ffffff"
 _FONTS = os.path.join(matplotlib.get_data_path(), "fonts", "ttf")
 REGULAR = os.path.join(_FONTS, "DejaVuSans.ttf")
 BOLD = os.path.join(_FONTS, "DejaVuSans-Bold.ttf")
-_RC = {"pdf.fonttype": 42, "svg.fonttype": "path", "svg.hashsalt": "raiders",
-       "path.simplify": False}
+_RC: dict[RcKeyType, Any] = {"pdf.fonttype": 42, "svg.fonttype": "path",
+                             "svg.hashsalt": "raiders", "path.simplify": False}
 
 
 @attrs.frozen
@@ -340,9 +343,9 @@ def _numbers(out: Drawn, face: Face, ink: str, y: float, inner: float) -> float:
         gap = 3.0
         w = (inner - gap * (n - 1)) / n
         h = 26.0
-        for i, side in enumerate(face.layout):
+        for i, facing in enumerate(face.layout):
             x = PAD + i * (w + gap)
-            down = side != "U"
+            down = facing != "U"
             out.items.append(Box(x, y - h, w, h, ink if down else None, ink, width=1.0,
                                  round=2.0))
             out.items.append(Text(x + w / 2, y - h / 2 - 2, "down" if down else "up", 5.5,
@@ -384,6 +387,7 @@ def _draw(ax, drawn: Drawn, x0: float, y0: float) -> None:
     clip = Rectangle((x0, y0), CARD_W, CARD_H, transform=ax.transData)
     for item in drawn.items:
         if isinstance(item, Box):
+            patch: Patch
             if item.circle:
                 patch = Circle((x0 + item.x + item.w / 2, y0 + item.y + item.h / 2), item.w / 2)
             elif item.round:

@@ -40,6 +40,17 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def network_address() -> str:
+    """This machine's address on its network (the one other machines reach it by), for the
+    URL a server bound to every address prints; 127.0.0.1 when there is no network."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # no packet is sent: this picks the outgoing address
+            return str(s.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+
+
 def _is_address(name: str) -> bool:
     try:
         ipaddress.ip_address(name.strip("[]"))

@@ -137,7 +137,8 @@ class Workspace:
         from raiders.formats.rulesets import load_ruleset, resolve_ruleset_path
 
         if name not in self._bases:  # the built-in rulesets do not change while editing
-            self._bases[name] = load_ruleset(resolve_ruleset_path(name))[0]
+            path = resolve_ruleset_path(name)  # a ruleset gone since: none, as one that fails
+            self._bases[name] = load_ruleset(path)[0] if path is not None else None
         return self._bases[name]
 
     # -- checking

@@ -29,6 +29,7 @@ from raiders.interpreter.game.engine import Game, GameResult, RoomRecord
 from raiders.interpreter.game.players import SeatView
 from raiders.interpreter.records.branch import branch_game
 from raiders.interpreter.records.logs import LogMeta, LogSpec, flow, read_log, render_game
+from raiders.interpreter.runtime.compiled import CompiledRoom
 from raiders.interpreter.runtime.legality import check_play
 from raiders.interpreter.runtime.room import RulesError
 from raiders.interpreter.runtime.rules import Rules, load_rules
@@ -108,9 +109,10 @@ class Recorder:
             "mods": self.mod_names(),
         }
 
-    def create(self, name: str, setup: Mapping[str, Any]) -> str:
+    def create(self, name: object, setup: object) -> str:
         """A new game's log, from the set-up form; returns the game's name (its file name).
-        Everything is checked as a log is (read_log) before the game exists."""
+        `name` and `setup` are what a request's body holds, checked here; everything else is
+        checked as a log is (read_log) before the game exists."""
         if not isinstance(name, str) or not GAME_NAME.match(name) or name.endswith(".tmp"):
             raise RecordError("a game's name is 1-64 letters, digits, `-`, `_` or `.`, "
                               "starting with a letter or digit", "name")
@@ -203,7 +205,7 @@ class Recorder:
     # ---- the games of the folder
     def games(self) -> list[dict[str, Any]]:
         """The logs this recorder wrote, newest first, with how far each got."""
-        out = []
+        out: list[dict[str, Any]] = []
         for file in sorted(self.folder.glob("*.yaml")):
             if not file.is_file() or file.is_symlink() or not _ours(file):
                 continue
@@ -237,7 +239,7 @@ class Recorder:
             # the room is turned over: the table says which it is, before anything else
             question = _room_question(spec, unseen, place)
             if not given:
-                _describe(question, _probe(spec, [], stop_before=True).game)
+                _describe(question, _probe(spec, [], stop_before=True).played)
                 return self._view(file, spec, _Probe(None, [], [], question), answers=[])
             card = given[0].value
             if given[0].kind != "room" or card not in [o["card"] for o in question["options"]]:
@@ -252,7 +254,7 @@ class Recorder:
         else:
             probe = _probe(spec, given)
         if probe.done:
-            self._write(file, spec, probe.game, probe.records, probe.result, unseen=unseen)
+            self._write(file, spec, probe.played, probe.records, probe.result, unseen=unseen)
             spec = self._read(file)
             return self.state(name)
         return self._view(file, spec, probe)
@@ -542,7 +544,7 @@ class _Seat:
         card = answers.take(q)
         if card not in legal:
             why = next((o["why"] for o in q["options"] if o["card"] == card), None) or \
-                check_play(view.room, view.me, [card], view.abilities) or \
+                check_play(_entered(view), view.me, [card], view.abilities) or \
                 f"{self.name} cannot play {card} here"
             raise RecordError(f"illegal play: {why}")
         return card
@@ -561,10 +563,11 @@ class _Seat:
 def _card_question(view: SeatView, legal: Sequence[Card], second: bool) -> dict[str, Any]:
     """Every card the player might think of (the power cards, the items held), each legal or
     not, with why not (legality.check_play, as a replay says it)."""
-    me, room = view.me, view.room
+    me, room = view.me, _entered(view)
     options = []
     seen: set = set()
-    for card in [*POWER_CARDS, *me.items]:
+    cards: list[Card] = [*POWER_CARDS, *me.items]
+    for card in cards:
         if card in seen:
             continue
         seen.add(card)
@@ -581,6 +584,14 @@ def _card_question(view: SeatView, legal: Sequence[Card], second: bool) -> dict[
             "text": f"{me.name}'s {'second ' if second else ''}card for {room.name or room.id}"}
 
 
+def _entered(view: SeatView) -> CompiledRoom:
+    """The room a card is asked for: a card is chosen only in a room entered (Game.choose)."""
+    room = view.room
+    if room is None:
+        raise RecordError("a card is asked for before the room is entered")
+    return room
+
+
 def _without(me: Any, taken: Sequence[Card]) -> Any:
     if not taken:
         return me
@@ -594,21 +605,21 @@ def _without(me: Any, taken: Sequence[Card]) -> Any:
     return Player(me.seat, me.name, hand=hand, items=items)
 
 
-class _Threats(dict):
+class _Threats(dict[int, int]):
     """The solo monster card of each room: the log's for kept rooms, the table's for the
     room being recorded (asked when the room reveals one)."""
 
     def __init__(self, logged: Mapping[int, int], answers: _Answers, deck: Sequence[int]):
         super().__init__(logged)
         self.answers = answers
-        self.values = sorted(set(deck))
+        self.cards = sorted(set(deck))  # the monster deck's values (not `values`: dict's)
 
     def get(self, k: Any, default: Any = None) -> Any:
         if k == self.answers.k and self.answers.live():
-            value = self.answers.take({"kind": "monster", "player": None, "values": self.values,
+            value = self.answers.take({"kind": "monster", "player": None, "values": self.cards,
                                        "text": "Which monster card is revealed?"})
-            if value not in self.values:  # C-12: the monster deck's cards
-                raise RecordError(f"the monster deck holds {', '.join(map(str, self.values))}, "
+            if value not in self.cards:  # C-12: the monster deck's cards
+                raise RecordError(f"the monster deck holds {', '.join(map(str, self.cards))}, "
                                   f"not {value}")
             return value
         return super().get(k, default)
@@ -622,6 +633,14 @@ class _Probe:
     question: Optional[dict[str, Any]] = None
     done: bool = False
     result: Optional[GameResult] = None
+
+    @property
+    def played(self) -> Game:
+        """The game the probe played: every probe `_probe` makes has one (only the question
+        of a face-down room, before anything is played, has none)."""
+        if self.game is None:
+            raise RecordError("the room is not played yet: no table to show")
+        return self.game
 
 
 def _probe(spec: LogSpec, given: list[Answer], stop_before: bool = False) -> _Probe:
@@ -657,7 +676,7 @@ def _probe(spec: LogSpec, given: list[Answer], stop_before: bool = False) -> _Pr
             raise RecordError("the log cannot be played on (a kept room asks again)") from None
         if asked.question is None:
             return probe
-        _describe(probe.question, game)
+        _describe(asked.question, game)
         return probe
     except _Done:
         probe.done = True

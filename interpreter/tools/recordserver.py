@@ -43,7 +43,9 @@ _GAME_URL = re.compile(r"^/api/games/([^/]+)(/answer|/undo)?$")
 
 
 def _asset(name: str) -> str:
-    return resources.files(__package__).joinpath("record_assets", name).read_text("utf-8")
+    # one name a step: a Traversable's joinpath takes one before Python 3.11
+    return resources.files(__package__).joinpath("record_assets").joinpath(name).read_text(
+        "utf-8")
 
 
 def page() -> str:
@@ -169,8 +171,9 @@ def make_server(recorder: Recorder, host: str = "127.0.0.1", port: int = 0,
                 with lock:
                     self._json(200, {"games": recorder.games(), "mods": recorder.mod_names()})
             elif path == "/api/options":
+                variant = query.get("variant")
                 self._answer(lambda: recorder.options((query.get("ruleset") or ["deluxe"])[0],
-                                                      (query.get("variant") or [None])[0]))
+                                                      variant[0] if variant else None))
             elif (m := _GAME_URL.match(path)) and m.group(2) is None:
                 self._answer(lambda: recorder.state(unquote(m.group(1))))
             else:

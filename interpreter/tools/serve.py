@@ -40,7 +40,7 @@ import attrs
 from raiders.dsl.diagnostics import render
 from raiders.dsl.library import display_path
 
-from .httpguard import Guard, is_loopback, new_token, url_host
+from .httpguard import Guard, is_loopback, network_address, new_token, url_host
 
 MAX_CONNECTIONS = 256
 CLIENT_TIMEOUT = 10.0  # seconds for a request's whole head, and for taking its answer
@@ -146,7 +146,7 @@ class LogServer:
         self.guard = Guard.for_bind(bind, self.port, allow_hosts,
                                     None if is_loopback(bind) else new_token())
         self.token = self.guard.token
-        shown = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(bind, bind)
+        shown = network_address() if bind in ("0.0.0.0", "", "::") else bind
         self.url = self.link(f"http://{url_host(shown)}:{self.port}/")
         self._waiting: dict[asyncio.StreamWriter, None] = {}  # reading a head, oldest first
         self._open = 0

@@ -24,7 +24,7 @@ from raiders.interpreter.game.botspec import bot_classes, parse_bot
 from raiders.interpreter.game.engine import Game, GameResult
 from raiders.interpreter.game.players import Seat
 from raiders.interpreter.runtime.room import RulesError
-from raiders.interpreter.runtime.rules import load_rules
+from raiders.interpreter.runtime.rules import Rules, load_rules
 
 from .stats import SHARE, Difference, Figure, Sums, difference, figure
 
@@ -50,7 +50,7 @@ class Setup:
     edits: tuple = ()  # numbers rewritten in the cards before compiling (runtime/sweep.py)
     overwrite: bool = False  # replace logs that exist in log_dir (--force); else refused
 
-    def rules(self):
+    def rules(self) -> Rules:
         # The mod folders as the command line loads them (cli.common.load_rules_or_exit), so
         # that load_rules's cache gives the rules the command already loaded.
         cards = tuple(dict.fromkeys(os.path.normpath(c) for c in self.cards))
@@ -266,7 +266,10 @@ def _bot_maker(spec: str) -> Callable[[], Seat]:
     return cls if arg is None else functools.partial(cls, arg)
 
 
-def play_one(setup: Setup, rules, seed: int) -> tuple[GameResult, dict[str, tuple[int, int]]]:
+Played = tuple[GameResult, dict[str, tuple[int, int]]]  # a game, and how everyone started
+
+
+def play_one(setup: Setup, rules: Rules, seed: int) -> Played:
     """One game, and the players' coins and wounds before the first room (for `observe`)."""
     names = [f"P{i + 1}" for i in range(setup.players)]
     solo = rules.variant.scoring == "solo"
@@ -279,15 +282,16 @@ def play_one(setup: Setup, rules, seed: int) -> tuple[GameResult, dict[str, tupl
         raise SimulationError(f"game with seed {seed}: {err}") from None
 
 
-def write_log(setup: Setup, rules, seed: int, result: GameResult) -> None:
-    """The game's log as game-SEED.yaml in the setup's log folder, whole or not at all."""
+def write_log(setup: Setup, folder: str, rules: Rules, seed: int, result: GameResult) -> None:
+    """The game's log as game-SEED.yaml in `folder` (the setup's log folder), whole or not at
+    all."""
     # only here: a run without logs never needs it
     from raiders.interpreter.records.logs import LogMeta, render_log
 
     solo = rules.variant.scoring == "solo"
     meta = LogMeta(setup.log_ruleset or setup.ruleset, rules.variant.name, seed,
                    setup.log_cards, (setup.difficulty or 3) if solo else None)
-    target = Path(setup.log_dir) / f"game-{seed}.yaml"
+    target = Path(folder) / f"game-{seed}.yaml"
     try:
         write_new(target, render_log(meta, rules, result), overwrite=setup.overwrite)
     except OSError as err:  # a full disk, a folder gone, another run's log (FileExists)
@@ -332,6 +336,11 @@ def _worker_start(parent: int) -> None:
         os._exit(1)
 
 
+def _play_each(setups: tuple[Setup, ...], all_rules: list[Rules], seed: int) -> list[Played]:
+    """One seed's game under every setup."""
+    return [play_one(setup, rules, seed) for setup, rules in zip(setups, all_rules, strict=True)]
+
+
 def unless_interrupted(play: Callable[[], T]) -> Optional[T]:
     """`play()` (one game, or a pair), or None when SIGINT abandoned it."""
     global _IN_GAMES
@@ -357,15 +366,14 @@ def run_chunk(setups: tuple[Setup, ...], seeds: range,
             break
         if _PARENT is not None and os.getppid() != _PARENT:
             os._exit(1)  # orphaned: nobody reads these games, and no log may follow
-        played = unless_interrupted(lambda seed=seed: [
-            play_one(setup, rules, seed) for setup, rules in zip(setups, all_rules, strict=True)])
+        played = unless_interrupted(functools.partial(_play_each, setups, all_rules, seed))
         if played is None:
             break
         per_run = []
         for setup, rules, times, (result, start) in zip(setups, all_rules, resolved, played,
                                                         strict=True):
             if setup.log_dir:
-                write_log(setup, rules, seed, result)
+                write_log(setup, setup.log_dir, rules, seed, result)
             per_run.append(observe(result, start, setup.bots, times))
         tally.add_game(per_run)
         if progress is not None:
@@ -402,7 +410,8 @@ def _chunks(seed: int, games: int, jobs: int) -> list[range]:
 
 def play_games(setups: tuple[Setup, ...], games: int, seed: int, jobs: int,
                progress: Optional[Callable[[int], None]] = None,
-               cluster: Optional[str] = None, chunk_fn: Callable[..., Tally] = None) -> Tally:
+               cluster: Optional[str] = None,
+               chunk_fn: Optional[Callable[..., Tally]] = None) -> Tally:
     """Seeds seed..seed+games-1 under every setup, on `jobs` processes (or on a Dask cluster:
     `cluster` is its scheduler's address, or `auto` for one on this machine). `chunk_fn`:
     what plays a chunk of seeds (default `run_chunk`; tools/balance.py plays paired slots).
@@ -641,7 +650,8 @@ def most_games(games: int, precision: Optional[float], max_games: Optional[int])
 def simulate(setups: tuple[Setup, ...], games: int, seed: int = 1, jobs: Optional[int] = None,
              progress: Optional[Callable[[int], None]] = None,
              precision: Optional[float] = None, max_games: Optional[int] = None,
-             cluster: Optional[str] = None, chunk_fn: Callable[..., Tally] = None) -> Tally:
+             cluster: Optional[str] = None,
+             chunk_fn: Optional[Callable[..., Tally]] = None) -> Tally:
     """Play `games` games (seeds seed, seed+1, …) under each setup; with `precision`, go on
     in batches until every rate's 95% interval is at most ±precision wide or `max_games`
     games are played. The batches depend only on the figures, so the run is deterministic."""

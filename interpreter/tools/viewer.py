@@ -96,17 +96,21 @@ def build_view(spec: LogSpec, title: str) -> dict[str, Any]:
         k = len(steps)
         entry = spec.rooms[k] if k < len(spec.rooms) else None
         room = rules.rooms[rec.card]
+
+        def said(event: str, who: str, n: object) -> str:  # as the narration says it
+            return effect_words(event, who, n, rules, room.name)
+
         step = {
             "floor": rec.floor, "room": rec.index, "card": rec.card,
             "name": room.name, "kind": room.face,
             "firstPlayer": rec.first_player, "torches": list(rec.peeks),
-            "plays": [{"player": n, "cards": [str(c) for c in cs], "words": card_words(cs)}
+            "plays": [{"player": n, "cards": [str(c) for c in cs], "words": card_words(cs, rules)}
                       for n, cs in rec.plays.items()],
             "monster": rec.monster, "rolls": list(rec.rolls),
-            "effects": [effect_words(*e) for e in effects],
+            "effects": [said(*e) for e in effects],
             "why": [s.to_json() for s in why],
             "steps": [{"sort": s, "text": t}
-                      for s, t in merge(effects, start, why, effect_words)],
+                      for s, t in merge(effects, start, why, said)],
             "players": [_player_state(p) for p in game.players],
             "supply": dict(sorted(game.supply.items())),
             "checkpoint": None, "diverges": [],

@@ -61,3 +61,27 @@ def test_the_only_card_left_is_played_without_asking():
     # a floor's last room, unless an item could be played there instead (a real choice)
     assert text.count("the only card you can play here") >= 2
     assert game.records  # the game was played to its end
+
+
+def test_the_peek_question_names_the_item_and_gives_the_answers_once():
+    """A person holding a torch (rule X-2: a peek item looks at the floor's face-down rooms) is
+    asked by the item's name; the terminal prompt does not repeat a default after `[y/n]`."""
+    _, _, asked = play_as_person(1)
+    peeks = [a for a in asked if "hidden rooms" in a]
+    assert peeks and all(p.endswith("with your Torch? [y/n]") for p in peeks), peeks
+    from click.testing import CliRunner
+
+    from raiders.interpreter.game import human
+
+    shown = CliRunner().invoke(click_prompt_probe(human._prompt), input="y\n").output
+    assert shown.startswith("question? [y/n]: ") and "[n]" not in shown
+
+
+def click_prompt_probe(prompt):
+    import click
+
+    @click.command()
+    def probe():
+        click.echo(prompt("question? [y/n]", default="n"))
+
+    return probe

@@ -171,4 +171,6 @@ def test_the_recipe_in_the_docs_runs_and_answers():
         if args[0] == "balance":
             assert "verdict:" in r.stdout
         else:
-            assert "<- nearest" in r.stdout and "target card.gorgon.wounds" in r.stdout
+            # six games a value: the answer may be that they do not tell the values apart
+            assert "target card.gorgon.wounds" in r.stdout
+            assert "<- nearest" in r.stdout or "does not separate the values" in r.stdout

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from raiders.interpreter.tools.httpguard import Guard
+from raiders.interpreter.tools.httpguard import Guard, network_address
 from raiders.interpreter.tools.serve import make_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -112,7 +112,10 @@ def test_off_loopback_every_request_wants_the_token(folder):
         port, token = server.port, server.token
         assert token and len(token) >= 24
         assert f"?token={token}" in server.url
+        # the URL printed is one another machine can open: this machine's network address
+        assert server.url.startswith(f"http://{network_address()}:{port}/")
         assert status(get(port, "/")) == 403
+        assert status(get(port, f"/?token={token}", network_address())) == 200
         assert status(get(port, "/log/0")) == 403
         assert status(get(port, "/?token=" + "x" * len(token))) == 403
         index = get(port, f"/?token={token}")

@@ -220,3 +220,14 @@ def test_play_from_refuses_options_that_the_log_already_says():
     assert r.exit_code == 2 and "leave out --ruleset, --players" in r.output
     r = cli("play", "--room", "0", "--games", "2")  # found by the CLI fuzzer (slow tier)
     assert r.exit_code == 2 and "give --from LOG" in r.output
+
+
+def test_what_happened_names_items_and_rooms_as_the_narration_does():
+    """The viewer's steps are the narration's words (items by the names on their cards, the
+    room by its name), not the trace's ids."""
+    data = view_for(str(ROOT / "examples" / "logs" / "deluxe-standard-table.yaml"))
+    said = [s["text"] for step in data["steps"] for s in step["steps"]]
+    assert any("gets a Torch" in t for t in said), said[:20]
+    assert not any(re.search(r"gets an? (torch|key|sword|crystal-ball)\b", t) for t in said)
+    assert any(re.search(r"the (Goblin|Troll|Dragon|Snake|Skeleton) (attacks|is)", t)
+               for t in said), said[:40]

@@ -167,6 +167,10 @@ def test_a_phone_wide_page_does_not_scroll_sideways(browser, tmp_path):
         page.keyboard.press("ArrowRight")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 420, f"the page is {width} px wide"
+    # the players' table fits its box: no column (status, the last) hidden off its edge
+    table, box = page.evaluate("[document.getElementById('players').scrollWidth, "
+                               "document.getElementById('players').clientWidth]")
+    assert table <= box, f"the players' table is {table} px in a {box} px box"
 
 
 def test_a_played_room_is_labelled_played_not_face_down(browser, tmp_path):
