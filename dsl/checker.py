@@ -72,17 +72,36 @@ ROOM_ONLY = {ast.Resolve: "resolve", ast.Playable: "playable", ast.Unplayable: "
 _VALUING = "while the cards are valued (`modify value`, `playable … as`)"
 
 
-class Checker:
-    def __init__(self, lib: Library):
-        self.lib = lib
-        self.diags = lib.diagnostics
-        self.items = {cid for cid in lib.cards if lib.role_of(cid) == "item"}
-        self.statuses = {cid for cid in lib.cards if lib.role_of(cid) == "status"}
-        # Numeric parameters of room kinds: a held card, a floor or a rule may modify them in
-        # whatever room has them (`modify strength to amount + 3` on a status).
-        self.room_numbers = {name for info in lib.kinds.values() if info.role == "room"
+@attrs.frozen
+class Known:
+    """What the checker looks names up in besides the kinds: the item and status ids, and the
+    numbers of room kinds. Worked out once per library; a caller that keeps it between checks
+    (formats/incremental.py) passes it in while the ids and kinds stay the same."""
+
+    items: frozenset[str]
+    statuses: frozenset[str]
+    room_numbers: frozenset[str]
+
+    @classmethod
+    def of(cls, lib: Library) -> "Known":
+        return cls(frozenset(cid for cid in lib.cards if lib.role_of(cid) == "item"),
+                   frozenset(cid for cid in lib.cards if lib.role_of(cid) == "status"),
+                   # Numeric parameters of room kinds: a held card, a floor or a rule may
+                   # modify them in whatever room has them (`modify strength to amount + 3`).
+                   frozenset(name for info in lib.kinds.values() if info.role == "room"
                              for name, p in info.params.items()
-                             if p.type in ("int", "number", "per_players")}
+                             if p.type in ("int", "number", "per_players")))
+
+
+class Checker:
+    def __init__(self, lib: Library, known: Optional[Known] = None,
+                 into: Optional[list[Diagnostic]] = None):
+        self.lib = lib
+        self.diags = lib.diagnostics if into is None else into
+        known = known or Known.of(lib)
+        self.items = known.items
+        self.statuses = known.statuses
+        self.room_numbers = known.room_numbers
         self._kind_tables: dict[str, dict[str, bool]] = {}
 
     def err(self, span, code: str, message: str, hint: Optional[str] = None) -> None:
@@ -96,7 +115,7 @@ class Checker:
         for info in self.lib.kinds.values():
             self.check_kind(info)
             for ext in info.extensions:
-                self.check_members(ext.members, info.params, allow_fields=False, role=info.role)
+                self.check_extension(info, ext)
         for card in self.lib.cards.values():
             self.check_card(card)
         from .loops import rule_cycles  # W602: rules that set each other off
@@ -107,35 +126,45 @@ class Checker:
         self.check_holderless_statuses()
         return self.diags
 
-    def check_holderless_statuses(self) -> None:
-        """W605: `next_room: mark S` or `dungeon: mark S` where S's rules read `you`,
-        `others`, `left` or `right`: on a room or the dungeon nobody holds S, so those parts
-        never do anything."""
+    def check_decl(self, decl: ast.Decl) -> None:
+        """One declaration's own checks, as `run` makes them: a kind, an extension or a card
+        the library indexed (a second card of one id, a kind of a broken chain: none)."""
+        if isinstance(decl, ast.KindDecl):
+            info = self.lib.kinds.get(decl.name)
+            if info is not None and info.decl is decl:
+                self.check_kind(info)
+        elif isinstance(decl, ast.ExtendDecl):
+            info = self.lib.kinds.get(decl.kind)
+            if info is not None and any(e is decl for e in info.extensions):
+                self.check_extension(info, decl)
+        elif self.lib.cards.get(decl.id) is decl:
+            self.check_card(decl)
+
+    def check_extension(self, info: KindInfo, ext: ast.ExtendDecl) -> None:
+        self.check_members(ext.members, info.params, allow_fields=False, role=info.role)
+
+    def status_readers(self) -> dict[str, ast.Selector]:
+        """The statuses whose rules read their holder (`you`, `others`, …), each with the
+        first such selector: what W605 looks for on a room or the dungeon."""
         reads_holder: dict[str, ast.Selector] = {}
-        for sid in self.statuses:
+        for sid in sorted(self.statuses):
             for n in ast.walk(tuple(self.lib.cards[sid].members)):
                 if isinstance(n, ast.Selector) and n.arg is None and n.name in OWNER_SELECTORS:
                     reads_holder[sid] = n
                     break
+        return reads_holder
+
+    def check_holderless_statuses(self) -> None:
+        """W605: `next_room: mark S` or `dungeon: mark S` where S's rules read `you`,
+        `others`, `left` or `right`: on a room or the dungeon nobody holds S, so those parts
+        never do anything."""
+        reads_holder = self.status_readers()
         if not reads_holder:
             return
         decls: list[ast.CardDecl | ast.KindDecl] = [
             *self.lib.cards.values(), *(i.decl for i in self.lib.kinds.values())]
-        for n in ast.walk(tuple(d.members for d in decls)):
-            if not isinstance(n, ast.Apply):
-                continue
-            places = [s.name for s in n.selectors if s.arg is None and s.name in PLACES
-                      and PLACES[s.name].sort in ("room", "dungeon")]
-            for e in n.effects:
-                sel = reads_holder.get(e.arg.name) if e.verb == "mark" and \
-                    isinstance(e.arg, ast.Name) else None
-                if places and sel is not None:
-                    self.diags.append(Diagnostic(
-                        e.span, "W605", f"`{e.named}` reads `{sel.name}`, but on "
-                        f"{PLACES[places[0]].phrase} nobody holds it",
-                        f"those parts never act there (line {sel.span.line} of "
-                        f"{sel.span.path}); a status on a thing is for everyone: say who "
-                        "without `you`, e.g. `everyone`, `lowest`", severity="warning"))
+        self.diags.extend(holderless_marks(marks_on_things(d.members for d in decls),
+                                           reads_holder))
 
     def check_kind(self, info: KindInfo) -> None:
         decl = info.decl
@@ -973,6 +1002,37 @@ def items_handed_out(lib: Library, rooms: list[str], characters: list[str]) -> s
         found.update(n.name for name in lists if info.params[name].default is not None
                      for n in ast.walk(info.params[name].default) if isinstance(n, ast.Name))
     return found
+
+
+def marks_on_things(members) -> list[tuple[ast.Effect, str]]:
+    """Every `mark S` applied to a room or the dungeon in the members given (the rules of
+    some cards and kinds), with the place it is applied to: W605's candidates."""
+    out = []
+    for n in ast.walk(tuple(members)):
+        if not isinstance(n, ast.Apply):
+            continue
+        places = [s.name for s in n.selectors if s.arg is None and s.name in PLACES
+                  and PLACES[s.name].sort in ("room", "dungeon")]
+        if places:
+            out += [(e, places[0]) for e in n.effects
+                    if e.verb == "mark" and isinstance(e.arg, ast.Name)]
+    return out
+
+
+def holderless_marks(marks: list[tuple[ast.Effect, str]],
+                     reads_holder: dict[str, ast.Selector]) -> list[Diagnostic]:
+    """W605 for each mark (of `marks_on_things`) of a status that reads its holder."""
+    out = []
+    for e, place in marks:
+        sel = reads_holder.get(e.arg.name)  # type: ignore[union-attr]
+        if sel is not None:
+            out.append(Diagnostic(
+                e.span, "W605", f"`{e.named}` reads `{sel.name}`, but on "
+                f"{PLACES[place].phrase} nobody holds it",
+                f"those parts never act there (line {sel.span.line} of "
+                f"{sel.span.path}); a status on a thing is for everyone: say who "
+                "without `you`, e.g. `everyone`, `lowest`", severity="warning"))
+    return out
 
 
 def check(lib: Library) -> list[Diagnostic]:

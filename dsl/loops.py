@@ -159,7 +159,17 @@ def _cycle_words(path: list[int], rules: list[_Rule]) -> str:
 def rule_cycles(cards: Iterable[tuple[Iterable[object], str]]) -> list[Diagnostic]:
     """W602 for each `after` rule, among every card's and kind's (members, owner), that is in
     a cycle of rules setting each other off (itself alone, or with others)."""
-    rules = [r for members, owner in cards for r in _rules(members, owner)]
+    return cycle_warnings([r for members, owner in cards for r in after_rules(members, owner)])
+
+
+def after_rules(members: Iterable[object], owner: str) -> list[_Rule]:
+    """The `after` rules of one card or kind that set something off: what a caller that keeps
+    cards between checks (formats/incremental.py) keeps of each, in the order of `rule_cycles`."""
+    return list(_rules(members, owner))
+
+
+def cycle_warnings(rules: list[_Rule]) -> list[Diagnostic]:
+    """W602 for the rules (every card's and kind's, in order) that are in a cycle."""
     out: list[Diagnostic] = []
     for part in _cycles(rules):
         members = set(part)

@@ -138,6 +138,16 @@ class Loader:
             _PARSED[(path, text)] = found
         return found[0], list(found[1])
 
+    def parse_all(self, files: Sequence[str]) -> list[Parsed]:
+        """As `parse_many`, on every core when there are very many files (a language
+        server's first look at a large mod): the same parses, in the same order."""
+        if len(files) < PARALLEL_FROM or not can_fork():
+            return self.parse_many(files)
+        if self.cached:
+            libcache.expect_parsed(len(files))
+        shards = _in_shards(_parse_worker, (self, list(files)), len(files))
+        return [parsed for shard in shards for parsed in shard]
+
     # -- a checked library
     def library(self, files: Sequence[Union[str, Path]],
                 base: Optional[Library] = None) -> tuple[Library, list[Diagnostic]]:
@@ -178,9 +188,9 @@ def can_fork() -> bool:
 
 _KIND_LINE = re.compile(r"^\s*kind\s", re.M)
 Read = tuple[str, str, list[Diagnostic]]  # path, text ("" when unread), the read's diagnostics
-# set in the parent before forking; read by the workers: the loader, the shared declarations,
-# the files the shards split
-_SHARD_WORK: Optional[tuple[Loader, Library, list[Read]]] = None
+# Set in the parent before forking; read by the workers: the work of a check's shards (the
+# loader, the shared declarations, the files they split) or of a parse's (the loader, files)
+_SHARD_WORK: Union[tuple[Loader, Library, list[Read]], tuple[Loader, list[str]], None] = None
 
 
 def _read_all(loader: Loader, files: list[str]) -> list[Read]:
@@ -205,7 +215,7 @@ def _parse_into(loader: Loader, entries: Iterable[Read]) -> list[Parsed]:
 def _shard_worker(bounds: tuple[int, int]):
     from raiders.dsl.checker import check
 
-    if _SHARD_WORK is None:
+    if _SHARD_WORK is None or len(_SHARD_WORK) != 3:
         raise RuntimeError("a shard's work is set by _sharded before its workers start")
     loader, head, entries = _SHARD_WORK
     parsed = _parse_into(loader, entries[bounds[0]:bounds[1]])
@@ -219,8 +229,39 @@ def _shard_worker(bounds: tuple[int, int]):
     return diags, [(p, m, d) for p, m, d, _ in parsed]
 
 
-def _sharded(loader: Loader, files: list[str], base: Library) -> tuple[Library, list[Diagnostic]]:
+def _parse_worker(bounds: tuple[int, int]) -> list[Parsed]:
+    if _SHARD_WORK is None or len(_SHARD_WORK) != 2:
+        raise RuntimeError("a parse's work is set by Loader.parse_all before its workers start")
+    loader, files = _SHARD_WORK
+    return [loader.parse(f) for f in files[bounds[0]:bounds[1]]]
+
+
+def _in_shards(worker, work, count: int) -> list:
+    """`worker` over `count` things in shards on every core (forked with `work` in memory):
+    each shard's answer, in order; in this process if workers cannot be had."""
     global _SHARD_WORK
+    import concurrent.futures
+    import multiprocessing as mp
+
+    from .forking import shared_heap
+
+    workers = os.cpu_count() or 1
+    size = max(1, -(-count // workers))
+    bounds = [(i, min(i + size, count)) for i in range(0, count, size)]
+    _SHARD_WORK = work
+    try:
+        fork = mp.get_context("fork")
+        with shared_heap(), concurrent.futures.ProcessPoolExecutor(workers,
+                                                                   mp_context=fork) as pool:
+            results = list(pool.map(worker, bounds))
+    except (OSError, concurrent.futures.process.BrokenProcessPool):
+        results = [worker(b) for b in bounds]
+    finally:
+        _SHARD_WORK = None
+    return results
+
+
+def _sharded(loader: Loader, files: list[str], base: Library) -> tuple[Library, list[Diagnostic]]:
     from raiders.dsl.checker import check
 
     if loader.cached:
@@ -240,24 +281,7 @@ def _sharded(loader: Loader, files: list[str], base: Library) -> tuple[Library, 
         head = extend_library(base, head_parsed)
     head_paths = {entries[i][0] for i in head_idx}
     rest = [e for i, e in enumerate(entries) if i not in head_idx]
-    workers = os.cpu_count() or 1
-    size = max(1, -(-len(rest) // workers))
-    bounds = [(i, min(i + size, len(rest))) for i in range(0, len(rest), size)]
-    _SHARD_WORK = (loader, head, rest)
-    import concurrent.futures
-    import multiprocessing as mp
-
-    from .forking import shared_heap
-
-    try:
-        fork = mp.get_context("fork")
-        with shared_heap(), concurrent.futures.ProcessPoolExecutor(workers,
-                                                                   mp_context=fork) as pool:
-            results = list(pool.map(_shard_worker, bounds))
-    except (OSError, concurrent.futures.process.BrokenProcessPool):
-        results = [_shard_worker(b) for b in bounds]
-    finally:
-        _SHARD_WORK = None
+    results = _in_shards(_shard_worker, (loader, head, rest), len(rest))
     diags = [d for d in check(head) if d.span.path in head_paths and d.code != "E401"]
     trees: dict[str, tuple[Optional[ast.Module], list[Diagnostic]]] = {}
     for shard_diags, parsed in results:

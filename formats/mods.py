@@ -16,6 +16,7 @@ mod.yaml but mod folders (`examples/mods`) is a folder of mods: each loads as it
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -163,8 +164,17 @@ def _needs(path: str, doc, key: str, spec: str) -> list[Diagnostic]:
 
 def _own_cards(folder: Path, lib: Library) -> list[str]:
     root = folder.resolve()
-    return [cid for cid in lib.cards
-            if Path(lib.cards[cid].span.path).resolve().is_relative_to(root)]
+    folders: dict[str, Path] = {}  # each folder resolved once: a mod may have 10,000 cards
+
+    def real(path: str) -> Path:
+        if os.path.islink(path):
+            return Path(path).resolve()
+        head, name = os.path.split(path)
+        if head not in folders:
+            folders[head] = Path(head or ".").resolve()
+        return folders[head] / name
+
+    return [cid for cid in lib.cards if real(lib.cards[cid].span.path).is_relative_to(root)]
 
 
 def _kind_chain(lib: Library, cid: str) -> list[str]:

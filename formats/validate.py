@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import os
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 import attrs
 
@@ -19,8 +19,8 @@ from raiders.dsl.library import CARD_SUFFIX, Library
 from raiders.dsl.spans import Span
 
 from .loader import DISK, Loader, card_files
-from .mods import MOD_FILE, mod_manifest, mod_rulesets, unused_items
-from .rulesets import RULESET_FILE, load_ruleset, resolve_ruleset_path
+from .mods import MOD_FILE, ModManifest, mod_manifest, mod_rulesets, unused_items
+from .rulesets import RULESET_FILE, Ruleset, load_ruleset, resolve_ruleset_path
 from .safeio import BUILTIN, Confinement, files_below, listed_files, read_text
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -164,7 +164,7 @@ def validate_paths(paths: Iterable[str], base: str = "deluxe", loader: Loader = 
     # Mods below a folder (a folder of mods, or `examples/` with mods two levels down): each
     # mod is checked on its own, with its mod.yaml and its base, as a game would load it.
     for folder in list(mod_dirs):
-        mods = _mods_below(folder)
+        mods = mods_below(folder)
         if not mods or mods == [folder.resolve()]:
             continue  # no mod.yaml below, or the folder is one mod: checked as one below
         mod_dirs.remove(folder)
@@ -190,7 +190,7 @@ def _unsaved(loader: Loader, folder: Path, listed: list[Path]) -> list[Path]:
     return [f for f in unsaved if f.resolve() not in seen]
 
 
-def _mods_below(folder: Path) -> list[Path]:
+def mods_below(folder: Path) -> list[Path]:
     """The mod folders (with a mod.yaml) at or below `folder`, sorted; links are not followed."""
     root = folder.resolve()
     found = []
@@ -226,15 +226,22 @@ def validate_mod(report: Report, files: list[Path], base: str, folders: list[Pat
         mod = mod_manifest(folder, lib)
         report.add(mod.diagnostics)
         if not diags and not any(d.severity == "error" for d in mod.diagnostics):
-            # what the game would refuse at load: E409 (no variant deals a threat), E410
-            supply = {**ruleset.items, **mod.items}
-            threat = any(v.threat_deck for v in ruleset.variants.values())
-            report.add(check_in_game(lib, [*mod.deck, *mod.bosses], supply, threat))
-            report.add(unused_items(mod, lib, [*ruleset.deck, *ruleset.bosses, *mod.deck,
-                                               *mod.bosses],
-                                    [*ruleset.characters, *mod.characters]))
+            report.add(refused_at_load(ruleset, mod, lib))
     report.sources.update(sources)
     return lib
+
+
+def refused_at_load(ruleset: Ruleset, mod: ModManifest, lib: Library,
+                    in_game: Callable[..., list[Diagnostic]] = check_in_game) -> list[Diagnostic]:
+    """What a game of the mod on `ruleset` would refuse at load, checked once its cards and
+    mod.yaml are clean: E409 (no variant deals a threat), E410 (an item the supply lacks),
+    W604 (an item no card hands out). `in_game`: check_in_game, or one that keeps its answer
+    per card (formats/incremental.py)."""
+    supply = {**ruleset.items, **mod.items}
+    threat = any(v.threat_deck for v in ruleset.variants.values())
+    return [*in_game(lib, [*mod.deck, *mod.bosses], supply, threat),
+            *unused_items(mod, lib, [*ruleset.deck, *ruleset.bosses, *mod.deck, *mod.bosses],
+                          [*ruleset.characters, *mod.characters])]
 
 
 def check_mod(base_lib: Library, files: list[Path],

@@ -21,6 +21,11 @@ function activate(context) {
         { scheme: "file", language: "raiders" },
         { scheme: "file", language: "yaml" },
       ],
+      // Card files and mod.yaml changed outside the editor (a `git checkout`): the server
+      // keeps each mod's check between edits and reads these again.
+      synchronize: {
+        fileEvents: vscode.workspace.createFileSystemWatcher("**/{*.dsl,mod.yaml}"),
+      },
     }
   );
   context.subscriptions.push(client);

@@ -95,7 +95,7 @@ class CardSource:
         text = self.text
         filename = f"<card {self.card_id}>"
         known = linecache.cache.get(filename)
-        if known is not None and "".join(known[2]) != text:
+        if known is not None and len(known) == 4 and "".join(known[2]) != text:
             # another card of that id (a mod's, a changed file's): its own name, so that a
             # traceback shows the lines that really ran
             digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
@@ -242,7 +242,7 @@ class AtOnce:
     def __setattr__(self, name: str, value: Any) -> None:  # `amount`, `owner`: the Context's
         setattr(self.ctx, name, value)
 
-    def _later(self, name: str):
+    def _later(self, name: str) -> Callable[..., None]:
         def wait(*args) -> None:
             self.moves.append((name, args))
         return wait
@@ -262,9 +262,15 @@ class AtOnce:
 
 
 # The Context methods that change the table: inside `at once` they wait for the block's end.
+def _waits(name: str) -> property:
+    def method(self: AtOnce) -> Callable[..., None]:
+        return self._later(name)
+    return property(method)
+
+
 for _name in ("emit", "unmark", "attack", "mark_place", "unmark_place", "become", "do_room",
               "give_power", "take_power"):
-    setattr(AtOnce, _name, property(lambda self, _n=_name: self._later(_n)))
+    setattr(AtOnce, _name, _waits(_name))
 
 
 def at_once(ctx, block: Callable, subject) -> None:

@@ -49,12 +49,12 @@ def legal_cards(room: CompiledRoom, player: Player, abilities: Mapping[str, Opti
                 items.remove(c)
     if plays is None:
         plays = item_plays(room, abilities)
-    for item in dict.fromkeys(items):
-        # an item the rules do not list (a scenario's own) is judged on the spot
-        if item in plays or (item not in abilities and _may_put_down(room, item, abilities)):
-            cards.append(item)
-    if not hand and cards and all(plays.get(c) for c in cards):
+    # an item the rules do not list (a scenario's own) is judged on the spot
+    added = [item for item in dict.fromkeys(items)
+             if item in plays or (item not in abilities and _may_put_down(room, item, abilities))]
+    if not hand and added and all(plays.get(c) for c in added):
         return []  # a second-card item needs a card to follow it; there is none
+    cards += added
     return cards
 
 

@@ -161,8 +161,8 @@ def load_rules(ruleset: str = "deluxe", variant: Optional[str] = None,
         _LOADED.clear()
     _LOADED[key] = entry
     if rules.variant.name == next(iter(rules.ruleset.variants)):
-        _LOADED[(ruleset, None, *key[2:])] = entry
-        _LOADED[(ruleset, rules.variant.name, *key[2:])] = entry
+        _LOADED[(ruleset, None) + key[2:]] = entry
+        _LOADED[(ruleset, rules.variant.name) + key[2:]] = entry
     return rules
 
 
@@ -181,7 +181,7 @@ def _manifests(folders: tuple[str, ...]) -> set[str]:
 
 def _stamp(files: tuple) -> tuple:
     """Each file with its modification time and size now (None: gone)."""
-    stamped = []
+    stamped: list[tuple[str, Optional[tuple[int, int]]]] = []
     for path, _ in files:
         try:
             st = os.stat(path)

@@ -82,7 +82,9 @@ class Play:
     @property
     def played(self) -> tuple[Card, ...]:
         """Everything the player put down, in order (a log's entry)."""
-        return self.sequence if self.sequence is not None else (*self.chain, self.card)
+        if self.sequence is not None:
+            return self.sequence
+        return self.chain if self.card is None else (*self.chain, self.card)
 
 
 @attrs.define

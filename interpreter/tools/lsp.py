@@ -1,17 +1,19 @@
 """`raiders lsp`: a language server for card files over stdio (pygls + lsprotocol).
 
 What it offers: diagnostics as you type (the checker's, with `validate`'s codes, positions and
-hints), hover (what `raiders show` says of a card or a kind, and what a word of the language
-means), completion (fields, parameters, keywords, events, selectors, atoms, functions, kinds,
-item and card ids of the loaded library), go to definition (a card's kind, a kind's parent,
-an item or card id), document symbols, a quick fix for every "did you mean" hint, and
-formatting (`raiders fmt`).
+hints), hover (what `raiders show` says of a card or a kind, what a word of the language
+means, what a field means), completion (the fields of the card's own kind, parameters,
+keywords, events, selectors, atoms, functions, kinds, item and card ids of the loaded
+library), go to definition (a card's kind, a kind's parent, an item or card id), document
+symbols, a quick fix for every "did you mean" hint, and formatting (`raiders fmt`).
 
 A document is checked with the cards it plays with, as `raiders validate` would check it: a
 file inside a ruleset's card folders with that ruleset, any other file with the other card
 files of its mod (the folder holding `mod.yaml`, or its own folder) on top of the base
 ruleset (the first of mod.yaml's `rulesets`, else deluxe). Unsaved text of open documents is
-used. YAML files (rulesets, mod.yaml, scenarios, logs) get their YAML syntax checked as you
+used. A mod's check is kept between edits (formats/incremental.py): an edit re-checks what
+it can change, and the other open card files whose diagnostics it changed are published
+too. YAML files (rulesets, mod.yaml, scenarios, logs) get their YAML syntax checked as you
 type and the full check of `validate` when saved.
 
 The server speaks only of raiders' own files (`Workspace.claims`): card files (`*.dsl`),
@@ -24,6 +26,7 @@ wires it to pygls, which is imported only there (the `lsp` extra: `pip install
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import secrets
@@ -43,6 +46,7 @@ from raiders.dsl.spans import Span
 NAME_RE = re.compile(r"[a-z_][a-z0-9_]*(?:-[a-z0-9_]+)*")
 DID_YOU_MEAN = re.compile(r"did you mean `([^`]+)`\?")
 YAML_SUFFIXES = (".yaml", ".yml")
+VALIDATE_BASE = "deluxe"  # the base `validate FOLDER` checks a mod folder on
 
 
 @attrs.define
@@ -85,6 +89,7 @@ class Workspace:
     def __init__(self) -> None:
         self.texts: dict[str, str] = {}  # real path -> text of an open document
         self._bases: dict[str, Any] = {}
+        self._mods: dict[str, Any] = {}  # mod folder -> its check kept between edits
         # Where documents that are no file (`untitled:`) are given a path: a folder never
         # made (nothing is read or written there), one subfolder per document, so that each
         # is checked alone, as a mod of one file on deluxe.
@@ -165,20 +170,47 @@ class Workspace:
             return Analysis(out, ruleset.library if ruleset else None, str(owner), None)
         folder = p.parent if untitled else _mod_root(p)
         base_name = _mod_base(folder)
-        # the diagnostics are validate's own (mod.yaml and all); the library is built
-        # here too, for hover, completion and definitions
-        if folder.is_dir():
-            report = validate_paths([str(folder)], loader=loader)
+        # the diagnostics are validate's own (mod.yaml and all), from the mod's check kept
+        # between edits when the folder is one plain mod; the library is built here too, for
+        # hover, completion and definitions
+        kept = self._mod_check(folder) if folder.is_dir() and not untitled else None
+        found = kept.check(loader) if kept is not None else None
+        if found is not None:
+            diags = found
+        elif folder.is_dir():
+            diags = validate_paths([str(folder)], loader=loader).diagnostics
         else:  # a new card in a folder not made yet: its buffers are the mod
             report = Report()
             validate_mod(report, loader.card_files(folder), base_name, [folder], loader)
-        for d in report.diagnostics:
-            out.setdefault(os.path.realpath(d.span.path), []).append(d)
-        base = self._base(base_name)
+            diags = report.diagnostics
+        for d in diags:
+            out.setdefault(_real(d.span.path), []).append(d)
         lib = None
-        if base is not None:
+        if kept is not None and kept.lib is not None and base_name == VALIDATE_BASE \
+                and os.path.realpath(p) in kept.files_real():
+            lib = kept.lib  # the mod's own library: validate checks it on the same base
+        elif (base := self._base(base_name)) is not None:
             lib = check_mod(base.library, sorted({*loader.card_files(folder), p}), loader)[2]
         return Analysis(out, lib, str(resolve_ruleset_path(base_name)), str(folder))
+
+    def _mod_check(self, folder: Path):
+        """The kept check of a mod folder (formats/incremental.py), made at its first use;
+        on the base `validate` checks a lone mod folder on."""
+        from raiders.formats.incremental import ModCheck
+
+        key = str(folder)
+        if key not in self._mods:
+            base = self._base(VALIDATE_BASE)
+            if base is None:
+                return None
+            self._mods[key] = ModCheck(folder, base)
+        return self._mods[key]
+
+    def changed_on_disk(self, paths: list[str]) -> None:
+        """Files written outside the editor's buffers (a save, the editor's file watcher):
+        every kept check reads them again."""
+        for kept in self._mods.values():
+            kept.changed_on_disk(paths)
 
     def diagnostics(self, path: str) -> list[Diagnostic]:
         """What `raiders validate` reports in this file (card file or YAML); nothing for a
@@ -187,7 +219,7 @@ class Workspace:
             return []
         key = os.path.realpath(path)
         if not path.endswith(YAML_SUFFIXES):
-            return self.analyse(path).diagnostics.get(key, [])
+            return _unique(self.analyse(path).diagnostics.get(key, []))
         from raiders.formats.yamlsrc import load_documents
 
         text = self.text(path)
@@ -214,6 +246,11 @@ class Workspace:
         if word is None:
             return None
         lib = self.library(path)
+        kind = card_body_at(self.text(path), line, char)
+        if lib is not None and kind is not None and _leads_member(self.text(path), line, word):
+            doc = field_doc(lib, kind, word)
+            if doc is not None:
+                return doc
         if lib is not None and (word in lib.cards or word in lib.kinds):
             return self._show(path, lib, word)
         return vocabulary_doc(word)
@@ -278,13 +315,9 @@ class Workspace:
         if prev_word in ("after", "of") and "modify" not in prev:
             return events
         out: list[tuple[str, str, str]] = []
-        kind = _enclosing_kind(text, line, lib)
+        kind = card_body_at(text, line, char)  # only the card's own kind's fields
         if kind is not None and lib is not None and kind in lib.kinds:
-            out += [(n, "field", f"{p.type} (a parameter of {kind})")
-                    for n, p in lib.kinds[kind].params.items()]
-            out += [(n, "field", t) for n, t in V.COMMON_FIELDS.items()]
-            if lib.kinds[kind].role == "room":
-                out += [(n, "field", f"{t}: {doc}") for n, (t, _, doc) in V.ROOM_SHAPE.items()]
+            out += [(n, "field", field_doc(lib, kind, n) or "") for n in fields_of(lib, kind)]
         from raiders.dsl.highlight import grammar_keywords
 
         out += [(k, "keyword", "") for k in grammar_keywords()]
@@ -323,6 +356,22 @@ class Workspace:
         return out
 
 
+@functools.lru_cache(maxsize=65536)
+def _real(path: str) -> str:
+    """A diagnostic's file by its real path (a mod's thousands of warnings name few files)."""
+    return os.path.realpath(path)
+
+
+def _unique(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Each problem once, in the order of the file: the same whichever way it was checked."""
+    seen: dict[tuple, Diagnostic] = {}
+    for d in diags:
+        s = d.span
+        seen.setdefault((_real(s.path), s.line, s.col, d.code, d.message), d)
+    return sorted(seen.values(), key=lambda d: (d.span.line, d.span.col, d.span.end_line,
+                                                d.span.end_col, d.code, d.message))
+
+
 def _validate_yaml(path: str) -> list[Diagnostic]:
     """`raiders validate PATH` for a YAML file, from the disk."""
     from raiders.formats.validate import validate_paths
@@ -337,17 +386,81 @@ def _validate_yaml(path: str) -> list[Diagnostic]:
     return diags
 
 
-def _enclosing_kind(text: str, line: int, lib: Optional[L.Library]) -> Optional[str]:
-    """The kind of the card declaration around a line (read from the text: it may not parse)."""
-    header = re.compile(r"^\s*(" + NAME_RE.pattern + r")\s+(" + NAME_RE.pattern + r")\s*\{")
-    depth_lines = text.splitlines()[: line + 1]
-    for raw in reversed(depth_lines):
-        m = header.match(raw)
-        if m and m.group(1) not in ("kind", "extend"):
-            return m.group(1)
-        if re.match(r"^(kind|extend)\s", raw):
-            return None
-    return None
+_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|[{}]|' + NAME_RE.pattern)
+
+
+def card_body_at(text: str, line: int, char: int) -> Optional[str]:
+    """The kind of the card whose body holds the position directly (not inside one of its
+    rules' blocks), read from the text (it may not parse): None elsewhere."""
+    lines = text.split("\n")
+    before = "\n".join([*lines[:line], lines[line][:char] if line < len(lines) else ""])
+    open_: list[list[str]] = []  # the words before each open brace
+    words: list[str] = []
+    for m in _TOKENS.finditer(before):
+        tok = m.group(0)
+        if tok == "{":
+            open_.append(words)
+            words = []
+        elif tok == "}":
+            if open_:
+                open_.pop()
+            words = []
+        elif tok[0] not in "\"#":
+            words.append(tok)
+    if len(open_) != 1 or len(open_[0]) < 2 or open_[0][-2] in ("kind", "extend"):
+        return None
+    return open_[0][-2]  # `KIND ID {`
+
+
+def _leads_member(text: str, line: int, word: str) -> bool:
+    """Whether `word` starts a member on its line (`strength 12 / 16`, `{ chest 2`): where a
+    field's name stands."""
+    lines = text.splitlines()
+    row = lines[line] if line < len(lines) else ""
+    return re.search(r"(^|[{;])\s*" + re.escape(word) + r"\b", row) is not None
+
+
+def fields_of(lib: L.Library, kind: str) -> list[str]:
+    """The fields a card of `kind` may give: its kind's parameters (room shape included)
+    and the fields every card has."""
+    return [*lib.kinds[kind].params, *V.COMMON_FIELDS]
+
+
+def field_doc(lib: L.Library, kind: str, name: str) -> Optional[str]:
+    """What a field of a card of `kind` means, from where it is declared: the parameter
+    in its kind's declaration (with the comment above that kind in its card file), the
+    room shape in the vocabulary the checker reads, the type's words from the vocabulary."""
+    info = lib.kinds.get(kind)
+    if info is None:
+        return None
+    if name not in info.params:
+        if name in V.COMMON_FIELDS:
+            t = V.COMMON_FIELDS[name]
+            return f"`{name}` ({t}, a field of every card): {V.PARAM_TYPES.get(t, t)}"
+        return None
+    p = info.params[name]
+    head = f"`{name}`: {p.type} — {V.PARAM_TYPES.get(p.type, p.type)}"
+    if name in V.ROOM_SHAPE:
+        _, shape_default, doc = V.ROOM_SHAPE[name]
+        return f"{head}\n\n{doc} (a field of every room, default {shape_default})"
+    owner = next((k for k in reversed(info.chain) if any(q is p.decl for q in k.params)),
+                 info.chain[0])
+    default = "required" if p.default is None else "has a default"
+    out = [head, f"a parameter of kind `{owner.name}` ({default}), "
+           f"*{L.display_path(owner.span.path)}:{owner.span.line}*"]
+    said = _comment_above(lib.sources.get(owner.span.path, ""), owner.span.line)
+    if said:
+        out.append(said)
+    return "\n\n".join(out)
+
+
+def _comment_above(source: str, line: int) -> str:
+    """The `#` comment lines just above a declaration, as text: what its file says of it."""
+    lines = source.splitlines()[: line - 1]
+    said: list[str] = []
+    while lines and lines[-1].lstrip().startswith("#"):
+        said.insert(0, lines.pop().lstrip()[1:].strip())
+    return " ".join(said)
 
 
 def word_at(text: str, line: int, char: int) -> Optional[str]:
@@ -417,7 +530,7 @@ def build_server():
     server = RaidersServer("raiders", _version(),
                            text_document_sync_kind=T.TextDocumentSyncKind.Full)
     ws = Workspace()
-    spoken: set[str] = set()  # documents the server has published diagnostics for
+    said: dict[str, list[Diagnostic]] = {}  # document -> the diagnostics last published
     untitled: dict[str, str] = {}  # uri of an open `untitled:` document -> its path
 
     def to_fs_path(uri: str) -> Optional[str]:
@@ -441,13 +554,20 @@ def build_server():
         return T.Range(start=pos(span.line, span.col), end=pos(span.end_line, span.end_col))
 
     def publish(uri: str, version: Optional[int] = None) -> None:
-        """A document's diagnostics (run by the server once no message is waiting)."""
+        """A document's diagnostics (run by the server once no message is waiting), and those
+        of the other open card files whose diagnostics the edit changed (a card naming an id
+        the edited file no longer defines)."""
+        publish_one(uri, version)
+        for other in sorted(said):
+            if other != uri and other.endswith(".dsl"):
+                publish_one(other, None, only_if_changed=True)
+
+    def publish_one(uri: str, version: Optional[int], only_if_changed: bool = False) -> None:
         path = to_fs_path(uri)
         if path is None:
             return
         if not ws.claims(path):  # not raiders': nothing to say, or no longer anything
-            if uri in spoken:
-                spoken.discard(uri)
+            if said.pop(uri, None) is not None:
                 server.text_document_publish_diagnostics(
                     T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
             return
@@ -456,6 +576,8 @@ def build_server():
         except Exception as err:  # noqa: BLE001 - say so in the editor, never crash
             server.window_log_message(T.LogMessageParams(
                 type=T.MessageType.Error, message=f"raiders: checking failed: {err!r}"))
+            return
+        if only_if_changed and said.get(uri) == diags:
             return
         lines = lines_of(path)
         out = []
@@ -466,7 +588,7 @@ def build_server():
                 severity=T.DiagnosticSeverity.Error if d.severity == "error"
                 else T.DiagnosticSeverity.Warning,
                 data={"hint": d.hint} if d.hint else None))
-        spoken.add(uri)
+        said[uri] = diags
         server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
             uri=uri, diagnostics=out, version=version))
 
@@ -501,7 +623,18 @@ def build_server():
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls, params: T.DidSaveTextDocumentParams) -> None:
+        path = to_fs_path(params.text_document.uri)
+        if path:
+            ws.changed_on_disk([path])
         server.check_later(params.text_document.uri)
+
+    @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls, params: T.DidChangeWatchedFilesParams) -> None:
+        """Files changed outside the editor's buffers (a `git checkout`): the kept checks
+        read them again, and the open documents are checked again."""
+        ws.changed_on_disk([p for p in (to_fs_path(c.uri) for c in params.changes) if p])
+        for uri in sorted(said):
+            server.check_later(uri)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls, params: T.DidCloseTextDocumentParams) -> None:
@@ -511,8 +644,7 @@ def build_server():
             ws.close(path)
         untitled.pop(uri, None)
         server.forget(uri)
-        if uri in spoken:
-            spoken.discard(uri)
+        if said.pop(uri, None) is not None:
             server.text_document_publish_diagnostics(
                 T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 

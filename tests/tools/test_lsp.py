@@ -373,9 +373,9 @@ def test_a_new_card_in_a_folder_not_made_yet_is_checked(client, tmp_path):
     (a boss in a folder without mod.yaml joins the deck: W601, as `validate` says)."""
     card = tmp_path / "new-mod" / "rooms" / "gorgon.dsl"
     diags = client.open(card, BOSS)
-    assert [(d["code"], d["range"]["start"]["line"]) for d in diags] == [("E102", 4),
-                                                                        ("W601", 0)]
-    assert "did you mean `highest`?" in diags[0]["message"]
+    assert [(d["code"], d["range"]["start"]["line"]) for d in diags] == [("W601", 0),
+                                                                        ("E102", 4)]
+    assert "did you mean `highest`?" in diags[1]["message"]
     fixed = client.change(card, BOSS.replace("higest", "highest"), 2)
     assert [d["code"] for d in fixed] == ["W601"]
     assert not (tmp_path / "new-mod").exists()  # nothing written
@@ -399,8 +399,8 @@ def test_an_untitled_buffer_is_checked(client):
     client.notify("textDocument/didOpen", {"textDocument": {
         "uri": doc, "languageId": "raiders", "version": 1, "text": BOSS}})
     diags = client.diagnostics(doc)
-    assert [(d["code"], d["range"]["start"]["line"]) for d in diags] == [("E102", 4),
-                                                                        ("W601", 0)]
+    assert [(d["code"], d["range"]["start"]["line"]) for d in diags] == [("W601", 0),
+                                                                        ("E102", 4)]
     hover = client.request("textDocument/hover", {"textDocument": {"uri": doc},
                                                   "position": {"line": 0, "character": 6}})
     assert "Gorgon" in hover["contents"]["value"]
@@ -410,3 +410,56 @@ def test_an_untitled_buffer_is_checked(client):
         "text": "boss x {"}})
     assert client.request("textDocument/hover", {"textDocument": {"uri": "untitled:Untitled-2"},
                                                  "position": {"line": 0, "character": 1}}) is None
+
+
+def test_an_edit_republishes_the_open_cards_it_changes(client, tmp_path):
+    """Removing an id another open card names: that card's diagnostics are published again
+    (E103), without an edit of its own; renaming it back clears them."""
+    mod = tmp_path / "lamps"
+    mod.mkdir()
+    items, shrine = mod / "items.dsl", mod / "shrine.dsl"
+    lamp = 'item lamp { name "Lamp" }\n'
+    gives = "vault lamp-shrine { rewards { 1 -> give lamp } }\n"
+    items.write_text(lamp)
+    shrine.write_text(gives)
+    (mod / "mod.yaml").write_text("items: {lamp: 1}\ndeck: {lamp-shrine: 1}\n")
+    assert client.open(shrine, gives) == []
+    assert client.open(items, lamp) == []
+    assert client.change(items, lamp.replace("lamp", "lantern"), 2) == []
+    assert [d["code"] for d in client.diagnostics(uri(shrine))] == ["E103"]
+    assert client.change(items, lamp, 3) == []
+    assert client.diagnostics(uri(shrine)) == []
+
+
+def test_completion_offers_the_cards_own_fields_and_hover_says_what_a_field_means(client,
+                                                                                   tmp_path):
+    """A boss's body is offered boss fields, an item's item fields, the space between cards
+    and a rule's block none; hover on a field name says what it means, in the words of the
+    kind that declares it (its comment in cards/common/kinds.dsl) or of the vocabulary."""
+    from raiders.dsl.vocabulary import ROOM_SHAPE
+
+    folder = tmp_path / "fields"
+    folder.mkdir()
+    card = folder / "cards.dsl"
+    text = ('boss ogre {\n  strength 12 / 16 / 20\n  \n  after room { everyone: gain 1 coin }\n'
+            '}\n\nitem lamp {\n  \n}\n')
+    card.write_text(text)
+    client.open(card, text)
+
+    def fields(line: int, char: int) -> set[str]:
+        got = client.at("textDocument/completion", card, line, char)["items"]
+        return {i["label"] for i in got if i["detail"] == "field"}
+
+    boss = fields(2, 2)
+    assert {"strength", "wounds", "target", "cards", "name"} <= boss and "ability" not in boss
+    assert fields(7, 2) == {"ability", "name"}
+    assert fields(5, 0) == set()  # between the cards
+    assert fields(3, 28) == set()  # inside a rule's block
+    said = client.at("textDocument/hover", card, 1, 4)["contents"]["value"]
+    kinds = (Path(__file__).resolve().parents[2] / "cards" / "common" / "kinds.dsl").read_text()
+    above = kinds.split("kind monster(")[0].strip().splitlines()
+    assert " ".join(row.lstrip("# ") for row in above[-2:]) in said  # the kind's own comment
+    assert "per_players" in said and "kind `monster`" in said
+    client.change(card, text.replace("  \n  after", "  rounds 2\n  after", 1), 2)
+    said = client.at("textDocument/hover", card, 2, 3)["contents"]["value"]
+    assert ROOM_SHAPE["rounds"][2] in said
