@@ -49,14 +49,13 @@ def legal_cards(room: CompiledRoom, player: Player, abilities: Mapping[str, Opti
                 items.remove(c)
     if plays is None:
         plays = item_plays(room, abilities)
-    added = []  # a loop, not a comprehension (a call of its own in Python 3.11)
     for item in dict.fromkeys(items):
         # an item the rules do not list (a scenario's own) is judged on the spot
         if item in plays or (item not in abilities and _may_put_down(room, item, abilities)):
-            added.append(item)
-    if not hand and added and all(plays.get(c) for c in added):
+            cards.append(item)
+    # (with no hand left every card is an item)
+    if not hand and cards and all(isinstance(c, str) and plays.get(c) for c in cards):
         return []  # a second-card item needs a card to follow it; there is none
-    cards += added
     return cards
 
 
