@@ -136,6 +136,11 @@ class Game:
         # Dice and choices a log or scenario gives, consumed in order (None: roll / ask).
         self.scripted_rolls: Optional[Callable[[int], Optional[int]]] = None
         self.death = rules.ruleset.death
+        # The seats' views (`view`), kept for the next decision. They see the game through a
+        # weak proxy: a view holding the game itself would make game and views a cycle, and
+        # every game (a search bot's playouts too) would wait, whole, for the garbage collector
+        # instead of going when dropped.
+        self._views: list[Optional[SeatView]] = [None] * len(self.seats)
         self.records: list[RoomRecord] = []
         self.peeked: dict[int, set[int]] = {}  # seat -> room indexes seen on this floor
         self._rolls: list[int] = []
@@ -245,13 +250,14 @@ class Game:
         for p in self.players:
             p.hand = list(POWER_CARDS)
         card = self.rules.floors.get(floor.floor_card) if floor.floor_card else None
-        self.table.floor_rules = card.rules if card is not None and not card.rules.empty else None
+        self.table.set_floor_rules(card.rules if card is not None and not card.rules.empty
+                                   else None)
         self.phase("floor_start", None)
 
     def end_floor(self) -> None:
         self.phase("floor_end", None)
         self.table.expire_marks(floor_over=True)
-        self.table.floor_rules = None
+        self.table.set_floor_rules(None)
 
     # ---- dice and choices: from the game's generator and the seats, recorded for the log
     @property
@@ -277,7 +283,7 @@ class Game:
     def _ask(self, p: Player, question: str, card: str) -> bool:
         seat = self.seats[p.seat]
         decide = getattr(seat, "decide", None)
-        view = SeatView(self, p, self._room_index, (), True)
+        view = self.view(p, self._room_index, (), True)
         answer = bool(decide(view, question, card)) if decide is not None else False
         self._choices.setdefault(p.name, []).append(answer)
         return answer
@@ -309,8 +315,16 @@ class Game:
         scripted = self.scripted_threats.get(len(self.records))
         return value if scripted is None else scripted
 
-    def view(self, p: Player, r: int, revealed: Sequence[Play], entered: bool) -> SeatView:
-        return SeatView(self, p, r, revealed, entered)
+    def view(self, p: Player, r: int, revealed: Sequence[Play], entered: bool,
+             taken: Sequence[Card] = ()) -> SeatView:
+        """What a player's seat sees for a decision: the seat's one view, aimed at it."""
+        view = self._views[p.seat]
+        if view is None or view.me is not p:  # (a scenario may seat new players)
+            view = self._views[p.seat] = SeatView(weakref.proxy(self), p, r, revealed, entered,
+                                                  taken)
+        else:
+            view.aim(r, revealed, entered, taken)
+        return view
 
     def peeks(self, floor: Floor, r: int) -> list[str]:
         """X-2: before a room's cards, anyone may play a peek item to see the hidden rooms."""
@@ -324,7 +338,7 @@ class Game:
                     break
             else:
                 continue
-            if self.seats[p.seat].use_peek(SeatView(self, p, r, (), False)):
+            if self.seats[p.seat].use_peek(self.view(p, r, (), False)):
                 self.use_peek(p, peek_item, floor)
                 used.append(p.name)
         return used
@@ -345,7 +359,7 @@ class Game:
                legal: Optional[list[Card]] = None) -> Card:
         if legal is None:
             legal = legal_cards(room, p, self.abilities, taken, self.item_plays.get(room.id))
-        view = SeatView(self, p, r, revealed, True, taken)
+        view = self.view(p, r, revealed, True, taken)
         card = self.seats[p.seat].choose_card(view, legal, second)
         if card not in legal:
             self._illegal(room, p, [*chosen, card])
@@ -355,27 +369,36 @@ class Game:
         raise RulesError(check_play(room, p, cards, self.abilities)
                          or f"{p.name} cannot play {cards[-1]} here")
 
-    def card_play(self, room: CompiledRoom, r: int) -> list[Play]:
+    def card_play(self, room: CompiledRoom, r: int,
+                  living: Optional[list[Player]] = None) -> list[Play]:
         """D-4/C-10 (simultaneous) or C-3/D-10 (in turn); second-card items play again after.
         In a room of several cards (`cards 2`) each player puts down that many, one at a time;
-        a player with no card left for one counts the room's `missing` value for it."""
+        a player with no card left for one counts the room's `missing` value for it.
+        `living`: those still in, in seat order, when the caller has them."""
         if room.cards_each != 1:
             return self._card_play_several(room, r)
         sequential = self.sequential
         abilities = self.abilities
         item_plays = self.item_plays[room.id]
-        seats = self.seats
+        seats, views = self.seats, self._views
         plays: list[Play] = []
         revealed: list[Play] = []
         pending: list[Play] = []
-        for p in self.play_order():
+        # those still in, as play_order gives them, from the caller's list when it has one
+        order = living if living is not None and self.table.first is None \
+            else self.play_order()
+        for p in order:
             # the most common decision: no items, any card left in hand
             legal = legal_cards(room, p, abilities, (), item_plays) if p.items else list(p.hand)
             if not legal:  # nothing left to play (a room fought in rounds)
                 plays.append(Play(p, None, cards=(None,), sequence=()))
                 continue
-            # what `choose` does, without the call: four times a room
-            view = SeatView(self, p, r, revealed if sequential else (), True)
+            # what `choose` (and `view`) do, without the calls: four times a room
+            view = views[p.seat]
+            if view is not None and view.me is p:
+                view.aim(r, revealed if sequential else (), True)
+            else:
+                view = self.view(p, r, revealed if sequential else (), True)
             card = seats[p.seat].choose_card(view, legal, False)
             if card not in legal:
                 self._illegal(room, p, [card])
@@ -470,8 +493,14 @@ class Game:
         if room.rules.reactors or table.listening:
             self.phase("reveal", room)  # only when some card in play may hear it (`phase`)
         if room.rounds == 1:  # the common case, without merging rounds
-            plays = self.card_play(room, r)
-            ctx = resolve_round(table, room, plays)
+            # Who is still in, once for the card play and the round (nobody falls between);
+            # a loop, not a comprehension, which is a call of its own in Python 3.11
+            living = []
+            for p in self.players:
+                if not p.dead:
+                    living.append(p)
+            plays = self.card_play(room, r, living)
+            ctx = resolve_round(table, room, plays, participants=living)
             return self.finish_room(f, r, room, ctx, plays, plays, peeks, first_name)
         played: dict[str, list[Card]] = {}
         for round_no in range(1, room.rounds + 1):
@@ -525,10 +554,11 @@ class Game:
         if table.trace:
             effects = list(table.trace)
             table.trace.clear()
-        return RoomRecord(
-            f, r, room.id, peeks, played,
-            effects, [(p.name, p.coins, p.wounds, tuple(p.items)) for p in self.players],
-            first_name, ctx.threat_value, rolls, choices, self._before)
+        after = []  # a loop, not a comprehension (a call of its own in Python 3.11)
+        for p in self.players:
+            after.append((p.name, p.coins, p.wounds, tuple(p.items)))
+        return RoomRecord(f, r, room.id, peeks, played, effects, after, first_name,
+                          ctx.threat_value, rolls, choices, self._before)
 
     def record_late_input(self) -> None:
         """Dice and answers after the last room's record (the last floor's end, the scoring)

@@ -38,12 +38,11 @@ class PublicPlayer:
 
 
 class SeatView:
-    """A seat's window on the game, built per decision. Cheap to build: what a decision may
-    look at is computed only when it looks (and kept: plain attributes, not
+    """A seat's window on the game for one decision. The engine keeps one per seat and aims
+    it at each decision (`aim`) rather than making one per decision, the game's commonest
+    step: a view holds good for the decision it is given for. What a decision may look at is
+    computed only when it looks (and kept until the next aim: plain attributes, not
     functools.cached_property, whose lock costs more than most views ever compute)."""
-
-    _players: Optional[list] = None
-    _floor_rooms: Optional[list[Optional[str]]] = None
 
     def __init__(self, game, me: Player, room_index: int, revealed: Sequence[Play],
                  entered: bool, taken: Sequence[Card] = ()):
@@ -54,6 +53,17 @@ class SeatView:
         self.taken = taken  # cards this player already put down in this round of the room
         self._entered = entered
         self.rng: random.Random = game.seat_rngs[me.seat]  # the seat's own generator
+        self._players: Optional[list] = None
+        self._floor_rooms: Optional[list[Optional[str]]] = None
+
+    def aim(self, room_index: int, revealed: Sequence[Play], entered: bool,
+            taken: Sequence[Card] = ()) -> None:
+        """The same seat's view for another decision: what it shows is worked out afresh."""
+        self.room_index = room_index
+        self.revealed = revealed
+        self.taken = taken
+        self._entered = entered
+        self._players = self._floor_rooms = None
 
     @property
     def players(self) -> list:
@@ -109,9 +119,13 @@ class SeatView:
             g, r = self._game, self.room_index
             floor = g.deal.floors[g.table.floor_index]
             seen = g.peeked.get(self.me.seat, ())
-            self._floor_rooms = [
-                s.card if (s.face_up or i < r or (i == r and self._entered) or i in seen)
-                else None for i, s in enumerate(floor.rooms)]
+            # a loop, not a comprehension (a call of its own in Python 3.11): the random
+            # bot asks before most rooms
+            rooms: list[Optional[str]] = []
+            for i, s in enumerate(floor.rooms):
+                rooms.append(s.card if (s.face_up or i < r or (i == r and self._entered)
+                                        or i in seen) else None)
+            self._floor_rooms = rooms
         return self._floor_rooms
 
     @property
@@ -189,7 +203,15 @@ class RandomBot:
     name = "random"
 
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
-        return legal[index_below(view.rng, len(legal))]
+        # index_below(view.rng, len(legal)), written out: this is the game's commonest
+        # decision, and a call costs more than the draw (tests/game/test_index_below.py)
+        n = len(legal)
+        rng = view.rng
+        k = n.bit_length()
+        r = rng.getrandbits(k)
+        while r >= n:
+            r = rng.getrandbits(k)
+        return legal[r]
 
     def use_peek(self, view: SeatView) -> bool:
         return None in view.floor_rooms[view.room_index:] and view.rng.random() < 0.25

@@ -223,6 +223,10 @@ class Table:
         if self.held:
             self._moments = self._moments.union(*(r.reactors for r in self.held.values()))
         self.floor_rules: Optional[CardRules] = None
+        # Whether any card besides the room is in play with rules (the game's moments are
+        # emitted only when some card may hear them): a plain attribute, asked twice a room,
+        # kept true by `set_floor_rules`.
+        self.listening = bool(house or self.held)
         self.first = first
         self.trace = trace
         self.dice = dice
@@ -253,11 +257,10 @@ class Table:
         # --trace`); None, the default, costs one test where a handler runs.
         self.why: Optional[WhyListener] = None
 
-    @property
-    def listening(self) -> bool:
-        """Whether any card besides the room is in play with rules (the game's moments are
-        emitted only when some card may hear them)."""
-        return bool(self.house or self.held or self.floor_rules is not None)
+    def set_floor_rules(self, rules: Optional[CardRules]) -> None:
+        """The rules of the floor card in play (None: no floor card, or one without rules)."""
+        self.floor_rules = rules
+        self.listening = bool(self.house or self.held) or rules is not None
 
     def may_hear(self, moment: str, room: Optional[CompiledRoom]) -> bool:
         """Whether a card in play may react to a moment of the game now (else the moment
@@ -457,7 +460,10 @@ class Context:
         self.n_players = len(participants)
         self.trace = table.trace
         self.why = table.why
-        bus = table.bus(room)
+        # Table.bus's common case first, without the call: only the room's rules in play
+        bus = room.own_bus if room is not None and not table.listening else None
+        if bus is None:
+            bus = table.bus(room)
         self.mods, self.reps, self.reacts = bus.mods, bus.reps, bus.reacts
         self.param_mods, self.value_mods = bus.param_mods, bus.value_mods
         self.heard, self.gated = bus.heard, bus.gated
@@ -506,7 +512,16 @@ class Context:
                 top_card = max([top_card, *values])
                 continue
             self._escaped(pl)
-        self._numbers(vb, top_card)
+        # the numbers the room reads (here, not in a method of their own: once a room)
+        self.values_by_player = vb
+        if vb:
+            values = vb.values()
+            self.total = sum(values)
+            self.highest_value = high = max(values)
+            self.lowest_value = low = min(values)
+            if high != low:
+                self.all_same = 0
+        self.highest_card = top_card
 
     def _counts(self, card: Optional[Card], p: Player) -> Optional[int]:
         """What one card counts for in this room; None: it is an escape (its player escapes,
@@ -522,17 +537,6 @@ class Context:
         if not self.escaped_seats:
             self.escaped_seats = set()
         self.escaped_seats.add(pl.player.seat)
-
-    def _numbers(self, vb: dict[int, int], top_card: int) -> None:
-        self.values_by_player = vb
-        if vb:
-            values = vb.values()
-            self.total = sum(values)
-            self.highest_value = high = max(values)
-            self.lowest_value = low = min(values)
-            if high != low:
-                self.all_same = 0
-        self.highest_card = top_card
 
     @property
     def distinct_values(self) -> list[int]:

@@ -185,3 +185,55 @@ def test_sequential_play_shows_the_cards_already_played():
                 else:
                     assert before == []
         assert any(before for firsts in rooms.values() for _, before in firsts) == sequential
+
+
+def test_a_game_is_freed_when_dropped():
+    """The seats' views (one per seat, aimed at each decision) see the game without holding
+    it: dropping a game frees it at once, whether it ran whole or was played room by room (a
+    search bot's playout), not whenever the garbage collector next runs (a simulation plays
+    thousands, each with its whole record)."""
+    import gc
+    import weakref
+
+    rules = load_rules("deluxe")
+    gc.disable()
+    try:
+        game = Game(rules, ["A", "B", "C", "D"], [RandomBot() for _ in range(4)], seed=3)
+        result = game.run()
+        gone = weakref.ref(game)
+        del game
+        assert gone() is None
+        assert result.rooms  # what the game left is kept
+        game = Game(rules, ["A", "B", "C", "D"], [RandomBot() for _ in range(4)], seed=4)
+        floor = game.deal.floors[0]
+        game.start_floor(0, floor)
+        game.play_room(0, 0, floor, floor.rooms[0])
+        gone = weakref.ref(game)
+        del game
+        assert gone() is None
+    finally:
+        gc.enable()
+
+
+def test_a_seat_view_shows_the_decision_it_is_given_for():
+    """One view per seat, aimed anew at each decision: what it shows (the room, the cards
+    revealed, the players) is this decision's, never a cached earlier one's (C-3/D-10)."""
+    seen: list[tuple] = []
+
+    class Watcher(RandomBot):
+        def choose_card(self, view, legal, second):
+            game = view._game
+            seen.append((view.room.id, game.records and game.records[-1].card,
+                         [p.coins for p in view.players], [p.coins for p in game.players],
+                         [pl.player.name for pl in view.revealed]))
+            return super().choose_card(view, legal, second)
+
+    rules = load_rules("deluxe", "tactical")
+    game = Game(rules, ["A", "B", "C", "D"], [Watcher() for _ in range(4)], seed=5)
+    result = game.run()
+    rooms = [r.card for r in result.rooms]
+    for room_id, _, view_coins, coins, _ in seen:
+        assert room_id in rooms
+        assert view_coins == coins
+    assert len({room_id for room_id, *_ in seen}) == len(set(rooms))
+    assert any(revealed for *_, revealed in seen)

@@ -13,3 +13,19 @@ def test_index_below_draws_what_randrange_draws(seed: int, sizes: list[int]) -> 
     ours, theirs = random.Random(seed), random.Random(seed)
     assert [index_below(ours, n) for n in sizes] == [theirs.randrange(n) for n in sizes]
     assert ours.getstate() == theirs.getstate()
+
+
+@given(st.integers(min_value=0, max_value=2**64), st.lists(st.integers(1, 12), max_size=50))
+def test_the_random_bot_draws_what_randrange_draws(seed: int, sizes: list[int]) -> None:
+    """RandomBot.choose_card writes index_below out (its commonest decision): the same
+    draws, so a seed's random-bot games and logs stay as they were."""
+    from types import SimpleNamespace
+
+    from raiders.interpreter.game.players import RandomBot
+
+    bot, theirs = RandomBot(), random.Random(seed)
+    view = SimpleNamespace(rng=random.Random(seed))
+    legal = list(range(100))
+    assert [bot.choose_card(view, legal[:n], False) for n in sizes] == \
+        [legal[theirs.randrange(n)] for n in sizes]
+    assert view.rng.getstate() == theirs.getstate()
