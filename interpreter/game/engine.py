@@ -34,7 +34,7 @@ class Deal:
 
 def _by_name(plays: "dict[str, list[Card]] | list[Play]") -> dict[str, list[Card]]:
     """What each player put down, by name (a record keeps its round's plays until asked)."""
-    if plays.__class__ is not list:
+    if isinstance(plays, dict):
         return plays
     return {pl.player.name: list(pl.played) for pl in plays}
 
@@ -48,19 +48,21 @@ class RoomRecord:
     # name -> second-card items…, card; or the room's one round of plays, read into that
     # dict when first asked (a simulation never asks, and most rooms are one round)
     _plays: "dict[str, list[Card]] | list[Play]" = attrs.field(alias="plays", eq=_by_name)
-    trace: list
+    trace: Sequence  # this room's effects (a shared empty tuple when none)
     after_state: list[tuple[str, int, int, tuple[str, ...]]]  # name, coins, wounds, items
     first_player: Optional[str] = None
     monster: Optional[int] = None  # the threat card revealed in this room (solo)
-    rolls: list[int] = attrs.Factory(list)  # dice rolled by the rules, in order
-    choices: dict[str, list[bool]] = attrs.Factory(dict)  # `may` answers, per player in order
+    # dice rolled by the rules, in order; `may` answers, per player in order (shared empty
+    # containers when a room has none)
+    rolls: Sequence[int] = attrs.Factory(list)
+    choices: Mapping[str, list[bool]] = attrs.Factory(dict)
     before: int = 0  # how many of `trace` happened between rooms, before this one was entered
 
     @property
     def plays(self) -> dict[str, list[Card]]:
         """What each player put down, by name: second-card items…, then the card."""
         plays = self._plays
-        if plays.__class__ is list:
+        if isinstance(plays, list):
             plays = self._plays = _by_name(plays)
         return plays
 
@@ -109,7 +111,7 @@ class Game:
         self.peek_items = rules.peek_items
         self.item_plays = rules.item_plays  # room id -> the items a seat may put down there
         self.deal = deal if deal is not None else self.random_deal(len(names))
-        self.players = []
+        self.players: list[Player] = []
         if start is not None:
             self.players, self.supply = start
         for seat, (name, char_id) in enumerate(zip(names, self.deal.characters, strict=False)):
@@ -155,9 +157,9 @@ class Game:
         me = weakref.ref(self)
         self.table = Table(self.players, self.supply, self.coin_cap, self.death,
                            rules.held_rules, rules.house_rules, self.deal.first_player,
-                           [] if trace else None, lambda faces: me()._roll(faces),
-                           lambda p, question, card: me()._ask(p, question, card),
-                           lambda: me().draw_threat())
+                           [] if trace else None, lambda faces: _alive(me)._roll(faces),
+                           lambda p, question, card: _alive(me)._ask(p, question, card),
+                           lambda: _alive(me).draw_threat())
         # The rooms as things cards name (`next_room`, `previous_room`)
         self.table.floors = self.deal.floors
         self.table.room_cards = rules.rooms
@@ -193,7 +195,8 @@ class Game:
         if rs.floors:
             cards = list(rs.floors)
             rng.shuffle(cards)
-            layouts = [(c, self.rules.floors[c].layout) for c in cards[: rs.floors_used]]
+            layouts: list[tuple[Optional[str], str]] = [
+                (c, self.rules.floors[c].layout) for c in cards[: rs.floors_used]]
         else:
             up = set(rng.sample(range(n_rooms), rs.face_up or 0))
             layouts = [(None, "".join("U" if f * rs.rooms_per_floor + i in up else "D"
@@ -437,7 +440,7 @@ class Game:
                                        bool(chain) and sequence[-1] in chain, chain, taken,
                                        legal)
                     sequence.append(card)
-                    if not is_second_card(room, card, abilities):
+                    if not isinstance(card, str) or not is_second_card(room, card, abilities):
                         break
                     # X-3: a second-card item goes back at once; the next card replaces it.
                     self.table.return_item(p, card)
@@ -476,6 +479,7 @@ class Game:
     def _return_at_once(self, pl: Play) -> None:
         """X-3: a second-card item goes back to the supply as soon as it is played."""
         item = pl.card
+        assert isinstance(item, str)  # the caller found it a second-card item
         self.table.return_item(pl.player, item)
         pl.chain = (*pl.chain, item)
 
@@ -533,13 +537,15 @@ class Game:
         before = table.first
         if before is not None:
             self.pass_first_player(plays)
-            if table.first != before:
-                new = self.players[table.first]
+            first = table.first
+            if first is not None and first != before:
+                new = self.players[first]
                 if table.may_hear("first_player", None):
                     Context(table, None).phase("first_player", [new])
         # Fresh lists only when this room used them: most rooms roll no die, ask nothing and
         # trace nothing, and every container made per room is work for the garbage collector.
-        rolls, choices = self._rolls, self._choices
+        rolls: Sequence[int] = self._rolls
+        choices: Mapping[str, list[bool]] = self._choices
         if rolls:
             self._rolls = []
         else:
@@ -574,7 +580,10 @@ class Game:
         self._rolls, self._choices = [], {}
 
     def pass_first_player(self, plays: list[Play]) -> None:
-        self.first = next_first_player(self.first, plays, len(self.players))
+        """D-4: the first player passes on (a game that has one)."""
+        first = self.first
+        if first is not None:
+            self.first = next_first_player(first, plays, len(self.players))
 
     # ---- end of game
     def finish(self) -> GameResult:
@@ -592,6 +601,14 @@ _NO_ANSWERS: Mapping[str, list[bool]] = MappingProxyType({})
 
 def _seat_of(pl: Play) -> int:
     return pl.player.seat
+
+
+def _alive(game: "weakref.ref[Game]") -> "Game":
+    """The game a table calls back into (the table lives no longer than its game)."""
+    found = game()
+    if found is None:
+        raise ReferenceError("the game of this table is gone")
+    return found
 
 
 def next_first_player(first: int, plays: Sequence[Play], n_seats: int) -> int:

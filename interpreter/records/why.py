@@ -129,10 +129,10 @@ class RoomEffects:
     for the whole game; then a room's effects are those added since the previous room."""
 
     def __init__(self) -> None:
-        self._trace: Optional[list] = None
+        self._trace: Optional[Sequence] = None
         self._len = 0
 
-    def of(self, trace: list) -> tuple[list, int]:
+    def of(self, trace: Sequence) -> tuple[list, int]:
         """(the room's effects, their game-wide index of the first) for the latest record."""
         start = self._len if trace is self._trace else 0
         self._trace, self._len = trace, len(trace)

@@ -282,6 +282,7 @@ class Table:
                 own.add(room.rules, None)
             return own
         held = self.held
+        key: tuple
         if not held:  # the room, the floor card and the house rules: shared by every game
             key = (room, self.floor_rules)
             buses = self._house.buses if self._house is not None else self._buses
@@ -296,7 +297,7 @@ class Table:
             bus = Bus()
             if room is not None:
                 bus.add(room.rules, None)
-                here = self.room_marks.get(self.here()) if self.room_marks else None
+                here = self._marks_here()
                 if here and held:  # the statuses on the room being played
                     self._add_statuses(bus, here, None)
             if self.floor_rules is not None:
@@ -333,8 +334,13 @@ class Table:
                       if p.card_marks else None)
                      for p in self.players)
 
+    def _marks_here(self) -> Optional[dict[str, Mark]]:
+        """The statuses on the room being played (None: none, or between rooms)."""
+        where = self.here()
+        return self.room_marks.get(where) if self.room_marks and where is not None else None
+
     def _places_key(self) -> tuple:
-        here = self.room_marks.get(self.here()) if self.room_marks else None
+        here = self._marks_here()
         return (tuple(sorted(self.marks)) if self.marks else None,
                 tuple(sorted(here)) if here else None)
 
@@ -485,7 +491,9 @@ class Context:
     def value_plays(self) -> None:
         """What every play counts for here (the room's rules and every `modify value`),
         then the numbers the room reads: total, highest, lowest, …"""
-        plain = not self.value_mods and self.room.any_item is None
+        room = self.room
+        assert room is not None  # values are played in a room
+        plain = not self.value_mods and room.any_item is None
         vb: dict[int, int] = {}
         top_card = 0
         for pl in self.plays:
@@ -515,10 +523,10 @@ class Context:
         # the numbers the room reads (here, not in a method of their own: once a room)
         self.values_by_player = vb
         if vb:
-            values = vb.values()
-            self.total = sum(values)
-            self.highest_value = high = max(values)
-            self.lowest_value = low = min(values)
+            counted = vb.values()
+            self.total = sum(counted)
+            self.highest_value = high = max(counted)
+            self.lowest_value = low = min(counted)
             if high != low:
                 self.all_same = 0
         self.highest_card = top_card
@@ -526,17 +534,19 @@ class Context:
     def _counts(self, card: Optional[Card], p: Player) -> Optional[int]:
         """What one card counts for in this room; None: it is an escape (its player escapes,
         and none of their cards counts)."""
+        room = self.room
+        assert room is not None  # cards count in a room
         if card is None:  # a card the player lacks (a room of several cards)
-            return self.room.missing
-        if card.__class__ is str and card in self.room.escapes:
+            return room.missing
+        if card.__class__ is str and card in room.escapes:
             return None
         return self.card_value(card, p)
 
     def _escaped(self, pl: Play) -> None:
         pl.escaped, pl.value = True, None
-        if not self.escaped_seats:
-            self.escaped_seats = set()
-        self.escaped_seats.add(pl.player.seat)
+        seats = self.escaped_seats if isinstance(self.escaped_seats, set) else set()
+        seats.add(pl.player.seat)
+        self.escaped_seats = seats
 
     @property
     def distinct_values(self) -> list[int]:
@@ -545,6 +555,7 @@ class Context:
 
     def card_value(self, card: Card, p: Player) -> int:
         room = self.room
+        assert room is not None  # cards count in a room
         if card.__class__ is int:
             value = card
         elif card in room.playable:
@@ -1130,7 +1141,7 @@ def check_deaths(ctx: Context) -> list[Player]:
     """C-7: a player with `death` or more wounds dies at once (`instead of death` may save
     them). Returns who died now."""
     death = ctx.table.death
-    died = []
+    died: list[Player] = []
     if death is None:
         return died
     for p in ctx.table.players:

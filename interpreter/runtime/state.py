@@ -75,7 +75,7 @@ class Play:
     escaped: bool = False
     # Rooms where a player plays several cards (`cards 2`): every card that counts, in order,
     # and everything put down in the order played (second-card items included), for the log.
-    cards: Optional[tuple[Card, ...]] = None
+    cards: Optional[tuple[Optional[Card], ...]] = None  # None: a card the player lacked
     sequence: Optional[tuple[Card, ...]] = None
     card_values: tuple[int, ...] = ()  # each counted card's value, when several
 
