@@ -118,12 +118,11 @@ def play(ruleset: str, variant: Optional[str], n_players: Optional[int], bots: s
     from raiders.interpreter.records.logs import LogMeta, render_log
     from raiders.interpreter.records.narrate import (
         floor_header,
-        item_names,
         result_lines,
         room_lines,
         standings,
     )
-    from raiders.interpreter.runtime.describe import count
+    from raiders.interpreter.runtime.describe import count, item_names
     from raiders.interpreter.runtime.room import RulesError
 
     rules = load_rules_or_exit(ruleset, variant, cards)

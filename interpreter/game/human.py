@@ -8,7 +8,13 @@ from typing import Callable, Optional, Sequence
 
 import click
 
-from raiders.interpreter.runtime.describe import count, room_numbers, room_words
+from raiders.interpreter.runtime.describe import (
+    card_name,
+    count,
+    item_names,
+    room_numbers,
+    room_words,
+)
 from raiders.interpreter.runtime.state import Card
 
 from .players import SeatView
@@ -106,7 +112,7 @@ class HumanSeat:
 
     @staticmethod
     def _card_name(view: SeatView, card: Card) -> str:
-        return item_names(view.rules, [card]) if isinstance(card, str) else str(card)
+        return card_name(card, view.rules)
 
     def use_peek(self, view: SeatView) -> bool:
         if None not in view.floor_rooms[view.room_index:]:
@@ -134,11 +140,6 @@ class HumanSeat:
             if answer in ("y", "yes", "n", "no"):
                 return answer.startswith("y")
             self.say("  answer y or n")
-
-
-def item_names(rules, items) -> str:
-    """Items by the names on their cards (an id the rules do not know stays an id)."""
-    return ", ".join(rules.items[i].name if i in rules.items else i for i in items)
 
 
 def _statuses(marks) -> str:

@@ -9,7 +9,7 @@ from raiders.dsl.diagnostics import an
 from raiders.dsl.vocabulary import PLACES
 from raiders.interpreter.game.engine import GameResult, RoomRecord
 from raiders.interpreter.runtime.compiled import NEVER
-from raiders.interpreter.runtime.describe import count, plurals
+from raiders.interpreter.runtime.describe import card_name, count, item_names, plurals
 from raiders.interpreter.runtime.rules import Rules
 from raiders.interpreter.runtime.state import Card
 
@@ -107,13 +107,7 @@ def _test_words(test: tuple, it: str) -> str:
 
 
 def card_words(cards: list[Card], rules: Optional[Rules] = None) -> str:
-    return " then ".join(_card_name(c, rules) for c in cards)
-
-
-def _card_name(card: Card, rules: Optional[Rules]) -> str:
-    if rules is not None and isinstance(card, str) and card in rules.items:
-        return rules.items[card].name
-    return str(card)
+    return " then ".join(card_name(c, rules) for c in cards)
 
 
 def room_lines(rules: Rules, rec: RoomRecord) -> list[str]:
@@ -136,11 +130,6 @@ def room_lines(rules: Rules, rec: RoomRecord) -> list[str]:
     if room.face != room.kind:  # played: the disguise is off
         lines.append(f"    the {room.name} was {an(room.kind)}, not {an(room.face)}")
     return lines
-
-
-def item_names(rules: Optional[Rules], items: Iterable[str]) -> str:
-    """`war-axe` → `War Axe` (ids of items the rules do not know stay ids)."""
-    return ", ".join(_card_name(i, rules) for i in items)
 
 
 def standings(players: Iterable, rules: Optional[Rules] = None) -> str:

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import re
+from typing import Iterable, Optional
 
 from raiders.dsl.diagnostics import an
 
 from .compiled import CompiledCharacter, CompiledFloor, CompiledItem, CompiledRoom, CompiledStatus
 from .rules import Rules
+from .state import Card
 
 
 def compiled(rules: Rules, card_id: str):
@@ -31,8 +33,7 @@ def describe(rules: Rules, card_id: str) -> list[str]:
             extra.append(f"One of the {rules.ruleset.id} bosses (last room of the last floor).")
         return [head, *("  " + plurals(w) for w in card.words), *extra]
     if isinstance(card, CompiledCharacter):
-        items = ", ".join(rules.items[i].name if i in rules.items else i
-                          for i in card.items) or "no items"
+        items = item_names(rules, card.items) or "no items"
         head = plurals(f"{card.name}: a character. Starts with {card.coins} coin(s), "
                        f"{card.wounds} wound(s) and {items}.")
     elif isinstance(card, CompiledItem):
@@ -60,6 +61,19 @@ def describe(rules: Rules, card_id: str) -> list[str]:
 
 _PER_PLAYERS = re.compile(r"(\d+(?:/\d+)+) for (\d+)\.\.(\d+) players")
 _PLURAL = re.compile(r"\b(1|-1|an?|one) (\w+)\(s\)|(\w+)\(s\)")
+
+
+def card_name(card: Card, rules: Optional[Rules] = None) -> str:
+    """A card as a person reads it: an item by the name on its card (`war-axe` → `War Axe`),
+    a power card as its value; an id the rules do not know stays an id."""
+    if rules is not None and isinstance(card, str) and card in rules.items:
+        return rules.items[card].name
+    return str(card)
+
+
+def item_names(rules: Optional[Rules], items: Iterable[Card]) -> str:
+    """Items by the names on their cards, listed: `War Axe, Lantern`."""
+    return ", ".join(card_name(i, rules) for i in items)
 
 
 def count(n: int, word: str) -> str:
