@@ -84,7 +84,7 @@ def respaced(draw) -> str:
     return "".join(out)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(respaced())
 def test_fmt_is_idempotent_and_keeps_the_meaning(text):
     _check_fmt(text)
