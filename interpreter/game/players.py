@@ -168,6 +168,13 @@ class SeatView:
         return [(p.seat, p.coins, p.wounds, p.hand)
                 for p in self._game.players if not p.dead and p is not me]
 
+    def living_public(self) -> list[tuple[int, str, str, int, int, Optional[str], list[int]]]:
+        """Every living player, this seat too, in seat order: seat, name, character, coins,
+        wounds, why out, power cards still in hand (all public, as in `players`), without
+        building the table's view of each player."""
+        return [(p.seat, p.name, p.character, p.coins, p.wounds, p.out, p.hand)
+                for p in self._game.players if not p.dead]
+
     def remaining_hand(self, seat: int) -> list[int]:
         """Another player's power cards still in hand: public, since played ones lie face up."""
         return list(self._game.players[seat].hand)
@@ -258,7 +265,7 @@ class GreedyBot:
         return near[view.rng.randrange(len(near))]
 
     def _scores(self, view: SeatView, room: CompiledRoom, legal: Sequence[Card],
-                guesses: list[dict]) -> list[tuple[float, Card]]:
+                guesses: list[tuple]) -> list[tuple[float, Card]]:
         """Each card worth weighing with its score (a second-card item only when a spare)."""
         scored: list[tuple[float, Card]] = []
         for card in legal:
@@ -282,38 +289,38 @@ class GreedyBot:
         (the greedy bot cannot look past the room it is in)."""
         return True
 
-    def _guesses(self, view: SeatView) -> list[dict]:
+    def _guesses(self, view: SeatView) -> list[tuple]:
         """A few guesses of everyone else's card: revealed cards as they are; the rest the
         middle of what they hold, then random draws from it (the seat's own generator).
-        A guess also holds the next monster card, drawn the same way from those left."""
+        A guess is (the next monster card, drawn the same way from those left, then each
+        other living player's card in seat order)."""
         known = {pl.player.seat: pl.card for pl in view.revealed}
-        others = [p for p in view.players if not p.dead and p.seat != view.me.seat]
+        # (the card revealed, or None and what the player has left to draw from)
+        others = [(known[seat], None) if seat in known else (None, hand or [1])
+                  for seat, _coins, _wounds, hand in view.others_public()]
         threats = view.threats_left or [4]
-        guesses = []
-        for g in range(self.GUESSES):
-            guess: dict = {"threat": threats[len(threats) // 2] if g == 0
-                           else threats[view.rng.randrange(len(threats))]}
-            for p in others:
-                if p.seat in known:
-                    guess[p.seat] = known[p.seat]
-                    continue
-                left = view.remaining_hand(p.seat) or [1]
-                guess[p.seat] = (left[len(left) // 2] if g == 0
-                                 else left[view.rng.randrange(len(left))])
-            guesses.append(guess)
+        rng = view.rng
+        guesses = [(threats[len(threats) // 2],
+                    *[seen if left is None else left[len(left) // 2] for seen, left in others])]
+        for _ in range(self.GUESSES - 1):
+            guess = [threats[index_below(rng, len(threats))]]
+            for seen, left in others:
+                guess.append(seen if left is None else left[index_below(rng, len(left))])
+            guesses.append(tuple(guess))
         return guesses
 
-    def evaluate(self, view: SeatView, card: Card, guesses: list[dict]) -> float:
+    def evaluate(self, view: SeatView, card: Card, guesses: list[tuple]) -> float:
         """The average outcome of playing `card`, resolving a copy of the room per guess."""
         look = self._look
         if look is None or look.view is not view:  # asked outside choose_card
             look = _LookAhead(view, {})
+        outcome = look.outcome
         total = 0.0
         for guess in guesses:
-            outcome = look.outcome(card, guess)
-            if outcome is None:
+            got = outcome(card, guess)
+            if got is None:
                 return -1e9
-            coins, wounds, items, fell = outcome
+            coins, wounds, items, fell = got
             total += self.COIN * coins - self.WOUND * wounds + self.ITEM * items
             if fell:
                 total -= self.OUT
@@ -328,7 +335,7 @@ class _LookAhead:
     room once (a guess drawn twice, or a card weighed again behind a second-card item, is
     not resolved again)."""
 
-    __slots__ = ("view", "room", "me", "living", "several", "taken", "supply", "held",
+    __slots__ = ("view", "room", "me", "living", "mine", "several", "taken", "supply", "held",
                  "outcomes", "table", "threat", "scratch", "plays")
 
     def __init__(self, view: SeatView, scratch: dict):
@@ -337,13 +344,16 @@ class _LookAhead:
             raise ValueError("a look-ahead is made in a room entered")
         self.view = view
         self.room = room
-        self.me = view.me
-        self.living = [p for p in view.players if not p.dead]
-        self.several = self.room.cards_each > 1
+        self.me = me = view.me
+        # every living player as the table sees them (seat, name, character, coins, wounds,
+        # why out, power cards in hand), and where this seat is among them
+        self.living = living = view.living_public()
+        self.mine = next(i for i, p in enumerate(living) if p[0] == me.seat)
+        self.several = room.cards_each > 1
         self.taken = tuple(view.taken)
         self.supply = view.supply
         self.held = view.held_rules
-        # (card, the guess's cards in the guess's order) -> outcome, or None: unresolvable
+        # (card, guess) -> outcome, or None: unresolvable
         self.outcomes: dict[tuple, Optional[tuple[int, int, int, bool]]] = {}
         # The copy of the table every outcome is resolved on: the bot's, from `scratch`,
         # made once for these players and set back to a fresh table's state at the first
@@ -360,10 +370,11 @@ class _LookAhead:
         are secret: a copy holds only what it reveals), no statuses, the supply."""
         table = self.table
         if table is None:
-            key = (tuple((p.seat, p.name, p.character) for p in self.living), id(self.held))
+            key = (tuple(p[:3] for p in self.living), id(self.held))
             kept = self.scratch.get(key)
             if kept is None or kept[0].held is not self.held:
-                clones = [Player(p.seat, p.name, p.character) for p in self.living]
+                clones = [Player(seat, name, character) for seat, name, character, *_ in
+                          self.living]
                 box = [0]
                 # dice at their middle; every `may` answered yes, as GreedyBot.decide answers
                 table = Table(clones, dict(self.supply), 20, None, self.held,
@@ -386,35 +397,41 @@ class _LookAhead:
         supply = table.supply
         supply.clear()
         supply.update(self.supply)
-        me = self.me
-        for p, clone in zip(self.living, table.players, strict=True):
-            clone.coins, clone.wounds, clone.out, clone.dead = p.coins, p.wounds, p.out, False
-            clone.hand[:] = p.hand
-            clone.items[:] = p.items if p is me else ()
+        mine = self.mine
+        for i, (p, clone) in enumerate(zip(self.living, table.players)):
+            clone.coins, clone.wounds, clone.out, clone.dead = p[3], p[4], p[5], False
+            clone.hand[:] = p[6]
+            if i == mine:
+                clone.items[:] = self.me.items
+            elif clone.items:
+                clone.items.clear()
             if clone.marks:
                 clone.marks.clear()
         self.threat[0] = threat
         return table
 
-    def outcome(self, card: Card, guess: dict) -> Optional[tuple[int, int, int, bool]]:
+    def outcome(self, card: Card, guess: tuple) -> Optional[tuple[int, int, int, bool]]:
         """This seat's coins, wounds and items gained, and whether it fell out, when it plays
-        `card` and the others what `guess` says; None when the room cannot be resolved so."""
-        key = (card, *guess.values())  # one decision's guesses list the same seats in order
+        `card` and the others what `guess` says (the next monster card, then their cards in
+        seat order); None when the room cannot be resolved so."""
+        key = (card, guess)
         outcomes = self.outcomes
-        if key in outcomes:
-            return outcomes[key]
-        me, several = self.me, self.several
-        table = self._table(guess["threat"])
+        got = outcomes.get(key, outcomes)
+        if got is not outcomes:
+            return got
+        me, several, mine = self.me, self.several, self.mine
+        table = self._table(guess[0])
         plays = self.plays
-        after = me
-        for p, clone, pl in zip(self.living, table.players, plays, strict=True):
-            if p is me:
-                after = clone
+        after = table.players[mine]
+        g = 1
+        for i, (clone, pl) in enumerate(zip(table.players, plays)):
+            if i == mine:
                 c = card
             else:
-                c = guess[p.seat]
+                c = guess[g]
+                g += 1
             if several:
-                counted = (*self.taken, c) if p is me else (c,)
+                counted = (*self.taken, c) if i == mine else (c,)
                 for x in counted:
                     _hold(clone, x)
                 pl.card, pl.cards = counted[0], counted
