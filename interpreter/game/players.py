@@ -336,7 +336,7 @@ class _LookAhead:
     not resolved again)."""
 
     __slots__ = ("view", "room", "me", "living", "mine", "several", "taken", "supply", "held",
-                 "outcomes", "table", "threat", "scratch", "plays")
+                 "outcomes", "table", "threat", "scratch", "seats", "plays")
 
     def __init__(self, view: SeatView, scratch: dict):
         room = view.room
@@ -363,51 +363,41 @@ class _LookAhead:
         self.table: Optional[Table] = None
         self.scratch = scratch
         self.threat = [0]
+        # per seat, in seat order: (its copy, its play, coins, wounds, why out, hand, items)
+        self.seats: list[tuple] = []
         self.plays: list[Play] = []
 
-    def _table(self, threat: int) -> Table:
-        """The copy of the table, as it was: tokens, hands, this seat's items (the others'
-        are secret: a copy holds only what it reveals), no statuses, the supply."""
-        table = self.table
-        if table is None:
-            key = (tuple(p[:3] for p in self.living), id(self.held))
-            kept = self.scratch.get(key)
-            if kept is None or kept[0].held is not self.held:
-                clones = [Player(seat, name, character) for seat, name, character, *_ in
-                          self.living]
-                box = [0]
-                # dice at their middle; every `may` answered yes, as GreedyBot.decide answers
-                table = Table(clones, dict(self.supply), 20, None, self.held,
-                              dice=lambda faces: (faces + 1) // 2,
-                              ask=lambda p, question, card: True,
-                              threat_source=lambda: box[0])
-                self.scratch[key] = kept = (table, box,
-                                            [Play(clone, None) for clone in clones])
-            else:
-                table = kept[0]
-                table.clear_places()
-                for clone in table.players:
-                    clone.card_marks = None
-            table, self.threat, self.plays = kept
-            # where the game stands, for `floor_number`, `room_number`, `rooms_played`
-            view = self.view
-            table.floor_index, table.rooms_done = view.floor_index, view.rooms_done
-            table.room_number = view.room_index + 1
-            self.table = table
-        supply = table.supply
-        supply.clear()
-        supply.update(self.supply)
-        mine = self.mine
-        for i, (p, clone) in enumerate(zip(self.living, table.players)):
-            clone.coins, clone.wounds, clone.out, clone.dead = p[3], p[4], p[5], False
-            clone.hand[:] = p[6]
-            if i == mine:
-                clone.items[:] = self.me.items
-            elif clone.items:
-                clone.items.clear()
-            if clone.marks:
-                clone.marks.clear()
-        self.threat[0] = threat
+    def _table(self) -> Table:
+        """The copy of the table for this decision: the bot's, set back to a fresh table's
+        state (no statuses on players' cards, rooms or the dungeon), where the game stands."""
+        key = (tuple(p[:3] for p in self.living), id(self.held))
+        kept = self.scratch.get(key)
+        if kept is None or kept[0].held is not self.held:
+            clones = [Player(seat, name, character) for seat, name, character, *_ in
+                      self.living]
+            box = [0]
+            # dice at their middle; every `may` answered yes, as GreedyBot.decide answers
+            table = Table(clones, dict(self.supply), 20, None, self.held,
+                          dice=lambda faces: (faces + 1) // 2,
+                          ask=lambda p, question, card: True,
+                          threat_source=lambda: box[0])
+            self.scratch[key] = kept = (table, box, [Play(clone, None) for clone in clones])
+        else:
+            table = kept[0]
+            table.clear_places()
+            for clone in table.players:
+                clone.card_marks = None
+        table, self.threat, plays = kept
+        self.plays = plays
+        # where the game stands, for `floor_number`, `room_number`, `rooms_played`
+        view = self.view
+        table.floor_index, table.rooms_done = view.floor_index, view.rooms_done
+        table.room_number = view.room_index + 1
+        # the others' items are secret: a copy holds only what it reveals
+        self.seats = [(clone, pl, p[3], p[4], p[5], p[6],
+                       tuple(self.me.items) if i == self.mine else ())
+                      for i, (p, clone, pl) in enumerate(zip(self.living, table.players, plays))]
+        self.table = table
         return table
 
     def outcome(self, card: Card, guess: tuple) -> Optional[tuple[int, int, int, bool]]:
@@ -419,12 +409,22 @@ class _LookAhead:
         got = outcomes.get(key, outcomes)
         if got is not outcomes:
             return got
-        me, several, mine = self.me, self.several, self.mine
-        table = self._table(guess[0])
-        plays = self.plays
-        after = table.players[mine]
+        table = self.table or self._table()
+        # The copy set back to the table as this seat sees it (tokens, hands, this seat's
+        # items, no statuses, the supply), each seat with its card.
+        supply = table.supply
+        supply.clear()
+        supply.update(self.supply)
+        self.threat[0] = guess[0]
+        mine, several = self.mine, self.several
         g = 1
-        for i, (clone, pl) in enumerate(zip(table.players, plays)):
+        for i, (clone, pl, coins, wounds, out, hand, items) in enumerate(self.seats):
+            clone.coins, clone.wounds, clone.out, clone.dead = coins, wounds, out, False
+            clone.hand[:] = hand
+            if items or clone.items:
+                clone.items[:] = items
+            if clone.marks:
+                clone.marks.clear()
             if i == mine:
                 c = card
             else:
@@ -434,21 +434,22 @@ class _LookAhead:
                 counted = (*self.taken, c) if i == mine else (c,)
                 for x in counted:
                     _hold(clone, x)
-                pl.card, pl.cards = counted[0], counted
+                pl.card, pl.cards, pl.card_values = counted[0], counted, ()
             else:
                 if c not in clone.hand:  # nearly always there: a card from the hand
                     _hold(clone, c)
                 pl.card, pl.cards = c, None
-            # as a new Play: what resolve_round sets is set back
-            pl.value, pl.escaped, pl.chain, pl.card_values, pl.sequence = None, False, (), (), None
+            if pl.escaped:  # as a new Play: what resolve_round sets is set back
+                pl.escaped = False
         result: Optional[tuple[int, int, int, bool]] = None
         try:
-            ctx = resolve_round(table, self.room, plays)
+            ctx = resolve_round(table, self.room, self.plays, participants=table.players)
             if "room" in ctx.reacts:
                 ctx.phase("room", list(ctx.participants))
         except (RulesError, KeyError, ValueError):
             pass
         else:
+            me, after = self.me, table.players[mine]
             result = (after.coins - me.coins, after.wounds - me.wounds,
                       len(after.items) - len(me.items), bool(after.out and not me.out))
         outcomes[key] = result
