@@ -14,7 +14,7 @@ import attrs
 from raiders.interpreter.runtime.compiled import CompiledRoom
 from raiders.interpreter.runtime.legality import is_second_card
 from raiders.interpreter.runtime.room import RulesError, Table, resolve_round
-from raiders.interpreter.runtime.state import Card, Play, Player
+from raiders.interpreter.runtime.state import POWER_CARDS, Card, Play, Player
 
 
 @attrs.frozen
@@ -394,9 +394,10 @@ class _LookAhead:
         table.floor_index, table.rooms_done = view.floor_index, view.rooms_done
         table.room_number = view.room_index + 1
         # the others' items are secret: a copy holds only what it reveals
-        self.seats = [(clone, pl, p[3], p[4], p[5], p[6],
-                       tuple(self.me.items) if i == self.mine else ())
-                      for i, (p, clone, pl) in enumerate(zip(self.living, table.players, plays))]
+        mine, items = self.mine, tuple(self.me.items)
+        self.seats = [(clone, pl, p[3], p[4], p[5], p[6], items if i == mine else ())
+                      for i, (p, clone, pl) in enumerate(zip(self.living, table.players, plays,
+                                                             strict=True))]
         self.table = table
         return table
 
@@ -485,6 +486,10 @@ class _Plain:
         self.held = rules.held_rules
         self.outcomes: dict[tuple, Optional[tuple[int, int, int, bool]]] = {}
         self._seconds: dict[tuple[str, str], bool] = {}  # (room, item) -> is_second_card
+        # The plain tables outcomes are resolved on, one per number of seats, each set back
+        # to the state its key makes before each resolution (`_state`): building a Table per
+        # outcome was most of a search's cost while the outcomes are still being filled in.
+        self._tables: dict[int, tuple[Table, list[int], list[Play]]] = {}
 
     def is_second(self, room: CompiledRoom, item: str, abilities) -> bool:
         """`is_second_card` for these rules (the abilities are the rules' own), kept."""
@@ -512,27 +517,8 @@ class _Plain:
             pass  # resolved below, once
         if len(outcomes) >= self.LIMIT:
             outcomes.clear()
-        _room, threat, card, character, taken, items, others, coin_place, wound_place = key
-        seats = [card, *others]
-        all_coins = _tokens(coin_place, len(others), 20)
-        all_wounds = _tokens(wound_place, len(others), 4)
-        clones = [Player(i, f"P{i + 1}", character if i == 0 else "", all_coins[i], all_wounds[i])
-                  for i in range(len(seats))]
-        me = clones[0]
-        me.items[:] = items
-        several = room.cards_each > 1
-        plays = []
-        for i, clone in enumerate(clones):
-            card = seats[i]
-            counted = (*taken, card) if i == 0 else (card,)
-            for c in counted:
-                _hold(clone, c)
-            plays.append(Play(clone, counted[0], cards=counted if several else None))
-        table = Table(clones, dict(self.rules.supply), None, None, self.held,
-                      dice=lambda faces: (faces + 1) // 2,
-                      ask=lambda p, question, card: True,
-                      threat_source=lambda: threat)
-        table.floor_index, table.rooms_done, table.room_number = 0, 0, 1
+        table, plays = self._state(key, room.cards_each > 1)
+        me = table.players[0]
         coins, wounds, held = me.coins, me.wounds, len(me.items)
         got: Optional[tuple[int, int, int, bool]] = None
         try:
@@ -545,6 +531,45 @@ class _Plain:
             got = (me.coins - coins, me.wounds - wounds, len(me.items) - held, bool(me.out))
         outcomes[key] = got
         return got
+
+    def _state(self, key: tuple, several: bool) -> tuple[Table, list[Play]]:
+        """The plain table for `key`, set to the state the key makes (the class docstring),
+        as a new Table would be: nothing of an earlier outcome is left on it."""
+        _room, threat, card, character, taken, items, others, coin_place, wound_place = key
+        seats = [card, *others]
+        n = len(seats)
+        prepared = self._tables.get(n)
+        if prepared is None:
+            clones = [Player(i, f"P{i + 1}") for i in range(n)]
+            box = [0]
+            table = Table(clones, {}, None, None, self.held,
+                          dice=lambda faces: (faces + 1) // 2,
+                          ask=lambda p, question, card: True,
+                          threat_source=lambda: box[0])
+            prepared = self._tables[n] = (table, box, [Play(clone, None) for clone in clones])
+        table, box, plays = prepared
+        box[0] = threat
+        table.clear_places()
+        table.floor_index, table.rooms_done, table.room_number = 0, 0, 1
+        table.supply.clear()
+        table.supply.update(self.rules.supply)
+        all_coins = _tokens(coin_place, n - 1, 20)
+        all_wounds = _tokens(wound_place, n - 1, 4)
+        for i, (clone, pl) in enumerate(zip(table.players, plays, strict=True)):
+            clone.character = character if i == 0 else ""
+            clone.coins, clone.wounds, clone.out, clone.dead = all_coins[i], all_wounds[i], None, \
+                False
+            clone.hand[:] = POWER_CARDS
+            clone.items[:] = items if i == 0 else ()
+            if clone.marks:
+                clone.marks.clear()
+            clone.card_marks = None
+            counted = (*taken, seats[i]) if i == 0 else (seats[i],)
+            for c in counted:
+                _hold(clone, c)
+            pl.card, pl.cards, pl.chain, pl.value, pl.escaped, pl.sequence, pl.card_values = \
+                counted[0], counted if several else None, (), None, False, None, ()
+        return table, plays
 
 
 def place(mine: int, theirs: Sequence[int]) -> tuple[bool, int]:
