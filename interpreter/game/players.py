@@ -6,7 +6,9 @@ cards already revealed in the current room.
 """
 from __future__ import annotations
 
+import functools
 import random
+import re
 from typing import Callable, Optional, Protocol, Sequence
 
 import attrs
@@ -490,6 +492,12 @@ class _Plain:
         # to the state its key makes before each resolution (`_state`): building a Table per
         # outcome was most of a search's cost while the outcomes are still being filled in.
         self._tables: dict[int, tuple[Table, list[int], list[Play]]] = {}
+        # Per room id: whether no rule that can run in it reads a player's coins or wounds
+        # (`_blind`); then an outcome is looked for first under the key without the places.
+        self._blind_rooms: dict[str, bool] = {}
+        self._held_read = any(_reads_tokens(card.source) for group in
+                              (rules.characters, rules.items, rules.statuses)
+                              for card in group.values() if not card.rules.empty)
 
     def is_second(self, room: CompiledRoom, item: str, abilities) -> bool:
         """`is_second_card` for these rules (the abilities are the rules' own), kept."""
@@ -517,10 +525,41 @@ class _Plain:
             pass  # resolved below, once
         if len(outcomes) >= self.LIMIT:
             outcomes.clear()
+        if self._blind(room):
+            # The rules never read the tokens, so where they stand changes the outcome only
+            # where an effect stops at nothing (coins lost, wounds healed, coins taken): one
+            # resolution at the plain places tells whether one could have, and if not its
+            # outcome is every place's (the same value the key's own state gives).
+            short = key[:7]
+            got = outcomes.get(short, _UNKNOWN)
+            if got is _UNKNOWN:
+                got, bounded = self._resolve(room, (*short, _EVEN, _EVEN), watch=True)
+                outcomes[short] = got = got if bounded else _PLACED
+            if got is not _PLACED:
+                outcomes[key] = got
+                return got
+        got = outcomes[key] = self._resolve(room, key)[0]
+        return got
+
+    def _blind(self, room: CompiledRoom) -> bool:
+        """Whether no rule that can run in this room reads a player's coins or wounds (its
+        own compiled text, and any held card's): kept per room."""
+        blind = self._blind_rooms.get(room.id)
+        if blind is None:
+            blind = self._blind_rooms[room.id] = not (self._held_read
+                                                      or _reads_tokens(room.source))
+        return blind
+
+    def _resolve(self, room: CompiledRoom, key: tuple,
+                 watch: bool = False) -> tuple[Optional[tuple[int, int, int, bool]], bool]:
+        """The outcome for this seat in the state `key` makes; and, when `watch`, whether
+        no effect on the way could have stopped at nothing at any place (`_bounded`)."""
         table, plays = self._state(key, room.cards_each > 1)
         me = table.players[0]
         coins, wounds, held = me.coins, me.wounds, len(me.items)
         got: Optional[tuple[int, int, int, bool]] = None
+        trace: Optional[list] = [] if watch else None
+        table.trace = trace
         try:
             ctx = resolve_round(table, room, plays)
             if "room" in ctx.reacts:
@@ -529,8 +568,9 @@ class _Plain:
             pass
         else:
             got = (me.coins - coins, me.wounds - wounds, len(me.items) - held, bool(me.out))
-        outcomes[key] = got
-        return got
+        finally:
+            table.trace = None
+        return got, trace is not None and _bounded(trace, me.name, len(plays) - 1)
 
     def _state(self, key: tuple, several: bool) -> tuple[Table, list[Play]]:
         """The plain table for `key`, set to the state the key makes (the class docstring),
@@ -589,15 +629,54 @@ def place(mine: int, theirs: Sequence[int]) -> tuple[bool, int]:
     return (lo < hi, 3 if mine == hi else 4)
 
 
-def _tokens(at: tuple[bool, int], others: int, base: int) -> list[int]:
+@functools.cache
+def _tokens(at: tuple[bool, int], others: int, base: int) -> tuple[int, ...]:
     """A plain state's coins (or wounds) for `place`'s answer: this seat first, then the
-    others, the first of them at `base`, the rest at twice that when they differ."""
+    others, the first of them at `base`, the rest at twice that when they differ (kept:
+    a plain table asks at each outcome it resolves)."""
     spread, where = at
     high = 2 * base if spread else base
     theirs = [base] + [high] * (others - 1) if others else []
     mine = (base // 2, base, (base + high) // 2, high, high + base // 2)[where]
-    return [mine, *theirs]
+    return (mine, *theirs)
 
+
+@functools.cache
+def _fewest(others: int, base: int) -> int:
+    """The fewest coins (or wounds) this seat has at any place (`_tokens`)."""
+    return min(_tokens((spread, where), others, base)[0] for spread in (False, True)
+               for where in range(5))
+
+
+
+_EVEN = (False, 1)  # a place: the others alike, this seat equal to them (`place`)
+_UNKNOWN = object()  # not in a plain table yet
+_PLACED = object()  # a plain table's entry: this outcome depends on where the tokens stand
+# what reads a player's coins or wounds in a card's compiled text: `p.coins`, `richest`
+_TOKEN_READ = re.compile(r"\.(?:coins|wounds)\b|'(?:coins|wounds)'")
+
+
+def _reads_tokens(source: str) -> bool:
+    """Whether a card's compiled text reads a player's coins or wounds (comments aside)."""
+    return any(_TOKEN_READ.search(line.split("#", 1)[0] if "'" not in line else line)
+               for line in source.splitlines())
+
+
+def _bounded(trace: list, me: str, others: int) -> bool:
+    """Whether a plain resolution (its trace) did nothing that stops at zero and so would
+    come out otherwise at another place: coins lost or healed wounds beyond the fewest this
+    seat has at any place (`_tokens`), or any coins or items taken or passed."""
+    coins, wounds = _fewest(others, 20), _fewest(others, 4)
+    lost = healed = 0
+    for event, who, amount in trace:
+        if event == "steal" or event == "pass":
+            return False
+        if who == me:
+            if event == "lose":
+                lost += amount
+            elif event == "heal":
+                healed += amount
+    return lost <= coins and healed <= wounds
 
 def _hold(clone: Player, card: Optional[Card]) -> None:
     """A look-ahead's copy of a player holds the card it plays (a guess may be a card the
