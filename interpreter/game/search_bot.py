@@ -42,7 +42,7 @@ from typing import Sequence
 
 from raiders.interpreter.runtime.state import Card, Floor, Mark, RoomSlot
 
-from .players import GreedyBot, SeatView, _order, _Plain, index_below, place
+from .players import _UNKNOWN, GreedyBot, SeatView, _order, _Plain, index_below, place
 
 # A win is rare in some playouts (solo: survival), so the end state shapes the score a little:
 # coins up, wounds down (most wounds fall unconscious, ten wounds kill).
@@ -70,30 +70,42 @@ class _Forced(GreedyBot):
         self.first = list(first)
 
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
-        while self.first:
-            card = self.first.pop(0)
+        first = self.first
+        while first:
+            card = first.pop(0)
             if card in legal:
                 return card
+        if len(legal) == 1:
+            return legal[0]
         room = view.room
-        if room is None or len(legal) == 1:
+        if room is None:
             return legal[0]
         me = view.me
-        known = {pl.player.seat: pl.card for pl in view.revealed}
+        revealed = view.revealed
+        known = {pl.player.seat: pl.card for pl in revealed} if revealed else None
         others: list[Card] = []
         all_coins, all_wounds = [], []
+        plain_order = True  # power cards 1-9 only: `_order` sorts them as numbers do
         for seat, their_coins, their_wounds, hand in view.others_public():
-            seen = known.get(seat)
-            others.append(seen if seen is not None else hand[len(hand) // 2] if hand else 1)
+            seen = known.get(seat) if known else None
+            card = seen if seen is not None else hand[len(hand) // 2] if hand else 1
+            if card.__class__ is not int or not 0 <= card <= 9:
+                plain_order = False
+            others.append(card)
             all_coins.append(their_coins)
             all_wounds.append(their_wounds)
-        others.sort(key=_order)
+        if plain_order:
+            others.sort()
+        else:
+            others.sort(key=_order)
         threats = view.threats_left
         # as _LookAhead.estimate keys the plain table
         threat = threats[len(threats) // 2] if threats else 4
-        character, taken, items, guessed = me.character, tuple(view.taken), tuple(me.items), \
-            tuple(others)
-        coin_place, wound_place = place(me.coins, all_coins), place(me.wounds, all_wounds)
+        head = (room.id, threat)
+        tail = (me.character, tuple(view.taken), tuple(me.items), tuple(others),
+                place(me.coins, all_coins), place(me.wounds, all_wounds))
         plain = _Plain.of(view.rules)
+        known_outcomes, outcome = plain.outcomes, plain.outcome
         floor = -me.coins
         scores: dict[Card, float] = {}
         seconds = []
@@ -101,8 +113,10 @@ class _Forced(GreedyBot):
             if card.__class__ is str and plain.is_second(room, card, view.abilities):
                 seconds.append(card)
                 continue
-            got = plain.outcome(room, (room.id, threat, card, character, taken, items, guessed,
-                                       coin_place, wound_place))
+            key = (*head, card, *tail)
+            got = known_outcomes.get(key, _UNKNOWN)
+            if got is _UNKNOWN:
+                got = outcome(room, key)
             if got is None:
                 score = -1e9
             else:
@@ -113,15 +127,15 @@ class _Forced(GreedyBot):
             scores[card] = score
         # GreedyBot._scores: a second-card item only when holding a spare one, worth the
         # best card after it less the item
-        best = max(scores.values(), default=-1e9)
-        for card in seconds:
-            if me.items.count(card) >= 2:
-                scores[card] = best - self.ITEM + 0.3
+        if seconds:
+            best = max(scores.values(), default=-1e9)
+            for card in seconds:
+                if me.items.count(card) >= 2:
+                    scores[card] = best - self.ITEM + 0.3
         if not scores:
             return legal[0]
-        scored = [(score, card) for card, score in scores.items()]
-        top = max(scores.values())
-        near = [card for score, card in scored if score >= top - self.SLACK]
+        bar = max(scores.values()) - self.SLACK
+        near = [card for card, score in scores.items() if score >= bar]
         return near[index_below(view.rng, len(near))]
 
 
