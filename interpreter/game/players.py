@@ -492,9 +492,10 @@ class _Plain:
         # to the state its key makes before each resolution (`_state`): building a Table per
         # outcome was most of a search's cost while the outcomes are still being filled in.
         self._tables: dict[int, tuple[Table, list[int], list[Play]]] = {}
-        # Per room id: whether no rule that can run in it reads a player's coins or wounds
-        # (`_blind`); then an outcome is looked for first under the key without the places.
-        self._blind_rooms: dict[str, bool] = {}
+        # Per room id: whether no rule that can run in it reads a player's coins or wounds,
+        # and whether none reads their cards (`_blind`); then an outcome is looked for first
+        # under the key without the places, or without the seat's character and items.
+        self._blind_rooms: dict[str, tuple[bool, bool]] = {}
         self._held_read = any(_reads_tokens(card.source) for group in
                               (rules.characters, rules.items, rules.statuses)
                               for card in group.values() if not card.rules.empty)
@@ -525,7 +526,17 @@ class _Plain:
             pass  # resolved below, once
         if len(outcomes) >= self.LIMIT:
             outcomes.clear()
-        if self._blind(room):
+        own = key
+        tokens_blind, holdings_blind = self._blind(room)
+        if holdings_blind and (key[3] or key[5]):
+            # Nothing here reads what the seat holds nor who it is: its outcome is that of
+            # the key without its character and items.
+            key = (*key[:3], "", key[4], (), *key[6:])
+            got = outcomes.get(key, _UNKNOWN)
+            if got is not _UNKNOWN:
+                outcomes[own] = got
+                return got
+        if tokens_blind:
             # The rules never read the tokens, so where they stand changes the outcome only
             # where an effect stops at nothing (coins lost, wounds healed, coins taken): one
             # resolution at the plain places tells whether one could have, and if not its
@@ -536,18 +547,21 @@ class _Plain:
                 got, bounded = self._resolve(room, (*short, _EVEN, _EVEN), watch=True)
                 outcomes[short] = got = got if bounded else _PLACED
             if got is not _PLACED:
-                outcomes[key] = got
+                outcomes[own] = outcomes[key] = got
                 return got
-        got = outcomes[key] = self._resolve(room, key)[0]
+        got = outcomes[own] = outcomes[key] = self._resolve(room, key)[0]
         return got
 
-    def _blind(self, room: CompiledRoom) -> bool:
+    def _blind(self, room: CompiledRoom) -> tuple[bool, bool]:
         """Whether no rule that can run in this room reads a player's coins or wounds (its
-        own compiled text, and any held card's): kept per room."""
+        own compiled text, and any held card's); and whether none reads what a player holds
+        or which character they are, nor takes a card from them (the room's text, and no
+        held card with rules at all): kept per room."""
         blind = self._blind_rooms.get(room.id)
         if blind is None:
-            blind = self._blind_rooms[room.id] = not (self._held_read
-                                                      or _reads_tokens(room.source))
+            blind = self._blind_rooms[room.id] = (
+                not (self._held_read or _reads_tokens(room.source)),
+                not (self.held or _reads_holdings(room.source)))
         return blind
 
     def _resolve(self, room: CompiledRoom, key: tuple,
@@ -656,9 +670,24 @@ _PLACED = object()  # a plain table's entry: this outcome depends on where the t
 _TOKEN_READ = re.compile(r"\.(?:coins|wounds)\b|'(?:coins|wounds)'")
 
 
+# what reads a player's cards or character, or takes cards from them, in compiled text:
+# `holds(sword)`, `p.items`, the events that take an item from a hand or empty it
+_HOLDINGS_READ = re.compile(r"items|holds|character|'(?:take|steal|pass|death)'")
+
+
 def _reads_tokens(source: str) -> bool:
     """Whether a card's compiled text reads a player's coins or wounds (comments aside)."""
-    return any(_TOKEN_READ.search(line.split("#", 1)[0] if "'" not in line else line)
+    return _reads(_TOKEN_READ, source)
+
+
+def _reads_holdings(source: str) -> bool:
+    """Whether a card's compiled text reads a player's cards or character, or may take an
+    item from a hand (comments aside)."""
+    return _reads(_HOLDINGS_READ, source)
+
+
+def _reads(pattern: re.Pattern, source: str) -> bool:
+    return any(pattern.search(line.split("#", 1)[0] if "'" not in line else line)
                for line in source.splitlines())
 
 

@@ -1,10 +1,14 @@
 """The playouts' plain table (interpreter/game/players.py `_Plain`): a room whose rules never
-read a player's coins or wounds is resolved once for every place the key can say, yet each
-key's value is the one its own plain state gives, even where an effect stops at zero (coins
-lost or taken beyond what a seat holds, wounds healed beyond those it has)."""
+read a player's coins or wounds is resolved once for every place the key can say, and one
+whose rules never read what a player holds nor who they are once for every character and
+items, yet each key's value is the one its own plain state gives, even where an effect stops
+at zero (coins lost or taken beyond what a seat holds, wounds healed beyond those it has) or
+takes a card the seat holds."""
+from pathlib import Path
+
 import pytest
 
-from raiders.interpreter.game.players import _Plain, _reads_tokens
+from raiders.interpreter.game.players import _Plain, _reads_holdings, _reads_tokens
 from raiders.interpreter.runtime.rules import load_rules
 
 ROOMS = """
@@ -32,6 +36,18 @@ trap spring {
   }
 }
 
+# a key taken from the lowest: what the seat holds changes its outcome
+trap customs {
+  name "Customs"
+  hits {
+    5 -> lowest: take key
+    4 -> lowest: take key
+    3 -> lowest: take key
+    2 -> lowest: take key
+    1 -> lowest: take key
+  }
+}
+
 # a steal takes what there is
 treasure den {
   name "Den"
@@ -40,13 +56,14 @@ treasure den {
 }
 """
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 PLACES = [(spread, where) for spread in (False, True) for where in range(5)]
 
 
 @pytest.fixture(scope="module")
 def rules(tmp_path_factory):
     mod = tmp_path_factory.mktemp("clamps")
-    (mod / "mod.yaml").write_text("deck: {fleecing: 1, spring: 1, den: 1}\n")
+    (mod / "mod.yaml").write_text("deck: {fleecing: 1, spring: 1, den: 1, customs: 1}\n")
     (mod / "rooms.dsl").write_text(ROOMS)
     return load_rules("deluxe", None, (str(mod),))
 
@@ -98,3 +115,36 @@ def test_what_reads_tokens_in_compiled_text():
     assert _reads_tokens("    if p1.wounds >= 3:\n")
     assert not _reads_tokens("    # the richest lose coins and take wounds\n"
                              "    ctx.emit('wound', p4, 2)\n")
+    assert _reads_holdings("    found = [q for q in ctx.participants if 'sword' in q.items]\n")
+    assert _reads_holdings("    ctx.emit('take', p2, 0, 'key')\n")
+    assert not _reads_holdings("    ctx.give('key', group3)\n")
+
+
+HOLDINGS = [(character, items) for character in ("", "knight", "thief")
+            for items in ((), ("key",), ("key", "sword"), ("sword", "torch"))]
+
+
+@pytest.mark.parametrize("room_id, card", [("customs", 1), ("customs", "key"),
+                                           ("item-vault", 5), ("goblin", 1), ("den", 1)])
+def test_every_seat_gets_the_outcome_of_its_own_cards(rules, room_id, card):
+    room = rules.rooms[room_id]
+    assert _reads_holdings(room.source) == (room_id in ("customs", "den"))
+    shared = _Plain(rules)
+    outcomes = set()
+    for character, items in HOLDINGS:
+        for coin_place in (PLACES[0], PLACES[7]):
+            key = (room.id, 4, card, character, (), items, (2, 3, 4), coin_place, (False, 1))
+            expected = _Plain(rules)._resolve(room, key)[0]
+            outcomes.add(expected)
+            assert shared.outcome(room, key) == expected, (character, items, coin_place)
+    if room_id == "customs" and card == 1:
+        assert len(outcomes) > 1  # the key taken, or none held: one shared value was wrong
+
+
+def test_held_cards_with_rules_keep_what_a_seat_holds_in_the_key():
+    """A mod whose items or statuses have rules (the amulet, poison): what the seat holds may
+    bring rules into play, so no room is resolved without it."""
+    rules = load_rules("deluxe", None, (str(EXAMPLES / "mods" / "amulet"),))
+    assert rules.held_rules
+    plain = _Plain(rules)
+    assert all(not plain._blind(room)[1] for room in rules.rooms.values())
