@@ -48,6 +48,18 @@ trap customs {
   }
 }
 
+# whoever holds a sword is hit: what the seat holds changes its outcome, nothing is taken
+trap armoury {
+  name "Armoury"
+  hits {
+    5 -> holds(sword): wound 1
+    4 -> holds(sword): wound 1
+    3 -> holds(sword): wound 1
+    2 -> holds(sword): wound 1
+    1 -> holds(sword): wound 1
+  }
+}
+
 # a steal takes what there is
 treasure den {
   name "Den"
@@ -63,7 +75,8 @@ PLACES = [(spread, where) for spread in (False, True) for where in range(5)]
 @pytest.fixture(scope="module")
 def rules(tmp_path_factory):
     mod = tmp_path_factory.mktemp("clamps")
-    (mod / "mod.yaml").write_text("deck: {fleecing: 1, spring: 1, den: 1, customs: 1}\n")
+    (mod / "mod.yaml").write_text(
+        "deck: {fleecing: 1, spring: 1, den: 1, customs: 1, armoury: 1}\n")
     (mod / "rooms.dsl").write_text(ROOMS)
     return load_rules("deluxe", None, (str(mod),))
 
@@ -124,11 +137,11 @@ HOLDINGS = [(character, items) for character in ("", "knight", "thief")
             for items in ((), ("key",), ("key", "sword"), ("sword", "torch"))]
 
 
-@pytest.mark.parametrize("room_id, card", [("customs", 1), ("customs", "key"),
+@pytest.mark.parametrize("room_id, card", [("customs", 1), ("customs", "key"), ("armoury", 1),
                                            ("item-vault", 5), ("goblin", 1), ("den", 1)])
 def test_every_seat_gets_the_outcome_of_its_own_cards(rules, room_id, card):
     room = rules.rooms[room_id]
-    assert _reads_holdings(room.source) == (room_id in ("customs", "den"))
+    assert _reads_holdings(room.source) == (room_id in ("customs", "den", "armoury"))
     shared = _Plain(rules)
     outcomes = set()
     for character, items in HOLDINGS:
@@ -137,8 +150,8 @@ def test_every_seat_gets_the_outcome_of_its_own_cards(rules, room_id, card):
             expected = _Plain(rules)._resolve(room, key)[0]
             outcomes.add(expected)
             assert shared.outcome(room, key) == expected, (character, items, coin_place)
-    if room_id == "customs" and card == 1:
-        assert len(outcomes) > 1  # the key taken, or none held: one shared value was wrong
+    if (room_id, card) in (("customs", 1), ("armoury", 1)):
+        assert len(outcomes) > 1  # a key taken, a sword hit: one shared value was wrong
 
 
 def test_held_cards_with_rules_keep_what_a_seat_holds_in_the_key():
