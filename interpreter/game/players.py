@@ -488,6 +488,7 @@ class _Plain:
         self.held = rules.held_rules
         self.outcomes: dict[tuple, Optional[tuple[int, int, int, bool]]] = {}
         self._seconds: dict[tuple[str, str], bool] = {}  # (room, item) -> is_second_card
+        self._rows: dict[tuple, dict] = {}  # `row`
         # The plain tables outcomes are resolved on, one per number of seats, each set back
         # to the state its key makes before each resolution (`_state`): building a Table per
         # outcome was most of a search's cost while the outcomes are still being filled in.
@@ -499,6 +500,18 @@ class _Plain:
         self._held_read = any(_reads_tokens(card.source) for group in
                               (rules.characters, rules.items, rules.statuses)
                               for card in group.values() if not card.rules.empty)
+
+    def row(self, rest: tuple) -> dict:
+        """The outcomes already read for a key but its card (room id, next monster card, then
+        the key's fields after the card), by card: a decision reads each of its cards there
+        without making and hashing a whole key per card (kept as long as the outcomes)."""
+        rows = self._rows
+        got = rows.get(rest)
+        if got is None:
+            if len(rows) >= self.LIMIT:
+                rows.clear()
+            got = rows[rest] = {}
+        return got
 
     def is_second(self, room: CompiledRoom, item: str, abilities) -> bool:
         """`is_second_card` for these rules (the abilities are the rules' own), kept."""

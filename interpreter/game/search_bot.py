@@ -101,11 +101,11 @@ class _Forced(GreedyBot):
         threats = view.threats_left
         # as _LookAhead.estimate keys the plain table
         threat = threats[len(threats) // 2] if threats else 4
-        head = (room.id, threat)
         tail = (me.character, tuple(view.taken), tuple(me.items), tuple(others),
                 place(me.coins, all_coins), place(me.wounds, all_wounds))
         plain = _Plain.of(view.rules)
-        known_outcomes, outcome = plain.outcomes, plain.outcome
+        # this decision's outcomes by card: the plain table's, under one key for the rest
+        row = plain.row((room.id, threat, *tail))
         floor = -me.coins
         scores: dict[Card, float] = {}
         seconds = []
@@ -113,10 +113,9 @@ class _Forced(GreedyBot):
             if card.__class__ is str and plain.is_second(room, card, view.abilities):
                 seconds.append(card)
                 continue
-            key = (*head, card, *tail)
-            got = known_outcomes.get(key, _UNKNOWN)
+            got = row.get(card, _UNKNOWN)
             if got is _UNKNOWN:
-                got = outcome(room, key)
+                got = row[card] = plain.outcome(room, (room.id, threat, card, *tail))
             if got is None:
                 score = -1e9
             else:
