@@ -308,24 +308,21 @@ def test_the_language_server_never_reads_the_cache(cache, monkeypatch):
 
 
 def test_a_load_from_the_cache_imports_no_parser(cache, tmp_path):
-    """A fresh process answered from the cache imports neither lark, the parser nor the
-    checker; its game is the game of a load from the card files."""
+    """A fresh `raiders play` answered from the cache imports neither lark, the parser nor the
+    checker; its game is the game of a load from the card files (the first run's)."""
     env = {**os.environ, "RAIDERS_CACHE_DIR": str(cache.folder)}
     env.pop("RAIDERS_NO_CACHE", None)
     mods = str(ROOT / "examples" / "mods" / "gorgon")
-    code = ("import sys\nfrom raiders.interpreter.runtime.rules import load_rules\n"
-            f"load_rules('deluxe', None, ({mods!r},))\n"
+    code = ("import sys\nfrom raiders.interpreter.cli import main\n"
+            "try:\n    main(['play', '--cards', sys.argv[1], '--players', '4', '--bots', 'greedy',"
+            " '--seed', '5', '-q', '--log', sys.argv[2]], prog_name='raiders')\n"
+            "except SystemExit as stop:\n    assert not stop.code, stop.code\n"
             "print(sorted(m for m in ('lark', 'raiders.dsl.parser', 'raiders.dsl.checker')"
             " if m in sys.modules))\n")
-    run = [sys.executable, "-c", code]
-    first = run_ok(run, env=env).stdout
+    first = run_ok([sys.executable, "-c", code, mods, str(tmp_path / "a.yaml")], env=env).stdout
     assert "lark" in first and len(cache_files(cache.folder)) == 1
-    again = run_ok(run, env=env).stdout
-    assert again.strip() == "[]"
-    play = [sys.executable, "-m", "raiders", "play", "--cards", mods, "--players", "4",
-            "--bots", "greedy", "--seed", "5", "-q", "--log"]
-    for log in ("a.yaml", "b.yaml"):  # the first written, the second read from the cache
-        run_ok([*play, str(tmp_path / log)], env=env)
+    again = run_ok([sys.executable, "-c", code, mods, str(tmp_path / "b.yaml")], env=env).stdout
+    assert again.splitlines()[-1] == "[]"
     assert (tmp_path / "a.yaml").read_bytes() == (tmp_path / "b.yaml").read_bytes()
 
 
@@ -505,16 +502,14 @@ def test_validate_of_unchanged_files_parses_nothing_and_still_checks(tmp_path, m
     assert first.stdout.replace(first.stdout.splitlines()[-1], "") == \
         again.stdout.replace(again.stdout.splitlines()[-1], "")
     card = mod / "a.dsl"
-    card.write_text('treasure chest-a { name "A" chest 3 \n')  # the closing brace gone
-    broken = _validate(folder, str(mod))
-    assert broken.returncode == 1 and f"{card.name}:" in broken.stdout + broken.stderr
-    card.write_text('treasure chest-a { name "A" chest 3 }\n'
-                    'treasure chest-b { name "B" chest 3 } ')
-    _validate(folder, str(mod))
+    assert 'treasure chest-a {' in card.read_text()
     (mod / "b.dsl").write_text('treasure chest-a { name "A again" chest 3 }\n')
     twice = _validate(folder, str(mod))  # a.dsl's parse kept; the duplicate is the checker's
     assert twice.returncode == 1 and "E401" in twice.stdout + twice.stderr
     assert "imported: ['lark', 'raiders.dsl.parser']" in twice.stdout  # b.dsl is new
+    card.write_text('treasure chest-a { name "A" chest 3 \n')  # the closing brace gone
+    broken = _validate(folder, str(mod))
+    assert broken.returncode == 1 and f"{card.name}:" in broken.stdout + broken.stderr
 
 
 def test_a_parse_is_kept_per_path(cache, tmp_path):
