@@ -38,6 +38,7 @@ def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("RAIDERS_CACHE_DIR", str(folder))
     monkeypatch.delenv("RAIDERS_NO_CACHE", raising=False)
     monkeypatch.setattr(R, "_LOADED", {})
+    monkeypatch.setattr(libcache, "BUDGET", libcache.WriteBudget())  # a process of its own
     checked = []
     real = R._checked
 
@@ -592,3 +593,28 @@ def test_validate_in_shards_keeps_and_reuses_parses_too(cache, tmp_path):
     assert len(list(cache.folder.glob("ast-*.bin"))) == 1 and module
     loader._PARSED.clear()
     assert libcache.fetch_parsed(path, text)[0] == module
+
+
+def test_a_run_writes_only_the_parses_its_hits_paid_for(cache, tmp_path, monkeypatch):
+    """Issue 23, "the cache never hurts": writing a parse costs about half a parse, so a
+    process writes FREE_WRITES parses and then one per parse it read back. A mod larger than
+    that is kept over a few runs (here 3, 3+3, then the last one), and every run gives the
+    same parses."""
+    from raiders.formats import loader
+
+    monkeypatch.setattr(libcache, "FREE_WRITES", 3)
+    folder = tmp_path / "mod"
+    folder.mkdir()
+    files = []
+    for i in range(10):
+        files.append(folder / f"c{i}.dsl")
+        files[-1].write_text(f'treasure chest-{i} {{ name "C{i}" chest 3 }}\n')
+    kept, parses = [], []
+    for _run in range(4):
+        monkeypatch.setattr(libcache, "BUDGET", libcache.WriteBudget())  # a new process
+        loader._PARSED.clear()
+        parses.append([m for _, m, _, _ in loader.DISK.parse_many(files)])
+        kept.append(len(list(cache.folder.glob("ast-*.bin"))))
+        assert libcache.BUDGET.writes <= 3 + libcache.BUDGET.hits
+    assert kept == [3, 9, 10, 10]
+    assert all(run == parses[0] for run in parses)
