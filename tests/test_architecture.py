@@ -2,6 +2,7 @@
 imports go one way between the layers and make no cycle (lazy imports inside functions count
 too), and no module assigns to another module's attributes."""
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,11 +54,29 @@ def _absolute(node: ast.ImportFrom, package: str) -> str:
     return base
 
 
+@functools.lru_cache(maxsize=None)
+def _facts(text: str, me: str,
+           package: str) -> tuple[set[str], set[str], set[tuple[str, str, str]]]:
+    """What the rules below read of a module's text (its imports, the modules of ours it
+    imports, its assignments to other modules), from one parse: each rule reads every file,
+    and a tree kept per file would make the collector's passes slow."""
+    nodes = list(ast.walk(ast.parse(text)))
+    return (_imports_of(nodes, package), _edges_of(nodes, me, package),
+            _patches_of(nodes, me, package))
+
+
+def _source(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
 def _imports(path: Path) -> set[str]:
     """Every module a file imports, relative imports resolved."""
-    package = _package(path)
+    return _facts(_source(path), _module(path), _package(path))[0]
+
+
+def _imports_of(nodes: list[ast.AST], package: str) -> set[str]:
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in nodes:
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -121,12 +140,16 @@ def test_the_layer_rule_can_fail():
 def _edges(path: Path) -> set[str]:
     """The modules of ours a file imports, where it imports them (top or inside a function):
     `from pkg import mod` is the module `pkg.mod`, `from pkg import name` the package itself."""
-    return _edges_in(path.read_text(encoding="utf-8"), _module(path), _package(path))
+    return _edges_in(_source(path), _module(path), _package(path))
 
 
 def _edges_in(text: str, me: str, package: str) -> set[str]:
+    return _facts(text, me, package)[1]
+
+
+def _edges_of(nodes: list[ast.AST], me: str, package: str) -> set[str]:
     found = set()
-    for node in ast.walk(ast.parse(text)):
+    for node in nodes:
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -219,11 +242,11 @@ def test_the_cycle_rule_can_fail():
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
-def _module_names(tree: ast.AST, package: str) -> dict[str, str]:
+def _module_names(nodes: list[ast.AST], package: str) -> dict[str, str]:
     """The names a file binds to our modules: `import raiders.x as y`, `from raiders.x import
     mod`, `from . import mod` (a name imported from a module, not a module, is left out)."""
     names = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for a in node.names:
                 if a.name in MODULES:
@@ -237,16 +260,19 @@ def _module_names(tree: ast.AST, package: str) -> dict[str, str]:
 
 
 def _patches(path: Path) -> set[tuple[str, str, str]]:
-    return _patches_in(path.read_text(encoding="utf-8"), _module(path), _package(path))
+    return _patches_in(_source(path), _module(path), _package(path))
 
 
 def _patches_in(text: str, me: str, package: str) -> set[tuple[str, str, str]]:
     """(this module, the module assigned to, the attribute) for `mod.x = …`, `mod.x += …`,
     `del mod.x` and `setattr(mod, "x", …)` on a module this file imported."""
-    tree = ast.parse(text)
-    mods = _module_names(tree, package)
+    return _facts(text, me, package)[2]
+
+
+def _patches_of(nodes: list[ast.AST], me: str, package: str) -> set[tuple[str, str, str]]:
+    mods = _module_names(nodes, package)
     found = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         targets = []
         if isinstance(node, ast.Assign):
             targets = node.targets
