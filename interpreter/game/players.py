@@ -684,7 +684,7 @@ _TOKEN_READ = re.compile(r"\.(?:coins|wounds)\b|'(?:coins|wounds)'")
 
 
 # what reads a player's cards or character, or takes cards from them, in compiled text:
-# `holds(sword)`, `p.items`, the events that take an item from a hand or empty it
+# `holds(ITEM)`, `p.items`, the events that take an item from a hand or empty it
 _HOLDINGS_READ = re.compile(r"items|holds|character|'(?:take|steal|pass|death)'")
 
 
