@@ -26,7 +26,7 @@ end of the game. Solo, a greedy playout of the whole game nearly always dies, wh
 candidates apart poorly, so a playout stops at the end of the floor and scores being alive,
 the wounds (heavily) and the coins there.
 
-Cost (this machine, one core): search:30 is about 1.5 s per 4-player deluxe game for the
+Cost (this machine, one core): search:30 is about 1 s per 4-player deluxe game for the
 search seat (greedy seats cost milliseconds; `python benchmarks/bots.py`), about 0.1 s per
 classic solo game; the cost grows linearly with N.
 
