@@ -34,7 +34,7 @@ from .progress import INTERRUPTED, games_bar, interrupted_note
               help="Bot for every seat (greedy, the default everywhere: it plays as a careful "
                    "player would; random; search:N), or one per seat: "
                    "search:30,greedy,greedy,greedy. search:N spends about N greedy playouts "
-                   "per decision (default 30: about 3-4 s of one core per 4-player game, "
+                   "per decision (default 30: about 1 s of one core per 4-player game, "
                    "0.1 s per solo game; cost grows with N).")
 @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=1000, show_default=True,
               help="Games to play (with --precision: the first batch).")
