@@ -391,8 +391,10 @@ class Game:
         order = living if living is not None and self.table.first is None \
             else self.play_order()
         for p in order:
-            # the most common decision: no items, any card left in hand
-            legal = legal_cards(room, p, abilities, (), item_plays) if p.items else list(p.hand)
+            # the most common decision: no items, any card left in hand, which the seat is
+            # shown as it is (a seat reads the cards it is given, never changes them)
+            legal: Sequence[Card] = legal_cards(room, p, abilities, (), item_plays) \
+                if p.items else p.hand
             if not legal:  # nothing left to play (a room fought in rounds)
                 plays.append(Play(p, None, cards=(None,), sequence=()))
                 continue
