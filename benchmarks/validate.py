@@ -4,13 +4,20 @@ Prints files/second for raiders' parse+check, next to a baseline run in the same
 CPython's own parser (`ast.parse`, written in C) on a Python rendering of the same cards.
 Also times `raiders validate cards/` as a whole process.
 
-    python benchmarks/validate.py [--files 10000]
+With --cache-runs K, it also answers "does the parse cache ever hurt?" (issue 23): `raiders
+validate` of the mod as a whole process, once with the cache off (RAIDERS_NO_CACHE=1), then K
+times over one fresh cache folder, each run's wall and CPU time (the process and its workers)
+as a ratio against the run with the cache off, and how many parses the folder holds after it.
+
+    python benchmarks/validate.py [--files 10000] [--cache-runs 0]
 """
 from __future__ import annotations
 
 import argparse
 import ast
+import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -69,9 +76,33 @@ def bench_process() -> float:
     return min(times)
 
 
+def validate_process(folder: Path, env: dict[str, str]) -> tuple[float, float]:
+    """`raiders validate folder` in a process of its own: (wall, CPU) seconds, workers included."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "raiders", "validate", str(folder)], env=env,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def bench_cache(folder: Path, runs: int, cache: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "RAIDERS_NO_CACHE"}
+    off_wall, off_cpu = validate_process(folder, {**env, "RAIDERS_NO_CACHE": "1"})
+    print(f"validate, cache off : {off_wall:6.2f} s wall {off_cpu:6.2f} s CPU")
+    for run in range(1, runs + 1):
+        wall, cpu = validate_process(folder, {**env, "RAIDERS_CACHE_DIR": str(cache)})
+        kept = len(list(cache.glob("ast-*.bin")))
+        print(f"validate, run {run:2d}   : {wall:6.2f} s wall {cpu:6.2f} s CPU   "
+              f"{wall / off_wall:.2f}x / {cpu / off_cpu:.2f}x the cache off   {kept} parses kept")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--files", type=int, default=10_000)
+    ap.add_argument("--cache-runs", type=int, default=0,
+                    help="validate runs over one fresh cache folder, against one run without")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "mod"
@@ -79,6 +110,8 @@ def main() -> None:
         files = make_mod(folder, args.files)
         seconds, problems = bench_raiders(folder)
         base = bench_baseline(files)
+        if args.cache_runs:
+            bench_cache(folder, args.cache_runs, Path(tmp) / "cache")
     print(f"synthetic mod: {args.files} card files, {problems} diagnostics")
     print(f"raiders parse+check : {seconds:6.2f} s  {args.files / seconds:9.0f} files/s")
     print(f"baseline ast.parse  : {base:6.2f} s  {args.files / base:9.0f} files/s "

@@ -40,7 +40,7 @@ from raiders.dsl.ast import (
 from . import cachefile, plaindata
 from .safeio import read_text
 
-FORMAT = b"raiders-library-cache/1"
+FORMAT = b"raiders-library-cache/2"
 MAX_BYTES = 50_000_000  # the built-in rulesets take about 0.1 MB
 KEEP = 64  # cache files kept (one per request: a mod in a temporary folder, a sweep's values)
 RACY_NS = 2 * 10**9  # files changed this recently may have changed while they were read
@@ -63,6 +63,33 @@ class Inputs:
     texts: Mapping[str, str] = attrs.field(factory=dict, eq=False, repr=False)
 
 
+# The cache never makes a run slower than no cache. Writing a file's parse (flattening it, a
+# file) costs about half what parsing the file costs, and a parse read back saves about four
+# fifths of it; a whole load kept costs about a quarter of a parse per card file, and read back
+# saves parsing and checking them all. So a process writes only as far as what it read back
+# paid for: one parse written per parse read (a whole load read counts as one per card file
+# it covers), a whole load as half a parse per card file, plus FREE_WRITES of its own (a
+# ruleset and a mod of a few dozen files are kept whole at once). A large mod is then kept over
+# a few runs, each no slower than the cache off (a 10,000-file `validate`: about eight),
+# instead of its first run paying for all of it (issue 23: 26% slower than no cache). Forked
+# workers each count their own (what they inherited from the parent included).
+FREE_WRITES = 100
+
+
+@attrs.define
+class WriteBudget:
+    """This process's files' parses read from the cache and written to it, in parses."""
+
+    hits: int = 0
+    writes: int = 0
+
+    def allows(self, cost: int = 1) -> bool:
+        return self.writes + cost <= FREE_WRITES + self.hits
+
+
+BUDGET = WriteBudget()
+
+
 def fetch(request: Sequence[str], code: Sequence[str],
           kinds: tuple[type, ...] = ()) -> Optional[Any]:
     """What `store` kept for this request, when everything it read is unchanged; else None.
@@ -76,25 +103,29 @@ def fetch(request: Sequence[str], code: Sequence[str],
     if payload is None:
         return None
     try:
-        seen, data = marshal.loads(payload)
+        seen, data, card_files = marshal.loads(payload)
         if not all(_observe(spec) == was for spec, was in seen):
             return None
         value = plaindata.rebuild(data, _classes(kinds))
     except (ValueError, TypeError, EOFError, OSError):
         return None
     allow_deep_trees()
+    if type(card_files) is int:
+        BUDGET.hits += card_files
     return value
 
 
 def store(request: Sequence[str], code: Sequence[str], value: Any, inputs: Inputs,
           since_ns: int, kinds: tuple[type, ...] = ()) -> None:
     """Keep `value` for this request with what was read to make it (a load begun at
-    `since_ns`). Nothing is kept when a file changed while the load read it: one found now
-    that is not the text the load parsed (`inputs.texts`), or one changed since the load
-    began. Never fails: a value that cannot be stored, or a folder that cannot be written,
-    leaves no cache."""
+    `since_ns`), when this process's hits have paid for it (`BUDGET`). Nothing is kept when
+    a file changed while the load read it: one found now that is not the text the load
+    parsed (`inputs.texts`), or one changed since the load began. Never fails: a value that
+    cannot be stored, or a folder that cannot be written, leaves no cache."""
     folder = cachefile.cache_dir()
-    if folder is None:
+    card_files = sum(1 for path in inputs.texts if path.endswith(inputs.watched[0]))
+    cost = max(1, card_files // 2)
+    if folder is None or not BUDGET.allows(cost):
         return
     try:
         data = plaindata.flatten(value, _classes(kinds))
@@ -109,11 +140,12 @@ def store(request: Sequence[str], code: Sequence[str], value: Any, inputs: Input
         if newest >= since_ns - RACY_NS or not _as_read(seen, inputs.texts,
                                                          inputs.watched[0]):
             return
-        payload = marshal.dumps((tuple(seen), data))
+        payload = marshal.dumps((tuple(seen), data, card_files))
     except (ValueError, OSError, RecursionError):
         return
     key = _key(request, code)
     if key is not None and cachefile.write(folder, _path(folder, key), FORMAT, key, payload):
+        BUDGET.writes += cost
         cachefile.prune(folder, f"{_PREFIX}*.bin", KEEP)
 
 
@@ -150,6 +182,7 @@ _pruned = False  # the parsed entries are pruned once per process that writes on
 _largest_load = 0  # the most files one load of this process parsed (formats/loader.py)
 
 
+
 def expect_parsed(files: int) -> None:
     """A load of this many files is under way: the parsed entries kept are never fewer than
     that (plus KEEP_PARSED), or a load larger than the cache would prune the entries it is
@@ -177,15 +210,17 @@ def fetch_parsed(path: str, text: str) -> Optional[tuple[Any, list]]:
     if not isinstance(module, _classes().by_name["ast.Module"]) or type(diags) is not list:
         return None
     allow_deep_trees()
+    BUDGET.hits += 1
     return module, diags
 
 
 def store_parsed(path: str, text: str, parsed: tuple[Any, list]) -> None:
     """Keep a file's parse (only a clean one: a file with errors is parsed again, so its
-    diagnostics are always fresh). Never fails."""
+    diagnostics are always fresh), when this process's hits have paid for it (`BUDGET`).
+    Never fails."""
     global _pruned
     folder = cachefile.cache_dir()
-    if folder is None or parsed[0] is None or parsed[1]:
+    if folder is None or parsed[0] is None or parsed[1] or not BUDGET.allows():
         return
     try:
         payload = marshal.dumps(plaindata.flatten((parsed[0], list(parsed[1])), _classes()))
@@ -195,6 +230,7 @@ def store_parsed(path: str, text: str, parsed: tuple[Any, list]) -> None:
     if key is None or not cachefile.write(folder, folder / f"{_PARSED_PREFIX}{key[:40]}.bin",
                                           PARSED_FORMAT, key, payload):
         return
+    BUDGET.writes += 1
     if not _pruned:
         _pruned = True
         cachefile.prune(folder, f"{_PARSED_PREFIX}*.bin", KEEP_PARSED + _largest_load)

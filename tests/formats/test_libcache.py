@@ -38,6 +38,7 @@ def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("RAIDERS_CACHE_DIR", str(folder))
     monkeypatch.delenv("RAIDERS_NO_CACHE", raising=False)
     monkeypatch.setattr(R, "_LOADED", {})
+    monkeypatch.setattr(libcache, "BUDGET", libcache.WriteBudget())  # a process of its own
     checked = []
     real = R._checked
 
@@ -236,12 +237,13 @@ def test_a_broken_variant_card_stops_every_variant(cache, tmp_path):
 def _forge_class(blob: bytes, parsed: bool = False) -> bytes:
     """The same file, one object renamed to a class that is not on the list, the header's
     hash made right: only the list of classes stands in the way. `parsed`: a file's parse,
-    whose data is the table alone (a load's also says what it read)."""
+    whose data is the table alone (a load's also says what it read, and how many card files)."""
     head, _, payload = blob.partition(b"\n")
-    seen, (table, top) = ((), marshal.loads(payload)) if parsed else marshal.loads(payload)
+    seen, (table, top), files = ((), marshal.loads(payload), 0) if parsed \
+        else marshal.loads(payload)
     i = next(i for i, e in enumerate(table) if e[0] == "o")
     table = (*table[:i], ("o", "os.system", table[i][2]), *table[i + 1:])
-    payload = marshal.dumps((table, top) if parsed else (seen, (table, top)))
+    payload = marshal.dumps((table, top) if parsed else (seen, (table, top), files))
     fmt, key, _ = head.split(b" ")
     return b" ".join([fmt, key, hashlib.sha256(payload).hexdigest().encode()]) + b"\n" + payload
 
@@ -592,3 +594,56 @@ def test_validate_in_shards_keeps_and_reuses_parses_too(cache, tmp_path):
     assert len(list(cache.folder.glob("ast-*.bin"))) == 1 and module
     loader._PARSED.clear()
     assert libcache.fetch_parsed(path, text)[0] == module
+
+
+def test_a_run_writes_only_the_parses_its_hits_paid_for(cache, tmp_path, monkeypatch):
+    """Issue 23, "the cache never hurts": writing a parse costs about half a parse, so a
+    process writes FREE_WRITES parses and then one per parse it read back. A mod larger than
+    that is kept over a few runs (here 3, 3+3, then the last one), and every run gives the
+    same parses."""
+    from raiders.formats import loader
+
+    monkeypatch.setattr(libcache, "FREE_WRITES", 3)
+    folder = tmp_path / "mod"
+    folder.mkdir()
+    files = []
+    for i in range(10):
+        files.append(folder / f"c{i}.dsl")
+        files[-1].write_text(f'treasure chest-{i} {{ name "C{i}" chest 3 }}\n')
+    kept, parses = [], []
+    for _run in range(4):
+        monkeypatch.setattr(libcache, "BUDGET", libcache.WriteBudget())  # a new process
+        loader._PARSED.clear()
+        parses.append([m for _, m, _, _ in loader.DISK.parse_many(files)])
+        kept.append(len(list(cache.folder.glob("ast-*.bin"))))
+        assert libcache.BUDGET.writes <= 3 + libcache.BUDGET.hits
+    assert kept == [3, 9, 10, 10]
+    assert all(run == parses[0] for run in parses)
+
+
+def test_a_large_load_is_kept_whole_once_its_hits_paid_for_it(cache, tmp_path, monkeypatch):
+    """A whole load kept costs half a parse written per card file: a load larger than the
+    free writes is not kept whole on its first run (40 parses written, all it may), but on
+    the next, whose 40 parses read back pay for the rest and the whole load (60 + the
+    ruleset's own files); the third is answered whole. Every run plays the same rules."""
+    from raiders.formats import loader
+
+    monkeypatch.setattr(libcache, "FREE_WRITES", 40)
+    folder = tmp_path / "mod"
+    folder.mkdir()
+    for i in range(60):
+        (folder / f"c{i:02d}.dsl").write_text(f'treasure chest-{i} {{ name "C{i}" chest 3 }}\n')
+    settle(folder)
+    wholes, parsed, runs = [], [], []
+    for _run in range(3):
+        monkeypatch.setattr(libcache, "BUDGET", libcache.WriteBudget())  # a new process
+        loader._PARSED.clear()
+        rules, did_parse = load(cache, "deluxe", None, (str(folder),))
+        runs.append(rules)
+        parsed.append(did_parse)
+        wholes.append(len(cache_files(cache.folder)))
+        if _run == 0:
+            assert len(list(cache.folder.glob("ast-*.bin"))) == 40
+    assert wholes == [0, 1, 1] and parsed == [True, True, False]
+    for rules in runs[1:]:
+        same_rules(runs[0], rules)
