@@ -417,7 +417,15 @@ class Game:
             card = seats[p.seat].choose_card(view, legal, False)
             if card not in legal:
                 self._illegal(room, p, [card])
-            pl = Play(p, card)
+            # Play(p, card), field by field: a class's __init__ is a call of its own, and
+            # this is the game's commonest object (a new field of Play is set here too:
+            # tests/game/test_card_play.py holds every field set as Play(p, card) sets it)
+            pl = _new_object(Play)
+            pl.player = p
+            pl.card = card
+            pl.chain = pl.card_values = ()
+            pl.value = pl.cards = pl.sequence = None
+            pl.escaped = False
             plays.append(pl)
             if card.__class__ is str and item_plays.get(card):  # a second-card item
                 self._return_at_once(pl)
@@ -608,6 +616,7 @@ class Game:
 
 
 _NOTHING: tuple = ()
+_new_object = object.__new__
 _SLOTS: dict[tuple[str, bool], RoomSlot] = {}  # (card, face up) -> the dealt room, shared
 _NO_ANSWERS: Mapping[str, list[bool]] = MappingProxyType({})
 
