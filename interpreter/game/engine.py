@@ -583,8 +583,23 @@ class Game:
         after = []  # a loop, not a comprehension (a call of its own in Python 3.11)
         for p in self.players:
             after.append((p.name, p.coins, p.wounds, tuple(p.items)))
-        return RoomRecord(f, r, room.id, peeks, played, effects, after, first_name,
-                          ctx.threat_value, rolls, choices, self._before)
+        # RoomRecord(f, r, room.id, peeks, played, effects, after, first_name, ctx.threat_value,
+        # rolls, choices, self._before), field by field: an __init__ is a call of its own, once
+        # a room (tests/game/test_card_play.py holds every field set)
+        rec = _new_object(RoomRecord)
+        rec.floor = f
+        rec.index = r
+        rec.card = room.id
+        rec.peeks = peeks
+        rec._plays = played
+        rec.trace = effects
+        rec.after_state = after
+        rec.first_player = first_name
+        rec.monster = ctx.threat_value
+        rec.rolls = rolls
+        rec.choices = choices
+        rec.before = self._before
+        return rec
 
     def record_late_input(self) -> None:
         """Dice and answers after the last room's record (the last floor's end, the scoring)

@@ -1,9 +1,10 @@
-"""The engine makes a room's plays field by field (Game.card_play, without Play's __init__):
-every field of Play must be set there as Play(player, card) sets it, or a later read of a slot
-fails (a field added to Play and forgotten in the engine) or holds a stale value."""
+"""The engine makes a room's plays and its record field by field (Game.card_play and
+Game.finish_room, without the classes' __init__): every field must be set there as the
+__init__ sets it, or a later read of the slot fails (a field added to the class and forgotten in
+the engine) or holds a stale value."""
 import attrs
 
-from raiders.interpreter.game.engine import Game
+from raiders.interpreter.game.engine import Game, RoomRecord
 from raiders.interpreter.game.players import RandomBot
 from raiders.interpreter.runtime.rules import load_rules
 from raiders.interpreter.runtime.state import Play
@@ -29,3 +30,15 @@ def test_every_field_of_a_play_is_set_as_its_init_sets_it():
         fresh.chain = pl.chain  # a second-card item's chain, when one was played
         for field in attrs.fields(Play):
             assert getattr(pl, field.name) == getattr(fresh, field.name), field.name
+
+
+def test_every_field_of_a_room_record_is_set():
+    rules = load_rules("deluxe")
+    game = Game(rules, ["A", "B", "C", "D"], [RandomBot() for _ in range(4)], seed=8)
+    result = game.run()
+    assert result.rooms
+    for rec in result.rooms:
+        # each field read (a slot never set raises), and the record the __init__ would make
+        # from them equal to the engine's
+        values = {field.alias: getattr(rec, field.name) for field in attrs.fields(RoomRecord)}
+        assert RoomRecord(**values) == rec
