@@ -185,7 +185,7 @@ class Game:
     def random_deal(self, n_players: int) -> Deal:
         rs, rng = self.rules.ruleset, self.rng
         deck = list(self.rules.deck_cards)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         deck = deck[rs.remove if self.rules.variant.remove is None else self.rules.variant.remove:]
         n_rooms = rs.floors_used * rs.rooms_per_floor
         boss = [rng.choice(self.rules.bosses)] if self.rules.bosses else []
@@ -194,7 +194,7 @@ class Game:
             raise RulesError(f"the deck holds {len(rooms)} rooms; {n_rooms} are needed")
         if rs.floors:
             cards = list(rs.floors)
-            rng.shuffle(cards)
+            shuffle(rng, cards)
             layouts: list[tuple[Optional[str], str]] = [
                 (c, self.rules.floors[c].layout) for c in cards[: rs.floors_used]]
         else:
@@ -222,7 +222,7 @@ class Game:
         characters = rng.sample(list(self.rules.pool), n_players)
         first = rng.randrange(n_players) if self.rules.variant.first_player == "random" else None
         threats = list(self.rules.variant.threat_deck)
-        rng.shuffle(threats)
+        shuffle(rng, threats)
         return Deal(floors, characters, first, threats)
 
     # ---- the game
@@ -634,6 +634,21 @@ _NOTHING: tuple = ()
 _new_object = object.__new__
 _SLOTS: dict[tuple[str, bool], RoomSlot] = {}  # (card, face up) -> the dealt room, shared
 _NO_ANSWERS: Mapping[str, list[bool]] = MappingProxyType({})
+
+
+def shuffle(rng: random.Random, cards: list) -> None:
+    """`rng.shuffle(cards)`, swap for swap and draw for draw (CPython's: for each place from
+    the last, an index below it from k random bits, k its bit length, drawn until it is below),
+    without a call per card: every deal shuffles the room deck (tests/game/test_index_below.py
+    holds it to random.shuffle)."""
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(cards))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _seat_of(pl: Play) -> int:
