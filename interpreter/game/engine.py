@@ -6,6 +6,7 @@ Every random choice comes from the game's one seeded generator.
 """
 from __future__ import annotations
 
+import _random
 import random
 import weakref
 from types import MappingProxyType
@@ -104,7 +105,9 @@ class Game:
         self.seats = list(seats)
         # Each seat gets its own generator, derived from the game's, so a bot's choices do not
         # shift the deal and the same seed always gives the same game.
-        self.seat_rngs = [random.Random(self.rng.getrandbits(64)) for _ in seats]
+        self.seat_rngs = []
+        for _ in seats:
+            self.seat_rngs.append(seeded(self.rng.getrandbits(64)))
         self.trace = trace
         self.supply = dict(rules.supply) if var.items else {}
         self.abilities = rules.abilities
@@ -632,8 +635,21 @@ class Game:
 
 _NOTHING: tuple = ()
 _new_object = object.__new__
+_new_random = random.Random.__new__
+_seed_generator = _random.Random.seed  # the C generator's own seeding, under Random.seed
 _SLOTS: dict[tuple[str, bool], RoomSlot] = {}  # (card, face up) -> the dealt room, shared
 _NO_ANSWERS: Mapping[str, list[bool]] = MappingProxyType({})
+
+
+def seeded(seed: int) -> random.Random:
+    """`random.Random(seed)`, the same generator, without the Python layers of its __init__
+    and `seed`, which hand an int seed to the C generator as it is (four a game: a seat's own;
+    tests/game/test_index_below.py holds it to random.Random)."""
+    rng = _new_random(random.Random)
+    _seed_generator(rng, seed)
+    # what Random.seed sets besides the generator (typeshed does not declare this attribute)
+    rng.gauss_next = None  # type: ignore[attr-defined]
+    return rng
 
 
 def shuffle(rng: random.Random, cards: list) -> None:

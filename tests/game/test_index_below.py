@@ -44,3 +44,14 @@ def test_the_deal_shuffles_as_random_shuffle(seed: int, lengths: list[int]) -> N
         theirs.shuffle(yours)
         assert mine == yours
     assert ours.getstate() == theirs.getstate()
+
+
+@given(st.integers(min_value=0, max_value=2**64))
+def test_a_seats_generator_is_random_random(seed: int) -> None:
+    """engine.seeded makes a seat's generator without Random's Python layers: the same state
+    as random.Random(seed), so every seat draws what it drew before."""
+    from raiders.interpreter.game.engine import seeded
+
+    ours, theirs = seeded(seed), random.Random(seed)
+    assert ours.getstate() == theirs.getstate()
+    assert [ours.random() for _ in range(3)] == [theirs.random() for _ in range(3)]
