@@ -101,7 +101,7 @@ class Game:
             raise ValueError(f"{len(names)} players but only {len(rules.pool)} "
                              "characters to deal")
         self.rules = rules
-        self.rng = random.Random(seed)
+        self.rng = seeded(seed)
         self.seats = list(seats)
         # Each seat gets its own generator, derived from the game's, so a bot's choices do not
         # shift the deal and the same seed always gives the same game.
@@ -641,10 +641,11 @@ _SLOTS: dict[tuple[str, bool], RoomSlot] = {}  # (card, face up) -> the dealt ro
 _NO_ANSWERS: Mapping[str, list[bool]] = MappingProxyType({})
 
 
-def seeded(seed: int) -> random.Random:
+def seeded(seed: Optional[int]) -> random.Random:
     """`random.Random(seed)`, the same generator, without the Python layers of its __init__
-    and `seed`, which hand an int seed to the C generator as it is (four a game: a seat's own;
-    tests/game/test_index_below.py holds it to random.Random)."""
+    and `seed`, which hand an int seed (or None: the system's randomness) to the C generator as
+    it is (five a game: the game's and each seat's; tests/game/test_index_below.py holds it to
+    random.Random)."""
     rng = _new_random(random.Random)
     _seed_generator(rng, seed)
     # what Random.seed sets besides the generator (typeshed does not declare this attribute)

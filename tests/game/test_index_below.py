@@ -46,10 +46,10 @@ def test_the_deal_shuffles_as_random_shuffle(seed: int, lengths: list[int]) -> N
     assert ours.getstate() == theirs.getstate()
 
 
-@given(st.integers(min_value=0, max_value=2**64))
-def test_a_seats_generator_is_random_random(seed: int) -> None:
-    """engine.seeded makes a seat's generator without Random's Python layers: the same state
-    as random.Random(seed), so every seat draws what it drew before."""
+@given(st.integers(min_value=-2**63, max_value=2**64))
+def test_a_games_generators_are_random_random(seed: int) -> None:
+    """engine.seeded makes the game's and the seats' generators without Random's Python
+    layers: the same state as random.Random(seed), so every seed deals and draws as before."""
     from raiders.interpreter.game.engine import seeded
 
     ours, theirs = seeded(seed), random.Random(seed)
