@@ -1,10 +1,12 @@
-"""The random bot's draw (players.index_below) is randrange's, number for number: a seed's
-games and logs do not change with it."""
+"""The random bot's draw (players.index_below) is randrange's, the deal's shuffle
+(engine.shuffle) random.shuffle's, and a game's generators (engine.seeded) random.Random's,
+number for number: a seed's games and logs do not change with them."""
 import random
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from raiders.interpreter.game.engine import seeded, shuffle
 from raiders.interpreter.game.players import index_below
 
 
@@ -35,8 +37,6 @@ def test_the_random_bot_draws_what_randrange_draws(seed: int, sizes: list[int]) 
 def test_the_deal_shuffles_as_random_shuffle(seed: int, lengths: list[int]) -> None:
     """engine.shuffle writes random.shuffle out (every deal shuffles the room deck): the same
     order and the same generator state after, so a seed's deals and logs stay as they were."""
-    from raiders.interpreter.game.engine import shuffle
-
     ours, theirs = random.Random(seed), random.Random(seed)
     for n in lengths:
         mine, yours = list(range(n)), list(range(n))
@@ -50,8 +50,6 @@ def test_the_deal_shuffles_as_random_shuffle(seed: int, lengths: list[int]) -> N
 def test_a_games_generators_are_random_random(seed: int) -> None:
     """engine.seeded makes the game's and the seats' generators without Random's Python
     layers: the same state as random.Random(seed), so every seed deals and draws as before."""
-    from raiders.interpreter.game.engine import seeded
-
     ours, theirs = seeded(seed), random.Random(seed)
     assert ours.getstate() == theirs.getstate()
     assert [ours.random() for _ in range(3)] == [theirs.random() for _ in range(3)]
