@@ -64,15 +64,15 @@ class Inputs:
 
 
 # The cache never makes a run slower than no cache. Writing a file's parse (flattening it, a
-# file) costs about half what parsing the file costs, and a parse read back saves about four
-# fifths of it; a whole load kept costs about a quarter of a parse per card file, and read back
-# saves parsing and checking them all. So a process writes only as far as what it read back
-# paid for: one parse written per parse read (a whole load read counts as one per card file
-# it covers), a whole load as half a parse per card file, plus FREE_WRITES of its own (a
-# ruleset and a mod of a few dozen files are kept whole at once). A large mod is then kept over
-# a few runs, each no slower than the cache off (a 10,000-file `validate`: about eight),
-# instead of its first run paying for all of it (issue 23: 26% slower than no cache). Forked
-# workers each count their own (what they inherited from the parent included).
+# file) costs from a third of a parse to a whole one (when the disk is busy), and a parse read
+# back saves about two thirds of one; a whole load kept costs about a quarter of a parse per
+# card file, and read back saves parsing and checking them all. So a process writes only as
+# far as what it read back paid for: one parse written per two parses read (a whole load read
+# counts as one per card file it covers), a whole load as half a parse per card file, plus
+# FREE_WRITES of its own (a ruleset and a mod of a few dozen files are kept whole at once). A
+# large mod is then kept over a few runs, none slower than the cache off (600 files: 4;
+# 10,000: about 11), instead of its first run paying for all of it (issue 23: 26% slower).
+# Forked workers each count their own (what they inherited from the parent included).
 FREE_WRITES = 100
 
 
@@ -84,7 +84,7 @@ class WriteBudget:
     writes: int = 0
 
     def allows(self, cost: int = 1) -> bool:
-        return self.writes + cost <= FREE_WRITES + self.hits
+        return self.writes + cost <= FREE_WRITES + self.hits // 2
 
 
 BUDGET = WriteBudget()
