@@ -209,19 +209,9 @@ class Game:
             card, layout = layouts[-1]
             layouts[-1] = (card, layout[:-1] + ("U" if self.rules.boss_facing == "up" else "D"))
         floors = []
-        known = _SLOTS
-        if len(known) > 4096:  # (every card of every mod seen in this process, both ways up)
-            known.clear()
         for f, (card, layout) in enumerate(layouts):
             chunk = rooms[f * rs.rooms_per_floor:(f + 1) * rs.rooms_per_floor]
-            slots = []  # the slots made once and shared (frozen): a deal makes none
-            for i, c in enumerate(chunk):
-                key = (c, layout[i] == "U")
-                slot = known.get(key)
-                if slot is None:
-                    slot = known[key] = RoomSlot(*key)
-                slots.append(slot)
-            floors.append(Floor(slots, card))
+            floors.append(Floor([RoomSlot(c, layout[i] == "U") for i, c in enumerate(chunk)], card))
         characters = rng.sample(list(self.rules.pool), n_players)
         first = rng.randrange(n_players) if self.rules.variant.first_player == "random" else None
         threats = list(self.rules.variant.threat_deck)
@@ -637,7 +627,6 @@ _NOTHING: tuple = ()
 _new_object = object.__new__
 _new_random = random.Random.__new__
 _seed_generator = _random.Random.seed  # the C generator's own seeding, under Random.seed
-_SLOTS: dict[tuple[str, bool], RoomSlot] = {}  # (card, face up) -> the dealt room, shared
 _NO_ANSWERS: Mapping[str, list[bool]] = MappingProxyType({})
 
 

@@ -89,11 +89,8 @@ class Play:
         return self.chain if self.card is None else (*self.chain, self.card)
 
 
-@attrs.frozen
+@attrs.define
 class RoomSlot:
-    """A room of the dungeon as dealt: its card, and whether it lies face up. Never changed
-    (a room made to `become` another is noted on the table), so games share them."""
-
     card: str
     face_up: bool
 
