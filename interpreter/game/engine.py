@@ -6,6 +6,7 @@ Every random choice comes from the game's one seeded generator.
 """
 from __future__ import annotations
 
+import _random
 import random
 import weakref
 from types import MappingProxyType
@@ -100,11 +101,13 @@ class Game:
             raise ValueError(f"{len(names)} players but only {len(rules.pool)} "
                              "characters to deal")
         self.rules = rules
-        self.rng = random.Random(seed)
+        self.rng = seeded(seed)
         self.seats = list(seats)
         # Each seat gets its own generator, derived from the game's, so a bot's choices do not
         # shift the deal and the same seed always gives the same game.
-        self.seat_rngs = [random.Random(self.rng.getrandbits(64)) for _ in seats]
+        self.seat_rngs = []
+        for _ in seats:
+            self.seat_rngs.append(seeded(self.rng.getrandbits(64)))
         self.trace = trace
         self.supply = dict(rules.supply) if var.items else {}
         self.abilities = rules.abilities
@@ -185,7 +188,7 @@ class Game:
     def random_deal(self, n_players: int) -> Deal:
         rs, rng = self.rules.ruleset, self.rng
         deck = list(self.rules.deck_cards)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         deck = deck[rs.remove if self.rules.variant.remove is None else self.rules.variant.remove:]
         n_rooms = rs.floors_used * rs.rooms_per_floor
         boss = [rng.choice(self.rules.bosses)] if self.rules.bosses else []
@@ -194,7 +197,7 @@ class Game:
             raise RulesError(f"the deck holds {len(rooms)} rooms; {n_rooms} are needed")
         if rs.floors:
             cards = list(rs.floors)
-            rng.shuffle(cards)
+            shuffle(rng, cards)
             layouts: list[tuple[Optional[str], str]] = [
                 (c, self.rules.floors[c].layout) for c in cards[: rs.floors_used]]
         else:
@@ -212,7 +215,7 @@ class Game:
         characters = rng.sample(list(self.rules.pool), n_players)
         first = rng.randrange(n_players) if self.rules.variant.first_player == "random" else None
         threats = list(self.rules.variant.threat_deck)
-        rng.shuffle(threats)
+        shuffle(rng, threats)
         return Deal(floors, characters, first, threats)
 
     # ---- the game
@@ -391,8 +394,10 @@ class Game:
         order = living if living is not None and self.table.first is None \
             else self.play_order()
         for p in order:
-            # the most common decision: no items, any card left in hand
-            legal = legal_cards(room, p, abilities, (), item_plays) if p.items else list(p.hand)
+            # the most common decision: no items, any card left in hand, which the seat is
+            # shown as it is (a seat reads the cards it is given, never changes them)
+            legal: Sequence[Card] = legal_cards(room, p, abilities, (), item_plays) \
+                if p.items else p.hand
             if not legal:  # nothing left to play (a room fought in rounds)
                 plays.append(Play(p, None, cards=(None,), sequence=()))
                 continue
@@ -405,7 +410,15 @@ class Game:
             card = seats[p.seat].choose_card(view, legal, False)
             if card not in legal:
                 self._illegal(room, p, [card])
-            pl = Play(p, card)
+            # Play(p, card), field by field: a class's __init__ is a call of its own, and
+            # this is the game's commonest object (a new field of Play is set here too:
+            # tests/game/test_card_play.py holds every field set as Play(p, card) sets it)
+            pl = _new_object(Play)
+            pl.player = p
+            pl.card = card
+            pl.chain = pl.card_values = ()
+            pl.value = pl.cards = pl.sequence = None
+            pl.escaped = False
             plays.append(pl)
             if card.__class__ is str and item_plays.get(card):  # a second-card item
                 self._return_at_once(pl)
@@ -563,8 +576,23 @@ class Game:
         after = []  # a loop, not a comprehension (a call of its own in Python 3.11)
         for p in self.players:
             after.append((p.name, p.coins, p.wounds, tuple(p.items)))
-        return RoomRecord(f, r, room.id, peeks, played, effects, after, first_name,
-                          ctx.threat_value, rolls, choices, self._before)
+        # RoomRecord(f, r, room.id, peeks, played, effects, after, first_name, ctx.threat_value,
+        # rolls, choices, self._before), field by field: an __init__ is a call of its own, once
+        # a room (tests/game/test_card_play.py holds every field set)
+        rec = _new_object(RoomRecord)
+        rec.floor = f
+        rec.index = r
+        rec.card = room.id
+        rec.peeks = peeks
+        rec._plays = played
+        rec.trace = effects
+        rec.after_state = after
+        rec.first_player = first_name
+        rec.monster = ctx.threat_value
+        rec.rolls = rolls
+        rec.choices = choices
+        rec.before = self._before
+        return rec
 
     def record_late_input(self) -> None:
         """Dice and answers after the last room's record (the last floor's end, the scoring)
@@ -596,7 +624,37 @@ class Game:
 
 
 _NOTHING: tuple = ()
+_new_object = object.__new__
+_new_random = random.Random.__new__
+_seed_generator = _random.Random.seed  # the C generator's own seeding, under Random.seed
 _NO_ANSWERS: Mapping[str, list[bool]] = MappingProxyType({})
+
+
+def seeded(seed: Optional[int]) -> random.Random:
+    """`random.Random(seed)`, the same generator, without the Python layers of its __init__
+    and `seed`, which hand an int seed (or None: the system's randomness) to the C generator as
+    it is (five a game: the game's and each seat's; tests/game/test_index_below.py holds it to
+    random.Random)."""
+    rng = _new_random(random.Random)
+    _seed_generator(rng, seed)
+    # what Random.seed sets besides the generator (typeshed does not declare this attribute)
+    rng.gauss_next = None  # type: ignore[attr-defined]
+    return rng
+
+
+def shuffle(rng: random.Random, cards: list) -> None:
+    """`rng.shuffle(cards)`, swap for swap and draw for draw (CPython's: for each place from
+    the last, an index below it from k random bits, k its bit length, drawn until it is below),
+    without a call per card: every deal shuffles the room deck (tests/game/test_index_below.py
+    holds it to random.shuffle)."""
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(cards))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _seat_of(pl: Play) -> int:

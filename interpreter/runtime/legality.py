@@ -49,7 +49,11 @@ def legal_cards(room: CompiledRoom, player: Player, abilities: Mapping[str, Opti
                 items.remove(c)
     if plays is None:
         plays = item_plays(room, abilities)
-    for item in dict.fromkeys(items):
+    # each item once (a player may hold two of one): one item, or two different ones, need no
+    # dict to say so
+    n_items = len(items)
+    for item in items if n_items == 1 or (n_items == 2 and items[0] != items[1]) \
+            else dict.fromkeys(items):
         # an item the rules do not list (a scenario's own) is judged on the spot
         if item in plays or (item not in abilities and _may_put_down(room, item, abilities)):
             cards.append(item)

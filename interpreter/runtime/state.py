@@ -66,7 +66,9 @@ class Player:
 
 @attrs.define(eq=False, slots=True)
 class Play:
-    """One player's card for a room: the card that counts, and the second-card items before it."""
+    """One player's card for a room: the card that counts, and the second-card items before it.
+    The engine makes a room's plays field by field (`Game.card_play`): a new field is set there
+    too."""
 
     player: Player
     card: Optional[Card]  # the card that counts (the first, in a room of several cards)

@@ -80,6 +80,9 @@ def _kind(name: str) -> tuple[str, int]:
     return "mean", 1
 
 
+_PENDING_PAIRS = 50_000  # a one-run tally's distinct (figure, x, y) kept before they are summed
+
+
 @attrs.define
 class Tally:
     """Integer sums for every figure over the games played, for one run or a paired pair."""
@@ -87,30 +90,33 @@ class Tally:
     runs: int = 1
     players: int = 0
     games: int = 0
-    sums: dict[str, Sums] = attrs.Factory(dict)
+    _sums: dict[str, Sums] = attrs.field(factory=dict, alias="sums")
     counts: list[Counter] = attrs.Factory(list)  # per run: rooms, resolved.CARD
     interrupted: bool = False  # Ctrl-C stopped the run: these are the games finished before
+    # A one-run tally's games not yet in `_sums`: how many times each figure had each
+    # (x, y), counted in C (games repeat the same few pairs); `sums` adds them (`fold`).
+    _pending: Counter = attrs.field(factory=Counter, init=False)
 
     def __attrs_post_init__(self) -> None:
         if not self.counts:
             self.counts = [Counter() for _ in range(self.runs)]
 
+    @property
+    def sums(self) -> dict[str, Sums]:
+        """Every figure's sums over the games added so far."""
+        if self._pending:
+            self.fold()
+        return self._sums
+
     def add_game(self, per_run: list[dict[str, tuple[int, int]]]) -> None:
         self.games += 1
-        sums = self.sums
-        if self.runs == 1:  # the common case: (x, y) into Σx, Σy, Σx², Σxy, Σy², inline
-            for key, (x, y) in per_run[0].items():
-                s = sums.get(key)
-                if s is None:
-                    s = sums[key] = Sums(2)
-                s.n += 1
-                t, q = s.s, s.ss
-                t[0] += x
-                t[1] += y
-                q[0] += x * x
-                q[1] += x * y
-                q[2] += y * y
+        if self.runs == 1:  # the common case: counted now, summed later (`fold`)
+            pending = self._pending
+            pending.update(per_run[0].items())
+            if len(pending) > _PENDING_PAIRS:
+                self.fold()
             return
+        sums = self._sums
         keys = set().union(*per_run)
         for key in keys:
             vec: tuple[int, ...] = ()
@@ -120,6 +126,23 @@ class Tally:
             if s is None:
                 s = sums[key] = Sums(2 * self.runs)
             s.add(vec)
+
+    def fold(self) -> None:
+        """The pending pairs into the sums: Σx, Σy, Σx², Σxy, Σy² from each (x, y) and how
+        many games had it (integers: the same sums as game by game, in any order)."""
+        pending, self._pending = self._pending, Counter()
+        sums = self._sums
+        for (key, (x, y)), times in pending.items():
+            s = sums.get(key)
+            if s is None:
+                s = sums[key] = Sums(2)
+            s.n += times
+            t, q = s.s, s.ss
+            t[0] += times * x
+            t[1] += times * y
+            q[0] += times * x * x
+            q[1] += times * x * y
+            q[2] += times * y * y
 
     def merge(self, other: "Tally") -> None:
         self.games += other.games
@@ -379,6 +402,7 @@ def run_chunk(setups: tuple[Setup, ...], seeds: range,
         if progress is not None:
             progress(1)
     tally.interrupted = _STOP
+    tally.fold()  # summed here: a worker sends sums, not its games
     for c, times in zip(tally.counts, resolved, strict=True):
         c["rooms"] += sum(times.values())
         for card, k in times.items():

@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from raiders.interpreter.cli import main
+from raiders.interpreter.tools import simulate
 from raiders.interpreter.tools.stats import Sums, difference, figure, t975, wilson
 
 
@@ -53,6 +54,30 @@ def test_sums_merge_exactly_in_any_order():
         merged.merge(p)
     assert merged == whole
     assert whole.part(1).s == [sum(v[2] for v in vecs), 300]
+
+
+def test_tally_counts_games_then_sums_them_exactly(monkeypatch):
+    """A one-run Tally counts each game's (x, y) per figure and sums them later (`fold`): the
+    sums are those of adding game by game, whenever they are read and however often the
+    pending pairs are folded (here: every few games, as a long run does)."""
+    monkeypatch.setattr(simulate, "_PENDING_PAIRS", 5)
+    rng = random.Random(3)
+    games = [{key: (rng.randrange(-3, 9), rng.choice((4, 8))) for key in
+              rng.sample(["card.a.coins", "card.b.wounds", "coins", "win.seat.P1"], 3)}
+             for _ in range(200)]
+    tally = simulate.Tally(1, 4)
+    expected: dict = {}
+    for k, obs in enumerate(games):
+        tally.add_game([obs])
+        for key, (x, y) in obs.items():
+            s = expected.setdefault(key, Sums(2))
+            s.add((x, y))
+        if k in (0, 57):  # read midway: what has been added so far, exactly
+            assert tally.sums == expected
+    assert tally.sums == expected and tally.games == 200
+    again = simulate.Tally(1, 4)
+    again.merge(tally)
+    assert again.sums == expected
 
 
 def test_mean_interval_and_paired_difference():
