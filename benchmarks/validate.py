@@ -5,9 +5,9 @@ CPython's own parser (`ast.parse`, written in C) on a Python rendering of the sa
 Also times `raiders validate cards/` as a whole process.
 
 With --cache-runs K, it also answers "does the parse cache ever hurt?" (issue 23): `raiders
-validate` of the mod as a whole process, once with the cache off (RAIDERS_NO_CACHE=1), then K
-times over one fresh cache folder, each run's wall and CPU time (the process and its workers)
-as a ratio against the run with the cache off, and how many parses the folder holds after it.
+validate` of the mod as a whole process K times over one fresh cache folder, each run right
+after one with the cache off (RAIDERS_NO_CACHE=1) and given as a ratio of its wall and CPU time
+(the process and its workers) against that one, with how many parses the folder then holds.
 
     python benchmarks/validate.py [--files 10000] [--cache-runs 0]
 """
@@ -88,14 +88,16 @@ def validate_process(folder: Path, env: dict[str, str]) -> tuple[float, float]:
 
 
 def bench_cache(folder: Path, runs: int, cache: Path) -> None:
+    """Each run over the cache folder right after a run with the cache off, and measured
+    against it: this machine's speed drifts by a fifth over minutes, more than the effect."""
     env = {k: v for k, v in os.environ.items() if k != "RAIDERS_NO_CACHE"}
-    off_wall, off_cpu = validate_process(folder, {**env, "RAIDERS_NO_CACHE": "1"})
-    print(f"validate, cache off : {off_wall:6.2f} s wall {off_cpu:6.2f} s CPU")
     for run in range(1, runs + 1):
+        off_wall, off_cpu = validate_process(folder, {**env, "RAIDERS_NO_CACHE": "1"})
         wall, cpu = validate_process(folder, {**env, "RAIDERS_CACHE_DIR": str(cache)})
         kept = len(list(cache.glob("ast-*.bin")))
-        print(f"validate, run {run:2d}   : {wall:6.2f} s wall {cpu:6.2f} s CPU   "
-              f"{wall / off_wall:.2f}x / {cpu / off_cpu:.2f}x the cache off   {kept} parses kept")
+        print(f"validate, run {run:2d}: {wall:6.2f} s wall {cpu:6.2f} s CPU; cache off "
+              f"{off_wall:6.2f} s wall {off_cpu:6.2f} s CPU: {wall / off_wall:.2f}x / "
+              f"{cpu / off_cpu:.2f}x   {kept} parses kept after it")
 
 
 def main() -> None:

@@ -70,9 +70,10 @@ class Inputs:
 # far as what it read back paid for: one parse written per two parses read (a whole load read
 # counts as one per card file it covers), a whole load as half a parse per card file, plus
 # FREE_WRITES of its own (a ruleset and a mod of a few dozen files are kept whole at once). A
-# large mod is then kept over a few runs, none slower than the cache off (600 files: 4;
-# 10,000: about 11), instead of its first run paying for all of it (issue 23: 26% slower).
-# Forked workers each count their own (what they inherited from the parent included).
+# large mod is then kept over a few runs, none slower than the cache off (599 files: 4),
+# instead of its first run paying for all of it (issue 23: a 10,000-file mod's first validate
+# was 26% slower). Checked in shards (formats/loader.py `_uncached`), a mod uses no parse
+# cache at all: there a write cost more than a parse.
 FREE_WRITES = 100
 
 

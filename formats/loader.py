@@ -9,7 +9,8 @@ file is read with, forked workers included (they inherit it). Nothing is swapped
 Behind it: each file's parse kept per process and in the user's cache folder
 (formats/libcache.py; only for a reader's text, keyed by path and text, so a buffer's parse is
 as good as a file's), and, for very many files, checking in shards on every core
-(`check_files`): the same library and the same diagnostics as checking them in one piece.
+(`check_files`): the same library and the same diagnostics as checking them in one piece;
+the shards parse without the cache, which only made them slower (`_uncached`).
 """
 from __future__ import annotations
 
@@ -143,9 +144,7 @@ class Loader:
         server's first look at a large mod): the same parses, in the same order."""
         if len(files) < PARALLEL_FROM or not can_fork():
             return self.parse_many(files)
-        if self.cached:
-            libcache.expect_parsed(len(files))
-        shards = _in_shards(_parse_worker, (self, list(files)), len(files))
+        shards = _in_shards(_parse_worker, (_uncached(self), list(files)), len(files))
         return [parsed for shard in shards for parsed in shard]
 
     # -- a checked library
@@ -236,6 +235,14 @@ def _parse_worker(bounds: tuple[int, int]) -> list[Parsed]:
     return [loader.parse(f) for f in files[bounds[0]:bounds[1]]]
 
 
+def _uncached(loader: Loader) -> Loader:
+    """The loader the shards parse with: the parse cache steps aside there. Measured on a
+    10,000-file mod (benchmarks/validate.py --cache-runs): in two workers writing one folder
+    a kept parse cost about twice a parse (0.45 ms for the file alone), and one read back saved
+    a third of one, so the cache only ever made a sharded check slower (issue 23)."""
+    return attrs.evolve(loader, cached=False)
+
+
 def _in_shards(worker, work, count: int) -> list:
     """`worker` over `count` things in shards on every core (forked with `work` in memory):
     each shard's answer, in order; in this process if workers cannot be had."""
@@ -264,8 +271,6 @@ def _in_shards(worker, work, count: int) -> list:
 def _sharded(loader: Loader, files: list[str], base: Library) -> tuple[Library, list[Diagnostic]]:
     from raiders.dsl.checker import check
 
-    if loader.cached:
-        libcache.expect_parsed(len(files))
     entries = _read_all(loader, sorted(files))
     # The declarations every shard needs: kinds, then cards of the role kinds.
     head_idx = {i for i, (_, t, _) in enumerate(entries) if _KIND_LINE.search(t)}
@@ -281,7 +286,7 @@ def _sharded(loader: Loader, files: list[str], base: Library) -> tuple[Library, 
         head = extend_library(base, head_parsed)
     head_paths = {entries[i][0] for i in head_idx}
     rest = [e for i, e in enumerate(entries) if i not in head_idx]
-    results = _in_shards(_shard_worker, (loader, head, rest), len(rest))
+    results = _in_shards(_shard_worker, (_uncached(loader), head, rest), len(rest))
     diags = [d for d in check(head) if d.span.path in head_paths and d.code != "E401"]
     trees: dict[str, tuple[Optional[ast.Module], list[Diagnostic]]] = {}
     for shard_diags, parsed in results:

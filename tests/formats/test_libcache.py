@@ -582,18 +582,45 @@ def test_pruning_keeps_the_files_used_last(tmp_path):
     assert [p.name for p in folder.glob("x-*.bin")] == ["x-old.bin"]
 
 
-def test_validate_in_shards_keeps_and_reuses_parses_too(cache, tmp_path):
-    """A mod of 600 files and more is validated in shards (formats/loader.py): its files are
-    parsed through the same reader, so their parses are kept and reused as well."""
+def test_validate_in_shards_neither_reads_nor_writes_parses(cache, tmp_path, monkeypatch):
+    """Issue 23: where a mod is checked in shards (PARALLEL_FROM files and more), the parse
+    cache steps aside: two workers writing one folder made a kept parse cost more than a
+    parse. A sharded validate writes no parse, and a forged one kept for its file is not
+    read (the file's own error is reported); the same folder checked in one piece reads it."""
     from raiders.formats import loader
+    from raiders.formats.validate import validate_paths
 
-    text = 'treasure chest-a { name "A" chest 3 }\n'
-    path = str(tmp_path / "a.dsl")
+    if not loader.can_fork():
+        pytest.skip("no fork here: the sharded path is not used")
+    folder = tmp_path / "mod"
+    folder.mkdir()
+    for i in range(12):
+        (folder / f"c{i:02d}.dsl").write_text(f'treasure chest-{i} {{ name "C{i}" chest 3 }}\n')
+    broken = folder / "c00.dsl"
+    broken.write_text('treasure chest-0 { name "C0" chest oops }\n')
+
+    def kept() -> list[Path]:  # the mod's own files' parses (the ruleset's are kept as ever)
+        names = {f"ast-{libcache._parsed_key(str(f), f.read_text())[:40]}.bin"
+                 for f in folder.iterdir()}
+        return [f for f in cache.folder.glob("ast-*.bin") if f.name in names]
+
+    monkeypatch.setattr(loader, "PARALLEL_FROM", 4)
     loader._PARSED.clear()
-    [(_, module, _, _)] = loader._parse_into(loader.DISK, [(path, text, [])])
-    assert len(list(cache.folder.glob("ast-*.bin"))) == 1 and module
+    report = validate_paths([str(folder)])
+    assert [d.code for d in report.diagnostics] == ["E104"] and not kept()
+    # a clean parse kept for the broken file's very text (as if the cache were wrong)
+    clean = loader.Loader(cached=False).parse_text(str(broken),
+                                                   'treasure chest-0 { name "C0" chest 3 }\n')
+    monkeypatch.setattr(libcache, "FREE_WRITES", 10**6)
+    libcache.store_parsed(str(broken), broken.read_text(), clean)
+    assert len(kept()) == 1
     loader._PARSED.clear()
-    assert libcache.fetch_parsed(path, text)[0] == module
+    sharded = validate_paths([str(folder)])
+    assert [d.code for d in sharded.diagnostics] == [d.code for d in report.diagnostics]
+    monkeypatch.setattr(loader, "PARALLEL_FROM", 10**9)
+    loader._PARSED.clear()
+    in_one_piece = validate_paths([str(folder)])
+    assert not [d for d in in_one_piece.diagnostics if d.span.path == str(broken)]
 
 
 def test_a_run_writes_only_the_parses_its_hits_paid_for(cache, tmp_path, monkeypatch):
