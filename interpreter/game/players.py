@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import random
 import re
-from typing import Callable, Optional, Protocol, Sequence
+from typing import Any, Callable, Optional, Protocol, Sequence
 
 import attrs
 
@@ -305,7 +305,7 @@ class GreedyBot:
         guesses = [(threats[len(threats) // 2],
                     *[seen if left is None else left[len(left) // 2] for seen, left in others])]
         for _ in range(self.GUESSES - 1):
-            guess = [threats[index_below(rng, len(threats))]]
+            guess: list[Optional[Card]] = [threats[index_below(rng, len(threats))]]
             for seen, left in others:
                 guess.append(seen if left is None else left[index_below(rng, len(left))])
             guesses.append(tuple(guess))
@@ -409,7 +409,7 @@ class _LookAhead:
         seat order); None when the room cannot be resolved so."""
         key = (card, guess)
         outcomes = self.outcomes
-        got = outcomes.get(key, outcomes)
+        got: Any = outcomes.get(key, outcomes)  # itself: not there (a sentinel, no call)
         if got is not outcomes:
             return got
         table = self.table or self._table()
@@ -486,7 +486,8 @@ class _Plain:
     def __init__(self, rules):
         self.rules = rules  # kept alive, so its id is not reused while the table is
         self.held = rules.held_rules
-        self.outcomes: dict[tuple, Optional[tuple[int, int, int, bool]]] = {}
+        # an outcome (None: unresolvable), or _PLACED: one that depends on where tokens stand
+        self.outcomes: dict[tuple, Any] = {}
         self._seconds: dict[tuple[str, str], bool] = {}  # (room, item) -> is_second_card
         self._rows: dict[tuple, dict] = {}  # `row`
         # The plain tables outcomes are resolved on, one per number of seats, each set back
@@ -545,7 +546,7 @@ class _Plain:
             # Nothing here reads what the seat holds nor who it is: its outcome is that of
             # the key without its character and items.
             key = (*key[:3], "", key[4], (), *key[6:])
-            got = outcomes.get(key, _UNKNOWN)
+            got: Any = outcomes.get(key, _UNKNOWN)
             if got is not _UNKNOWN:
                 outcomes[own] = got
                 return got
