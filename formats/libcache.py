@@ -69,12 +69,12 @@ class Inputs:
 # card file, and read back saves parsing and checking them all. So a process writes only as
 # far as what it read back paid for: one parse written per two parses read (a whole load read
 # counts as one per card file it covers), a whole load as half a parse per card file, plus
-# FREE_WRITES of its own (a ruleset and a mod of a few dozen files are kept whole at once). A
-# large mod is then kept over a few runs, none slower than the cache off (599 files: 4),
+# FREE_WRITES of its own (a ruleset and a mod of a dozen files are kept whole at once). A
+# large mod is then kept over a few runs, none slower than the cache off (599 files: 6),
 # instead of its first run paying for all of it (issue 23: a 10,000-file mod's first validate
 # was 26% slower). Checked in shards (formats/loader.py `_uncached`), a mod uses no parse
 # cache at all: there a write cost more than a parse.
-FREE_WRITES = 100
+FREE_WRITES = 32
 
 
 @attrs.define
@@ -200,8 +200,10 @@ def fetch_parsed(path: str, text: str) -> Optional[tuple[Any, list]]:
     key = _parsed_key(path, text)
     if key is None:
         return None
-    payload = cachefile.read(folder / f"{_PARSED_PREFIX}{key[:40]}.bin", PARSED_FORMAT, key,
-                             MAX_BYTES)
+    name = f"{_PARSED_PREFIX}{key[:40]}.bin"
+    if name not in _kept_names(folder):
+        return None
+    payload = cachefile.read(folder / name, PARSED_FORMAT, key, MAX_BYTES)
     if payload is None:
         return None
     try:
@@ -228,13 +230,32 @@ def store_parsed(path: str, text: str, parsed: tuple[Any, list]) -> None:
     except (ValueError, RecursionError):
         return
     key = _parsed_key(path, text)
-    if key is None or not cachefile.write(folder, folder / f"{_PARSED_PREFIX}{key[:40]}.bin",
-                                          PARSED_FORMAT, key, payload):
+    name = f"{_PARSED_PREFIX}{key[:40]}.bin" if key is not None else ""
+    if key is None or not cachefile.write(folder, folder / name, PARSED_FORMAT, key, payload):
         return
     BUDGET.writes += 1
+    _kept_names(folder).add(name)
     if not _pruned:
         _pruned = True
         cachefile.prune(folder, f"{_PARSED_PREFIX}*.bin", KEEP_PARSED + _largest_load)
+
+
+# The parses the cache folder held when this process first looked (and those it wrote since):
+# a file not among them is parsed without trying to open its entry (a first run of a large
+# mod misses every file; an open that fails cost a tenth of what a write does).
+_kept: dict[Path, set[str]] = {}
+
+
+def _kept_names(folder: Path) -> set[str]:
+    names = _kept.get(folder)
+    if names is None:
+        try:
+            names = {n for n in os.listdir(folder) if n.startswith(_PARSED_PREFIX)}
+        except OSError:
+            names = set()
+        _kept.clear()  # one folder a process (tests name one per test)
+        _kept[folder] = names
+    return names
 
 
 def _parsed_key(path: str, text: str) -> Optional[str]:
