@@ -183,7 +183,6 @@ _pruned = False  # the parsed entries are pruned once per process that writes on
 _largest_load = 0  # the most files one load of this process parsed (formats/loader.py)
 
 
-
 def expect_parsed(files: int) -> None:
     """A load of this many files is under way: the parsed entries kept are never fewer than
     that (plus KEEP_PARSED), or a load larger than the cache would prune the entries it is
