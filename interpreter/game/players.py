@@ -370,8 +370,8 @@ class _LookAhead:
         self.plays: list[Play] = []
 
     def _table(self) -> Table:
-        """The copy of the table for this decision: the bot's, set back to a fresh table's
-        state (no statuses on players' cards, rooms or the dungeon), where the game stands."""
+        """The copy of the table for this decision: the bot's, where the game stands (each
+        outcome sets it back to a fresh table's state: `outcome`)."""
         key = (tuple(p[:3] for p in self.living), id(self.held))
         kept = self.scratch.get(key)
         if kept is None or kept[0].held is not self.held:
@@ -384,11 +384,6 @@ class _LookAhead:
                           ask=lambda p, question, card: True,
                           threat_source=lambda: box[0])
             self.scratch[key] = kept = (table, box, [Play(clone, None) for clone in clones])
-        else:
-            table = kept[0]
-            table.clear_places()
-            for clone in table.players:
-                clone.card_marks = None
         table, self.threat, plays = kept
         self.plays = plays
         # where the game stands, for `floor_number`, `room_number`, `rooms_played`
@@ -414,10 +409,13 @@ class _LookAhead:
             return got
         table = self.table or self._table()
         # The copy set back to the table as this seat sees it (tokens, hands, this seat's
-        # items, no statuses, the supply), each seat with its card.
+        # items, the supply), each seat with its card, and no statuses on the players, their
+        # cards, the rooms or the dungeon: an outcome never sees what resolving another left
+        # (a buckler's wear counted over a decision's guesses broke it at the third).
         supply = table.supply
         supply.clear()
         supply.update(self.supply)
+        table.clear_places()
         self.threat[0] = guess[0]
         mine, several = self.mine, self.several
         g = 1
@@ -428,6 +426,7 @@ class _LookAhead:
                 clone.items[:] = items
             if clone.marks:
                 clone.marks.clear()
+            clone.card_marks = None
             if i == mine:
                 c = card
             else:
