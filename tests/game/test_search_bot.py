@@ -86,6 +86,31 @@ def test_playout_seats_know_whether_a_trap_takes_them():
     assert coins_lost(3, [4, 4, 4]) == 0
 
 
+def test_a_playout_plays_to_the_end_of_this_floor_and_no_further(monkeypatch):
+    """The playouts' horizon (search_bot's docstring): from the first room of a floor every
+    playout plays this floor's rooms to its last one, then scores; no room of a later floor
+    is played (a playout of the whole game cost 3.5 times as much for the same strength)."""
+    rules = load_rules("deluxe")
+    g = Game(rules, ["A", "B", "C"], [make_bot("search:6"), GreedyBot(), GreedyBot()], seed=3)
+    played: list[tuple[int, int]] = []  # (floor, room) of every room a playout played
+    real = Game.play_room
+
+    def spy(game, f, r, floor, slot):
+        if game is not g:
+            played.append((f, r))
+        return real(game, f, r, floor, slot)
+
+    monkeypatch.setattr(Game, "play_room", spy)
+    for f in (0, 3):  # a floor's first room, early and late in the game
+        played.clear()
+        floor = g.deal.floors[f]
+        g.start_floor(f, floor)
+        g.play_room(f, 0, floor, floor.rooms[0])
+        assert played, "the search seat had a choice to make"
+        assert {room_floor for room_floor, _ in played} == {f}
+        assert {r for _, r in played} == set(range(len(floor.rooms)))
+
+
 def test_it_does_not_read_the_hidden_deal():
     """Two games alike in all the search seat can see before its first choice, but with other
     face-down rooms on later floors: its first choice is the same."""
