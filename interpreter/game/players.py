@@ -501,16 +501,16 @@ class _Plain:
                               (rules.characters, rules.items, rules.statuses)
                               for card in group.values() if not card.rules.empty)
 
-    def row(self, rest: tuple) -> dict:
-        """The outcomes already read for a key but its card (room id, next monster card, then
-        the key's fields after the card), by card: a decision reads each of its cards there
-        without making and hashing a whole key per card (kept as long as the outcomes)."""
+    def row(self, head: tuple) -> dict:
+        """The outcomes already read under a decision's reduced key (`head`), by card: a
+        decision reads each of its cards there without making and hashing a whole key per
+        card (kept as long as the outcomes; a value may be _PLACED: `shared`)."""
         rows = self._rows
-        got = rows.get(rest)
+        got = rows.get(head)
         if got is None:
             if len(rows) >= self.LIMIT:
                 rows.clear()
-            got = rows[rest] = {}
+            got = rows[head] = {}
         return got
 
     def is_second(self, room: CompiledRoom, item: str, abilities) -> bool:
@@ -531,38 +531,66 @@ class _Plain:
             plain = by_rules[id(rules)] = cls(rules)
         return plain
 
-    def outcome(self, room: CompiledRoom, key: tuple) -> Optional[tuple[int, int, int, bool]]:
-        outcomes = self.outcomes
-        try:
-            return outcomes[key]
-        except KeyError:
-            pass  # resolved below, once
-        if len(outcomes) >= self.LIMIT:
-            outcomes.clear()
-        own = key
+    def head(self, room: CompiledRoom, threat: int, character: str, taken: tuple, items: tuple,
+             others: tuple, coin_place: tuple, wound_place: tuple) -> tuple:
+        """A decision's key but its card, reduced as far as the room allows: without the
+        seat's character and items where nothing reads them (the same outcome for every
+        holding), and without the places where nothing reads the tokens (`shared` tells
+        whether the even places' outcome holds for every place). A row of outcomes by card
+        (`row`) is kept under it, so decisions that differ only in what the room cannot
+        see share their rows."""
         tokens_blind, holdings_blind = self._blind(room)
-        if holdings_blind and (key[3] or key[5]):
-            # Nothing here reads what the seat holds nor who it is: its outcome is that of
-            # the key without its character and items.
-            key = (*key[:3], "", key[4], (), *key[6:])
-            got: Any = outcomes.get(key, _UNKNOWN)
-            if got is not _UNKNOWN:
-                outcomes[own] = got
-                return got
+        if holdings_blind:
+            character, items = "", ()
         if tokens_blind:
-            # The rules never read the tokens, so where they stand changes the outcome only
-            # where an effect stops at nothing (coins lost, wounds healed, coins taken): one
-            # resolution at the plain places tells whether one could have, and if not its
-            # outcome is every place's (the same value the key's own state gives).
-            short = key[:7]
-            got = outcomes.get(short, _UNKNOWN)
-            if got is _UNKNOWN:
-                got, bounded = self._resolve(room, (*short, _EVEN, _EVEN), watch=True)
-                outcomes[short] = got = got if bounded else _PLACED
-            if got is not _PLACED:
-                outcomes[own] = outcomes[key] = got
-                return got
-        got = outcomes[own] = outcomes[key] = self._resolve(room, key)[0]
+            return (room.id, threat, character, taken, items, others)
+        return (room.id, threat, character, taken, items, others, coin_place, wound_place)
+
+    def shared(self, room: CompiledRoom, head: tuple, card: Any) -> Any:
+        """The outcome of `card` under a reduced key (`head`), or _PLACED: the room never reads
+        the tokens, but an effect on the way could have stopped at nothing at some place, so
+        the outcome depends on where the tokens stand (then `placed`)."""
+        key = (head[0], head[1], card, *head[2:])
+        outcomes = self.outcomes
+        got = outcomes.get(key, _UNKNOWN)
+        if got is _UNKNOWN:
+            if len(outcomes) >= self.LIMIT:
+                outcomes.clear()
+            if len(key) == 7:
+                # Blind to the tokens: where they stand changes the outcome only where an
+                # effect stops at nothing (coins lost, wounds healed, coins taken); one
+                # resolution at the even places tells whether one could have, and if not its
+                # outcome is every place's (the same value each place's own state gives).
+                got, bounded = self._resolve(room, (*key, _EVEN, _EVEN), watch=True)
+                if not bounded:
+                    got = _PLACED
+            else:
+                got = self._resolve(room, key)[0]
+            outcomes[key] = got
+        return got
+
+    def placed(self, room: CompiledRoom, head: tuple, card: Any, coin_place: tuple,
+               wound_place: tuple) -> Optional[tuple[int, int, int, bool]]:
+        """The outcome of `card` at these places, for a head whose shared outcome is
+        _PLACED."""
+        key = (head[0], head[1], card, *head[2:6], coin_place, wound_place)
+        outcomes = self.outcomes
+        got = outcomes.get(key, _UNKNOWN)
+        if got is _UNKNOWN:
+            if len(outcomes) >= self.LIMIT:
+                outcomes.clear()
+            got = outcomes[key] = self._resolve(room, key)[0]
+        return got
+
+    def outcome(self, room: CompiledRoom, key: tuple) -> Optional[tuple[int, int, int, bool]]:
+        """The outcome for a whole key (room id, next monster card, card, character, cards
+        already down, items, the others' cards, coin place, wound place)."""
+        _room, threat, card, character, taken, items, others, coin_place, wound_place = key
+        head = self.head(room, threat, character, taken, items, others, coin_place,
+                         wound_place)
+        got = self.shared(room, head, card)
+        if got is _PLACED:
+            got = self.placed(room, head, card, coin_place, wound_place)
         return got
 
     def _blind(self, room: CompiledRoom) -> tuple[bool, bool]:
