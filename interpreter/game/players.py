@@ -7,14 +7,15 @@ cards already revealed in the current room.
 from __future__ import annotations
 
 import functools
+import operator
 import random
-import re
 from typing import Any, Callable, Optional, Protocol, Sequence
 
 import attrs
 
 from raiders.interpreter.runtime.compiled import CompiledRoom
 from raiders.interpreter.runtime.legality import is_second_card
+from raiders.interpreter.runtime.reads import NOTHING
 from raiders.interpreter.runtime.room import RulesError, Table, resolve_round
 from raiders.interpreter.runtime.state import POWER_CARDS, Card, Play, Player
 
@@ -497,9 +498,10 @@ class _Plain:
         # and whether none reads their cards (`_blind`); then an outcome is looked for first
         # under the key without the places, or without the seat's character and items.
         self._blind_rooms: dict[str, tuple[bool, bool]] = {}
-        self._held_read = any(_reads_tokens(card.source) for group in
-                              (rules.characters, rules.items, rules.statuses)
-                              for card in group.values() if not card.rules.empty)
+        # what the held cards with rules may read (their rules run in every room)
+        self._held_reads = functools.reduce(
+            operator.or_, (card.reads for group in (rules.characters, rules.items, rules.statuses)
+                           for card in group.values() if not card.rules.empty), NOTHING)
 
     def row(self, rest: tuple) -> dict:
         """The outcomes already read for a key but its card (room id, next monster card, then
@@ -566,15 +568,17 @@ class _Plain:
         return got
 
     def _blind(self, room: CompiledRoom) -> tuple[bool, bool]:
-        """Whether no rule that can run in this room reads a player's coins or wounds (its
-        own compiled text, and any held card's); and whether none reads what a player holds
-        or which character they are, nor takes a card from them (the room's text, and no
-        held card with rules at all): kept per room."""
+        """Whether no rule that can run in this room reads a player's coins or wounds (the
+        room's, and any held card's); and whether none reads what a player holds or which
+        character they are, nor takes coins or a card from them (the room's, and no held
+        card with rules at all): kept per room. What a card's rules read is what the
+        compiler found in its tree (`CompiledRoom.reads`, runtime/reads.py)."""
         blind = self._blind_rooms.get(room.id)
         if blind is None:
+            reads = room.reads
             blind = self._blind_rooms[room.id] = (
-                not (self._held_read or _reads_tokens(room.source)),
-                not (self.held or _reads_holdings(room.source)))
+                not (self._held_reads.tokens or reads.tokens),
+                not (self.held or reads.holdings or reads.takes))
         return blind
 
     def _resolve(self, room: CompiledRoom, key: tuple,
@@ -675,33 +679,9 @@ def _fewest(others: int, base: int) -> int:
                for where in range(5))
 
 
-
 _EVEN = (False, 1)  # a place: the others alike, this seat equal to them (`place`)
 _UNKNOWN = object()  # not in a plain table yet
 _PLACED = object()  # a plain table's entry: this outcome depends on where the tokens stand
-# what reads a player's coins or wounds in a card's compiled text: `p.coins`, `richest`
-_TOKEN_READ = re.compile(r"\.(?:coins|wounds)\b|'(?:coins|wounds)'")
-
-
-# what reads a player's cards or character, or takes cards from them, in compiled text:
-# `holds(ITEM)`, `p.items`, the events that take an item from a hand or empty it
-_HOLDINGS_READ = re.compile(r"items|holds|character|'(?:take|steal|pass|death)'")
-
-
-def _reads_tokens(source: str) -> bool:
-    """Whether a card's compiled text reads a player's coins or wounds (comments aside)."""
-    return _reads(_TOKEN_READ, source)
-
-
-def _reads_holdings(source: str) -> bool:
-    """Whether a card's compiled text reads a player's cards or character, or may take an
-    item from a hand (comments aside)."""
-    return _reads(_HOLDINGS_READ, source)
-
-
-def _reads(pattern: re.Pattern, source: str) -> bool:
-    return any(pattern.search(line.split("#", 1)[0] if "'" not in line else line)
-               for line in source.splitlines())
 
 
 def _bounded(trace: list, me: str, others: int) -> bool:
