@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import operator
 import random
-from typing import Any, Callable, Optional, Protocol, Sequence
+from typing import Any, Callable, Hashable, Optional, Protocol, Sequence
 
 import attrs
 
@@ -477,7 +477,8 @@ class _Plain:
     middle, every `may` answered yes. What the key leaves out (the tokens themselves, seats,
     the others' characters and items) is what lets rooms recur across decisions, playouts
     and games: resolving the room per card and guess in a copy of the true table was nearly
-    all of a playout's cost."""
+    all of a playout's cost. A room some rule of which reads where the game is (the floor,
+    the room's number, the rooms played) has them in its key's first field (`where`)."""
 
     LIMIT = 250_000  # entries kept (under 100 MB); past it the table starts again (values stay)
     RULESETS = 2  # tables kept: the newest rules'
@@ -502,6 +503,9 @@ class _Plain:
         self._held_reads = functools.reduce(
             operator.or_, (card.reads for group in (rules.characters, rules.items, rules.statuses)
                            for card in group.values() if not card.rules.empty), NOTHING)
+        # Per room id: which of the floor index, the room's number and the rooms played some
+        # rule that can run in it reads (`where`); () for none, nearly every room.
+        self._progress: dict[str, tuple[bool, bool, bool]] = {}
 
     def row(self, rest: tuple) -> dict:
         """The outcomes already read for a key but its card (room id, next monster card, then
@@ -514,6 +518,23 @@ class _Plain:
                 rows.clear()
             got = rows[rest] = {}
         return got
+
+    def where(self, room: CompiledRoom, view: SeatView) -> Hashable:
+        """A key's first field: the room's id; for a room where some rule (the room's or a
+        held card's) reads where the game is, the id with the floor index, the room's number
+        on its floor and the rooms played, each as the view has it where a rule reads it and
+        as the plain state has it (0, 1, 0) where none does: so such a room is resolved at
+        the true floor, and every other keeps recurring across floors."""
+        read = self._progress.get(room.id)
+        if read is None:
+            reads = room.reads | self._held_reads
+            read = self._progress[room.id] = (reads.floor_number, reads.room_number,
+                                              reads.rooms_played) if reads.progress else ()
+        if not read:
+            return room.id
+        floor, number, played = read
+        return (room.id, view.floor_index if floor else 0,
+                view.room_index + 1 if number else 1, view.rooms_done if played else 0)
 
     def is_second(self, room: CompiledRoom, item: str, abilities) -> bool:
         """`is_second_card` for these rules (the abilities are the rules' own), kept."""
@@ -606,7 +627,7 @@ class _Plain:
     def _state(self, key: tuple, several: bool) -> tuple[Table, list[Play]]:
         """The plain table for `key`, set to the state the key makes (the class docstring),
         as a new Table would be: nothing of an earlier outcome is left on it."""
-        _room, threat, card, character, taken, items, others, coin_place, wound_place = key
+        where, threat, card, character, taken, items, others, coin_place, wound_place = key
         seats = [card, *others]
         n = len(seats)
         prepared = self._tables.get(n)
@@ -621,7 +642,10 @@ class _Plain:
         table, box, plays = prepared
         box[0] = threat
         table.clear_places()
-        table.floor_index, table.rooms_done, table.room_number = 0, 0, 1
+        if where.__class__ is tuple:  # a room that reads where the game is (`where`)
+            _room, table.floor_index, table.room_number, table.rooms_done = where
+        else:
+            table.floor_index, table.rooms_done, table.room_number = 0, 0, 1
         table.supply.clear()
         table.supply.update(self.rules.supply)
         all_coins = _tokens(coin_place, n - 1, 20)

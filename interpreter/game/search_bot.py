@@ -107,8 +107,9 @@ class _Forced(GreedyBot):
         tail = (me.character, tuple(view.taken), tuple(me.items), tuple(others),
                 place(me.coins, all_coins), place(me.wounds, all_wounds))
         plain = _Plain.of(view.rules)
+        where = plain.where(room, view)  # the room's id (and the floor, where a rule reads it)
         # this decision's outcomes by card: the plain table's, under one key for the rest
-        row = plain.row((room.id, threat, *tail))
+        row = plain.row((where, threat, *tail))
         floor = -me.coins
         scores: dict[Card, float] = {}
         seconds = []
@@ -118,7 +119,7 @@ class _Forced(GreedyBot):
                 continue
             got = row.get(card, _UNKNOWN)
             if got is _UNKNOWN:
-                got = row[card] = plain.outcome(room, (room.id, threat, card, *tail))
+                got = row[card] = plain.outcome(room, (where, threat, card, *tail))
             if got is None:
                 score = -1e9
             else:
