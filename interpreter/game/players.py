@@ -505,7 +505,7 @@ class _Plain:
                            for card in group.values() if not card.rules.empty), NOTHING)
         # Per room id: which of the floor index, the room's number and the rooms played some
         # rule that can run in it reads (`where`); () for none, nearly every room.
-        self._progress: dict[str, tuple[bool, bool, bool]] = {}
+        self._progress: dict[str, tuple[bool, ...]] = {}
 
     def row(self, rest: tuple) -> dict:
         """The outcomes already read for a key but its card (room id, next monster card, then
