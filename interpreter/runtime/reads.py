@@ -34,8 +34,14 @@ class Reads:
     rooms_played: bool = False  # how many rooms the game has resolved
 
     def __or__(self, other: "Reads") -> "Reads":
-        return Reads(*(a or b for a, b in zip(attrs.astuple(self), attrs.astuple(other),
-                                              strict=True)))
+        if other is NOTHING or other is self:
+            return self
+        if self is NOTHING:
+            return other
+        return Reads(self.tokens or other.tokens, self.holdings or other.holdings,
+                     self.takes or other.takes, self.floor_number or other.floor_number,
+                     self.room_number or other.room_number,
+                     self.rooms_played or other.rooms_played)
 
     @property
     def progress(self) -> bool:
@@ -97,16 +103,37 @@ def card_reads(members: Iterable[Any], params: Mapping[str, tuple[str, Any]]) ->
     value)), whether or not a rule reads it (the engine reads a room's numbers itself)."""
     trees = [m for m in members if not isinstance(m, ast.Field)]  # fields: in `params`
     trees += [value for typ, value in params.values() if typ in CODE_TYPES and value is not None]
+    names = tuple(params)
     found = NOTHING
     for tree in trees:
-        for node in ast.walk(tree):
-            found |= _node_reads(node, params)
-            if found == EVERYTHING:
-                return found
+        found = found | _tree_reads(tree, names)
     return found
 
 
-def _node_reads(node: object, params: Mapping[str, Any]) -> Reads:
+# Per tree (by identity, the tree kept so its id is not reused) and parameter names: a kind's
+# rules and defaults are the same trees for every card of the kind, walked once a load.
+_KEPT: dict[tuple[int, tuple[str, ...]], tuple[object, Reads]] = {}
+
+
+def _tree_reads(tree: object, params: tuple[str, ...]) -> Reads:
+    key = (id(tree), params)
+    known = _KEPT.get(key)
+    if known is not None and known[0] is tree:
+        return known[1]
+    found = NOTHING
+    for node in ast.walk(tree):
+        more = _node_reads(node, params)
+        if more is not NOTHING and more is not found:
+            found = found | more
+            if found == EVERYTHING:
+                break
+    if len(_KEPT) > 20_000:
+        _KEPT.clear()
+    _KEPT[key] = (tree, found)
+    return found
+
+
+def _node_reads(node: object, params: tuple[str, ...]) -> Reads:
     """What one node of the tree reads by itself (its children are walked on their own)."""
     if isinstance(node, _STRUCTURE):
         return NOTHING
