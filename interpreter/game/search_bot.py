@@ -108,9 +108,11 @@ class _Forced(GreedyBot):
         coin_place, wound_place = place(me.coins, all_coins), place(me.wounds, all_wounds)
         plain = self.plain or _Plain.of(view.rules)
         # this decision's outcomes by card, under its key reduced as far as the room allows
-        # (`_Plain.head`): decisions the room cannot tell apart share a row
-        head = plain.head(room, threat, me.character, tuple(view.taken), tuple(me.items),
-                          tuple(others), coin_place, wound_place)
+        # (`_Plain.head`): decisions the room cannot tell apart share a row. Its first field
+        # is the room's id (and the floor, where a rule reads it: `_Plain.where`).
+        head = plain.head(room, plain.where(room, view), threat, me.character,
+                          tuple(view.taken), tuple(me.items), tuple(others), coin_place,
+                          wound_place)
         row = plain.row(head)
         floor = -me.coins
         scores: dict[Card, float] = {}
