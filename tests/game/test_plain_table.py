@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from raiders.interpreter.game.players import _Plain
+from raiders.interpreter.game.players import _PLACED, _UNKNOWN, _Plain
 from raiders.interpreter.runtime.rules import load_rules
 
 ROOMS = """
@@ -222,3 +222,37 @@ def test_search_playouts_key_such_rooms_by_the_floor_they_are_played_on(depths):
             and key[0][0] == "deep-vault"]
     assert deep and all(where[1] == 4 for where in deep)
     assert not any(key[0] == "deep-vault" for key in outcomes)
+
+
+@pytest.mark.parametrize("room_id, card", [("fleecing", 1), ("spring", 5), ("den", 1),
+                                           ("treasure-4-2", 5), ("customs", 1), ("lava", 5)])
+def test_a_decisions_row_gives_each_key_its_own_plain_state(rules, room_id, card):
+    """How a playout seat reads the table (search_bot._Forced): a row of outcomes by card under
+    the decision's key reduced as far as the room allows (`head`: no places where no rule reads
+    the tokens, no character nor items where none reads what a seat holds), the even places'
+    outcome kept only where nothing could have stopped at zero (`shared`, else `placed`). Every
+    place and holding still gets its own state's outcome, and a room blind to the tokens has
+    one row for every place (a room that reads them, one per place)."""
+    room = rules.rooms[room_id]
+    plain = _Plain(rules)
+    heads = set()
+    for character, items in HOLDINGS[::3]:
+        for coin_place in PLACES:
+            for wound_place in (PLACES[1], PLACES[8]):
+                key = (room.id, 4, card, character, (), items, (2, 3, 4), coin_place,
+                       wound_place)
+                head = plain.head(room, room.id, 4, character, (), items, (2, 3, 4),
+                                  coin_place, wound_place)
+                heads.add(head)
+                row = plain.row(head)
+                got = row.get(card, _UNKNOWN)
+                if got is _UNKNOWN:
+                    got = row[card] = plain.shared(room, head, card)
+                if got is _PLACED:
+                    got = plain.placed(room, head, card, coin_place, wound_place)
+                expected = _Plain(rules)._resolve(room, key)[0]
+                assert got == expected, (character, items, coin_place, wound_place)
+    blind_to_tokens, blind_to_holdings = plain._blind(room)
+    assert blind_to_tokens == (room_id != "lava")
+    holdings = 1 if blind_to_holdings else len(HOLDINGS[::3])
+    assert len(heads) == holdings * (1 if blind_to_tokens else 2 * len(PLACES))
