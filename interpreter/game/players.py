@@ -7,9 +7,10 @@ cards already revealed in the current room.
 from __future__ import annotations
 
 import functools
+import math
 import operator
 import random
-from typing import Any, Callable, Hashable, Optional, Protocol, Sequence
+from typing import Any, Callable, Hashable, NamedTuple, Optional, Protocol, Sequence
 
 import attrs
 
@@ -495,10 +496,10 @@ class _Plain:
         # to the state its key makes before each resolution (`_state`): building a Table per
         # outcome was most of a search's cost while the outcomes are still being filled in.
         self._tables: dict[int, tuple[Table, list[int], list[Play]]] = {}
-        # Per room id: whether no rule that can run in it reads a player's coins or wounds,
-        # and whether none reads their cards (`_blind`); then an outcome is looked for first
-        # under the key without the places, or without the seat's character and items.
-        self._blind_rooms: dict[str, tuple[bool, bool]] = {}
+        # Per room id: whether no rule that can run in it reads a player's coins, their
+        # wounds, their cards (`_blind`); then a decision's key leaves out the coins' place,
+        # the wounds' place, the seat's character and items (`head`).
+        self._blind_rooms: dict[str, _Blind] = {}
         # what the held cards with rules may read (their rules run in every room)
         self._held_reads = functools.reduce(
             operator.or_, (card.reads for group in (rules.characters, rules.items, rules.statuses)
@@ -559,33 +560,36 @@ class _Plain:
              wound_place: tuple) -> tuple:
         """A decision's key but its card, reduced as far as the room allows: without the
         seat's character and items where nothing reads them (the same outcome for every
-        holding), and without the places where nothing reads the tokens (`shared` tells
-        whether the even places' outcome holds for every place). A row of outcomes by card
+        holding), and without the coins' place where nothing reads a player's coins, the
+        wounds' place where nothing reads their wounds (None in its stead: `shared` tells
+        whether the even place's outcome holds for every place). A row of outcomes by card
         (`row`) is kept under it, so decisions that differ only in what the room cannot
         see share their rows."""
-        tokens_blind, holdings_blind = self._blind(room)
-        if holdings_blind:
+        blind = self._blind(room)
+        if blind.holdings:
             character, items = "", ()
-        if tokens_blind:
-            return (where, threat, character, taken, items, others)
-        return (where, threat, character, taken, items, others, coin_place, wound_place)
+        return (where, threat, character, taken, items, others,
+                None if blind.coins else coin_place, None if blind.wounds else wound_place)
 
     def shared(self, room: CompiledRoom, head: tuple, card: Any) -> Any:
         """The outcome of `card` under a reduced key (`head`), or _PLACED: the room never reads
-        the tokens, but an effect on the way could have stopped at nothing at some place, so
-        the outcome depends on where the tokens stand (then `placed`)."""
+        the coins (or the wounds), but an effect on the way could have stopped at nothing at
+        some place, so the outcome depends on where they stand (then `placed`)."""
         key = (head[0], head[1], card, *head[2:])
         outcomes = self.outcomes
         got = outcomes.get(key, _UNKNOWN)
         if got is _UNKNOWN:
             if len(outcomes) >= self.LIMIT:
                 outcomes.clear()
-            if len(key) == 7:
-                # Blind to the tokens: where they stand changes the outcome only where an
-                # effect stops at nothing (coins lost, wounds healed, coins taken); one
-                # resolution at the even places tells whether one could have, and if not its
-                # outcome is every place's (the same value each place's own state gives).
-                got, bounded = self._resolve(room, (*key, _EVEN, _EVEN), watch=True)
+            coin_place, wound_place = key[7], key[8]
+            if coin_place is None or wound_place is None:
+                # Blind to the coins (or the wounds): where they stand changes the outcome
+                # only where an effect stops at nothing (coins lost or taken, wounds healed);
+                # one resolution at the even place tells whether one could have, and if not
+                # its outcome is every place's (the same value each place's own state gives).
+                got, bounded = self._resolve(
+                    room, (*key[:7], coin_place or _EVEN, wound_place or _EVEN),
+                    watch=(coin_place is None, wound_place is None))
                 if not bounded:
                     got = _PLACED
             else:
@@ -617,29 +621,30 @@ class _Plain:
             got = self.placed(room, head, card, coin_place, wound_place)
         return got
 
-    def _blind(self, room: CompiledRoom) -> tuple[bool, bool]:
-        """Whether no rule that can run in this room reads a player's coins or wounds (the
-        room's, and any held card's); and whether none reads what a player holds or which
-        character they are, nor takes coins or a card from them (the room's, and no held
-        card with rules at all): kept per room. What a card's rules read is what the
+    def _blind(self, room: CompiledRoom) -> "_Blind":
+        """Whether no rule that can run in this room reads a player's coins; their wounds
+        (the room's, and any held card's); and whether none reads what a player holds or
+        which character they are, nor takes coins or a card from them (the room's, and no
+        held card with rules at all): kept per room. What a card's rules read is what the
         compiler found in its tree (`CompiledRoom.reads`, runtime/reads.py)."""
         blind = self._blind_rooms.get(room.id)
         if blind is None:
-            reads = room.reads
-            blind = self._blind_rooms[room.id] = (
-                not (self._held_reads.tokens or reads.tokens),
+            reads, held = room.reads, self._held_reads
+            blind = self._blind_rooms[room.id] = _Blind(
+                not (held.coins or reads.coins), not (held.wounds or reads.wounds),
                 not (self.held or reads.holdings or reads.takes))
         return blind
 
-    def _resolve(self, room: CompiledRoom, key: tuple,
-                 watch: bool = False) -> tuple[Optional[tuple[int, int, int, bool]], bool]:
-        """The outcome for this seat in the state `key` makes; and, when `watch`, whether
-        no effect on the way could have stopped at nothing at any place (`_bounded`)."""
+    def _resolve(self, room: CompiledRoom, key: tuple, watch: tuple[bool, bool] = (False, False)
+                 ) -> tuple[Optional[tuple[int, int, int, bool]], bool]:
+        """The outcome for this seat in the state `key` makes; and, when `watch` (the coins,
+        the wounds), whether no effect on the way could have stopped at nothing at any place
+        of those watched (`_bounded`)."""
         table, plays = self._state(key, room.cards_each > 1)
         me = table.players[0]
         coins, wounds, held = me.coins, me.wounds, len(me.items)
         got: Optional[tuple[int, int, int, bool]] = None
-        trace: Optional[list] = [] if watch else None
+        trace: Optional[list] = [] if watch[0] or watch[1] else None
         table.trace = trace
         try:
             ctx = resolve_round(table, room, plays)
@@ -651,7 +656,7 @@ class _Plain:
             got = (me.coins - coins, me.wounds - wounds, len(me.items) - held, bool(me.out))
         finally:
             table.trace = None
-        return got, trace is not None and _bounded(trace, me.name, len(plays) - 1)
+        return got, trace is not None and _bounded(trace, me.name, len(plays) - 1, *watch)
 
     def _state(self, key: tuple, several: bool) -> tuple[Table, list[Play]]:
         """The plain table for `key`, set to the state the key makes (the class docstring),
@@ -737,14 +742,25 @@ _UNKNOWN = object()  # not in a plain table yet
 _PLACED = object()  # a plain table's entry: this outcome depends on where the tokens stand
 
 
-def _bounded(trace: list, me: str, others: int) -> bool:
+class _Blind(NamedTuple):
+    """What no rule that can run in a room reads (`_Plain._blind`)."""
+
+    coins: bool  # a player's coins
+    wounds: bool  # a player's wounds
+    holdings: bool  # what a player holds or who they are, nor takes from them
+
+
+def _bounded(trace: list, me: str, others: int, coins_watched: bool = True,
+             wounds_watched: bool = True) -> bool:
     """Whether a plain resolution (its trace) did nothing that stops at zero and so would
-    come out otherwise at another place: coins lost or healed wounds beyond the fewest this
-    seat has at any place (`_tokens`), or any coins or items taken or passed."""
-    coins, wounds = _fewest(others, 20), _fewest(others, 4)
+    come out otherwise at another place of the coins (when watched: coins lost beyond the
+    fewest this seat has at any place, `_tokens`, or any coins or items taken or passed) or
+    of the wounds (when watched: healed wounds beyond the fewest)."""
+    coins = _fewest(others, 20) if coins_watched else math.inf
+    wounds = _fewest(others, 4) if wounds_watched else math.inf
     lost = healed = 0
     for event, who, amount in trace:
-        if event == "steal" or event == "pass":
+        if coins_watched and (event == "steal" or event == "pass"):
             return False
         if who == me:
             if event == "lose":

@@ -26,7 +26,8 @@ from raiders.dsl.vocabulary import ATOMS, EFFECTS, FUNCTIONS, PLACES, SELECTORS,
 class Reads:
     """What a card's rules may read of the players and the game, and what they may take."""
 
-    tokens: bool = False  # a player's coins or wounds (`your_coins`, `richest`, `wounds(…)`)
+    coins: bool = False  # a player's coins (`your_coins`, `richest`, `coins(…)`)
+    wounds: bool = False  # a player's wounds (`your_wounds`, `least_wounded`, `wounds(…)`)
     holdings: bool = False  # what a player holds or who they are (`holds(key)`, `your_items`)
     takes: bool = False  # takes a card or coins from a player (`take`, `steal`, `pass`)
     floor_number: bool = False  # which floor the game is on
@@ -38,7 +39,8 @@ class Reads:
             return self
         if self is NOTHING:
             return other
-        return Reads(self.tokens or other.tokens, self.holdings or other.holdings,
+        return Reads(self.coins or other.coins, self.wounds or other.wounds,
+                     self.holdings or other.holdings,
                      self.takes or other.takes, self.floor_number or other.floor_number,
                      self.room_number or other.room_number,
                      self.rooms_played or other.rooms_played)
@@ -51,7 +53,8 @@ class Reads:
 
 NOTHING = Reads()
 EVERYTHING = Reads(*(True for _ in attrs.fields(Reads)))
-TOKENS = Reads(tokens=True)
+COINS = Reads(coins=True)
+WOUNDS = Reads(wounds=True)
 HOLDINGS = Reads(holdings=True)
 # an item leaves a hand only if the hand holds one: what it takes depends on what is held
 TAKES_ITEM = Reads(holdings=True, takes=True)
@@ -66,7 +69,7 @@ ATOM_READS: dict[str, Reads] = {
     "death": NOTHING, "never": NOTHING, "all_same": NOTHING, "amount": NOTHING,
     "threat": NOTHING, "round": NOTHING,
     "your_hand": NOTHING, "your_best_card": NOTHING, "your_best_played": NOTHING,
-    "your_coins": TOKENS, "your_wounds": TOKENS,
+    "your_coins": COINS, "your_wounds": WOUNDS,
     "your_items": HOLDINGS,
     "floor_number": Reads(floor_number=True),
     "room_number": Reads(room_number=True),
@@ -74,13 +77,13 @@ ATOM_READS: dict[str, Reads] = {
 }
 SELECTOR_READS: dict[str, Reads] = {
     **dict.fromkeys(SELECTORS, NOTHING),
-    "richest": TOKENS, "poorest": TOKENS, "least_wounded": TOKENS, "most_wounded": TOKENS,
+    "richest": COINS, "poorest": COINS, "least_wounded": WOUNDS, "most_wounded": WOUNDS,
     "most_items": HOLDINGS, "fewest_items": HOLDINGS,
 }
 SELECTOR_OF_READS: dict[str, Reads] = {"holds": HOLDINGS, "played": NOTHING, "marked": NOTHING}
 FUNCTION_READS: dict[str, Reads] = {
     **dict.fromkeys(FUNCTIONS, NOTHING),
-    "coins": TOKENS, "wounds": TOKENS, "holds": HOLDINGS,
+    "coins": COINS, "wounds": WOUNDS, "holds": HOLDINGS,
 }
 EFFECT_READS: dict[str, Reads] = {
     **dict.fromkeys(EFFECTS, NOTHING),

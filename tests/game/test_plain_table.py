@@ -85,7 +85,7 @@ def rules(tmp_path_factory):
                                            ("den", 5), ("treasure-4-2", 5), ("goblin", 1)])
 def test_every_place_gets_the_outcome_of_its_own_plain_state(rules, room_id, card):
     room = rules.rooms[room_id]
-    assert not room.reads.tokens  # the rooms the sharing is for
+    assert not (room.reads.coins or room.reads.wounds)  # the rooms the sharing is for
     shared = _Plain(rules)
     expected = {}
     for coin_place in PLACES:
@@ -115,11 +115,13 @@ def test_a_room_blind_to_tokens_is_resolved_once_for_every_place(rules):
         for wound_place in PLACES:
             plain.outcome(room, (room.id, 4, 5, "", (), (), (2, 3, 4), coin_place, wound_place))
     assert len(resolved) == 1
-    # a room that reads them (the richest loses) is resolved per place
+    # a room that reads the coins (the richest loses) is resolved per place of the coins,
+    # and once for every place of the wounds, which it never reads
     lava = rules.rooms["lava"]
-    assert lava.reads.tokens
+    assert lava.reads.coins and not lava.reads.wounds
     for coin_place in PLACES:
-        plain.outcome(lava, (lava.id, 4, 5, "", (), (), (2, 3, 4), coin_place, (False, 1)))
+        for wound_place in PLACES:
+            plain.outcome(lava, (lava.id, 4, 5, "", (), (), (2, 3, 4), coin_place, wound_place))
     assert len(resolved) == 1 + len(PLACES)
 
 
@@ -151,7 +153,7 @@ def test_held_cards_with_rules_keep_what_a_seat_holds_in_the_key():
     rules = load_rules("deluxe", None, (str(EXAMPLES / "mods" / "amulet"),))
     assert rules.held_rules
     plain = _Plain(rules)
-    assert all(not plain._blind(room)[1] for room in rules.rooms.values())
+    assert all(not plain._blind(room).holdings for room in rules.rooms.values())
 
 
 DEPTHS = """
@@ -225,14 +227,16 @@ def test_search_playouts_key_such_rooms_by_the_floor_they_are_played_on(depths):
 
 
 @pytest.mark.parametrize("room_id, card", [("fleecing", 1), ("spring", 5), ("den", 1),
-                                           ("treasure-4-2", 5), ("customs", 1), ("lava", 5)])
+                                           ("treasure-4-2", 5), ("customs", 1), ("lava", 5),
+                                           ("spikes", 5)])
 def test_a_decisions_row_gives_each_key_its_own_plain_state(rules, room_id, card):
-    """How a playout seat reads the table (search_bot._Forced): a row of outcomes by card under
-    the decision's key reduced as far as the room allows (`head`: no places where no rule reads
-    the tokens, no character nor items where none reads what a seat holds), the even places'
-    outcome kept only where nothing could have stopped at zero (`shared`, else `placed`). Every
-    place and holding still gets its own state's outcome, and a room blind to the tokens has
-    one row for every place (a room that reads them, one per place)."""
+    """How a playout seat reads the table (search_bot._Forced): a row of outcomes by card
+    under the decision's key reduced as far as the room allows (`head`: no place of the coins
+    or of the wounds where no rule reads them, no character nor items where none reads what a
+    seat holds), the even place's outcome kept only where nothing could have stopped at zero
+    (`shared`, else `placed`). Every place and holding still gets its own state's outcome, and
+    a room blind to the coins (the wounds) has one row for every place of them (a room that
+    reads them, one per place)."""
     room = rules.rooms[room_id]
     plain = _Plain(rules)
     heads = set()
@@ -252,7 +256,7 @@ def test_a_decisions_row_gives_each_key_its_own_plain_state(rules, room_id, card
                     got = plain.placed(room, head, card, coin_place, wound_place)
                 expected = _Plain(rules)._resolve(room, key)[0]
                 assert got == expected, (character, items, coin_place, wound_place)
-    blind_to_tokens, blind_to_holdings = plain._blind(room)
-    assert blind_to_tokens == (room_id != "lava")
-    holdings = 1 if blind_to_holdings else len(HOLDINGS[::3])
-    assert len(heads) == holdings * (1 if blind_to_tokens else 2 * len(PLACES))
+    blind = plain._blind(room)
+    assert (blind.coins, blind.wounds) == (room_id != "lava", room_id != "spikes")
+    assert len(heads) == (1 if blind.holdings else len(HOLDINGS[::3])) \
+        * (1 if blind.coins else len(PLACES)) * (1 if blind.wounds else 2)

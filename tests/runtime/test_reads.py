@@ -20,18 +20,18 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CARDS = [
     # coins or wounds: through a selector, a function of a selector, an amount, a condition
     ("coins-of-richest", "after room { if coins(richest) >= 5 { everyone: wound 1 } }",
-     {"tokens"}),
-    ("richest-lose", "after room { richest: lose 1 coin }", {"tokens"}),
-    ("poorest-block", "after room { poorest { gain 1 coin } }", {"tokens"}),
-    ("count-wounded", "after room { everyone: gain count(most_wounded) coins }", {"tokens"}),
-    ("least-wounded", "after room { least_wounded: wound 1 }", {"tokens"}),
-    ("half-coins", "after room { lowest: lose half(your_coins) coins }", {"tokens"}),
+     {"coins"}),
+    ("richest-lose", "after room { richest: lose 1 coin }", {"coins"}),
+    ("poorest-block", "after room { poorest { gain 1 coin } }", {"coins"}),
+    ("count-wounded", "after room { everyone: gain count(most_wounded) coins }", {"wounds"}),
+    ("least-wounded", "after room { least_wounded: wound 1 }", {"wounds"}),
+    ("half-coins", "after room { lowest: lose half(your_coins) coins }", {"coins"}),
     ("wounds-compared", "after room { everyone { if your_wounds > 2 { heal 1 } } }",
-     {"tokens"}),
-    ("wounds-of", "after room { everyone: gain wounds(highest) coins }", {"tokens"}),
-    ("coins-of", "after room { if coins(highest) > 9 { lowest: wound 1 } }", {"tokens"}),
-    ("tag-richest", "after wound on richest { them: gain 1 coin }", {"tokens"}),
-    ("modify-by-coins", "modify gain to amount + half(your_coins)", {"tokens"}),
+     {"wounds"}),
+    ("wounds-of", "after room { everyone: gain wounds(highest) coins }", {"wounds"}),
+    ("coins-of", "after room { if coins(highest) > 9 { lowest: wound 1 } }", {"coins"}),
+    ("tag-richest", "after wound on richest { them: gain 1 coin }", {"coins"}),
+    ("modify-by-coins", "modify gain to amount + half(your_coins)", {"coins"}),
     # what a player holds
     ("holds-count", "after room { everyone { if holds(key) >= 1 { wound 1 } } }",
      {"holdings"}),
@@ -72,7 +72,7 @@ ritual ritual-holds { rite { holds(key): wound 1 } }
 kind echo() { resolve { do previous_room } }
 echo echo-room { name "Echo" }
 """
-OTHERS = {"tithe-by-wounds": {"tokens"}, "hunter": {"tokens"}, "ritual-holds": {"holdings"}}
+OTHERS = {"tithe-by-wounds": {"wounds"}, "hunter": {"coins"}, "ritual-holds": {"holdings"}}
 
 
 def _write_mod(folder: Path, deck: list[str], text: str, extra: str = "") -> str:
@@ -125,13 +125,14 @@ def test_the_kind_chain_and_an_items_value_are_read_with_the_room(tmp_path):
     (`playable SELF as your_coins`) reads them in every room that says nothing of it."""
     traps = _write_mod(tmp_path / "traps", [], "extend trap { after room { richest: wound 1 } }\n")
     rules = load_rules("deluxe", None, (traps,))
-    assert all(r.reads.tokens for r in rules.rooms.values() if "trap" in r.kinds)
-    assert not rules.rooms["goblin"].reads.tokens
+    assert all(r.reads.coins for r in rules.rooms.values() if "trap" in r.kinds)
+    assert not rules.rooms["goblin"].reads.coins
     coin = _write_mod(tmp_path / "coin", [], "item lucky-coin { playable lucky-coin as "
                       "your_coins }\n", "items: {lucky-coin: 1}\n")
     rules = load_rules("deluxe", None, (coin,))
-    assert rules.items["lucky-coin"].reads.tokens
-    assert rules.rooms["treasure-4-2"].reads.tokens  # it may be played there
+    assert rules.items["lucky-coin"].reads.coins
+    assert rules.rooms["treasure-4-2"].reads.coins  # it may be played there
+    assert not rules.rooms["treasure-4-2"].reads.wounds
     assert not rules.rooms["treasure-4-2"].rules.value_mods  # nothing else reads them
 
 
@@ -141,16 +142,19 @@ def test_a_held_card_that_reads_coins_makes_every_room_read_them(tmp_path):
     mod = _write_mod(tmp_path / "miser", [], "character miser { coins 1  after wound on you "
                      "{ if your_coins > 5 { you: heal 1 } } }\n", "characters: [miser]\n")
     rules = load_rules("deluxe", None, (mod,))
-    assert rules.characters["miser"].reads.tokens
+    assert rules.characters["miser"].reads.coins
     plain = _Plain(rules)
-    assert not any(plain._blind(room)[0] for room in rules.rooms.values())
-    # without it, the base game's treasures are blind to the tokens
-    assert _Plain(load_rules("deluxe"))._blind(rules.rooms["treasure-4-2"])[0]
+    assert not any(plain._blind(room).coins for room in rules.rooms.values())
+    # it reads no wounds: a room that reads none is still resolved once for every wound place
+    assert plain._blind(rules.rooms["treasure-4-2"]).wounds
+    # without it, the base game's treasures are blind to the coins too
+    assert _Plain(load_rules("deluxe"))._blind(rules.rooms["treasure-4-2"]).coins
 
 
 # The scan of the compiled Python that the facts replace (players.py before them), kept as a
 # second opinion: wherever it saw a read, the facts must see it too.
-_TOKEN_TEXT = re.compile(r"\.(?:coins|wounds)\b|'(?:coins|wounds)'")
+_COIN_TEXT = re.compile(r"\.coins\b|'coins'")
+_WOUND_TEXT = re.compile(r"\.wounds\b|'wounds'")
 _HOLDINGS_TEXT = re.compile(r"items|holds|character|'(?:take|steal|pass|death)'")
 
 
@@ -172,8 +176,10 @@ def test_the_facts_see_every_read_the_compiled_text_shows(ruleset, variant, mods
     rules = load_rules(ruleset, variant, mods)
     for group in (rules.characters, rules.items, rules.statuses, rules.floors, rules.house):
         for card in group.values():
-            assert card.reads.tokens or not _in_text(_TOKEN_TEXT, card.source), card.id
+            assert card.reads.coins or not _in_text(_COIN_TEXT, card.source), card.id
+            assert card.reads.wounds or not _in_text(_WOUND_TEXT, card.source), card.id
     for room in rules.rooms.values():
-        assert room.reads.tokens or not _in_text(_TOKEN_TEXT, room.source), room.id
+        assert room.reads.coins or not _in_text(_COIN_TEXT, room.source), room.id
+        assert room.reads.wounds or not _in_text(_WOUND_TEXT, room.source), room.id
         assert room.reads.holdings or room.reads.takes \
             or not _in_text(_HOLDINGS_TEXT, room.source), room.id
