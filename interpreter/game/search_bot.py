@@ -29,8 +29,8 @@ playout of the rest of the game cost about 3.5 times as much and was no stronger
 deluxe, one search:30 seat against three greedy, seeds 0-299: 75.8% whole game, 77.0% this
 floor): the far floors' rooms are sampled blind and greedy-played, so they mostly added noise.
 
-Cost (this machine, one core): search:30 is about 1 s per 4-player deluxe game for the
-search seat (greedy seats cost milliseconds; `python benchmarks/bots.py`), about 0.1 s per
+Cost (this machine, one core): search:30 is about 0.25 s per 4-player deluxe game for the
+search seat (greedy seats cost milliseconds; `python benchmarks/bots.py`), about 0.06 s per
 classic solo game; the cost grows linearly with N.
 
 It reads only what SeatView shows plus the rules (the public card texts) and the first player
