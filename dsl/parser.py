@@ -679,3 +679,62 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
                                  f"{MAX_CARDS_PER_FILE}", "split them into several files")]
     return ast.Module(path, tuple(decls)), []
 
+
+
+# ---- places in an editor's text ---------------------------------------------------------------
+
+_MAX_SKIPS = 200  # lines passed over by `tokens` before it gives up on the rest
+
+
+def tokens(text: str) -> list[Token]:
+    """The text's tokens as the grammar's lexer reads them, each with its place (lark's:
+    line and column from 1); no comments. Text an editor holds is often half typed: where no
+    token matches (a string not closed yet, a stray character), the rest of that line is
+    passed over and lexing goes on, with every place as it was."""
+    if len(text) > ast.MAX_CARD_FILE_BYTES:
+        return []
+    for _ in range(_MAX_SKIPS):
+        found: list[Token] = []
+        try:
+            found.extend(_lark().lex(text))
+            return found
+        except UnexpectedCharacters as err:
+            start = err.pos_in_stream
+            end = text.find("\n", start)
+            end = len(text) if end < 0 else end
+            text = text[:start] + " " * (end - start) + text[end:]
+    return found
+
+
+def declaration_at(text: str, path: str, line: int, col: int) -> Optional[ast.Decl]:
+    """The declaration whose text holds the place (line and column from 1), parsed on its
+    own, the rest of the file blanked so that every place stays: found when another
+    declaration of the file is half typed. None outside a declaration, or when its own text
+    does not parse."""
+    at = (line, col)
+    start: Optional[Token] = None
+    braces = parens = 0
+    toks = tokens(text)
+    for i, tok in enumerate(toks):
+        if start is None:
+            start = tok
+        if tok.type == "LPAR":
+            parens += 1
+        elif tok.type == "RPAR":
+            parens = max(0, parens - 1)
+        elif tok.type == "LBRACE":
+            braces += 1
+        elif tok.type == "RBRACE" and braces > 0:
+            braces -= 1
+        last = i + 1 == len(toks)
+        if (braces == 0 and parens == 0 and tok.type == "RBRACE") or last:
+            if (start.line, start.column) <= at <= (tok.end_line, tok.end_column):
+                return _parsed_alone(text, path, start.start_pos, tok.end_pos)
+            start = None
+    return None
+
+
+def _parsed_alone(text: str, path: str, begin: int, end: int) -> Optional[ast.Decl]:
+    blank = functools.partial(re.sub, r"[^\n]", " ")
+    module, _ = parse(blank(text[:begin]) + text[begin:end] + blank(text[end:]), path)
+    return module.decls[0] if module is not None and len(module.decls) == 1 else None
