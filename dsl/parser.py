@@ -686,24 +686,26 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
 _MAX_SKIPS = 200  # lines passed over by `tokens` before it gives up on the rest
 
 
-def tokens(text: str) -> list[Token]:
+@functools.lru_cache(maxsize=8)  # an editor asks about the same text several times
+def tokens(text: str) -> tuple[Token, ...]:
     """The text's tokens as the grammar's lexer reads them, each with its place (lark's:
     line and column from 1); no comments. Text an editor holds is often half typed: where no
     token matches (a string not closed yet, a stray character), the rest of that line is
     passed over and lexing goes on, with every place as it was."""
     if len(text) > ast.MAX_CARD_FILE_BYTES:
-        return []
+        return ()
+    found: list[Token] = []
     for _ in range(_MAX_SKIPS):
-        found: list[Token] = []
+        found = []
         try:
             found.extend(_lark().lex(text))
-            return found
+            return tuple(found)
         except UnexpectedCharacters as err:
-            start = err.pos_in_stream
+            start = located(err.pos_in_stream)
             end = text.find("\n", start)
             end = len(text) if end < 0 else end
             text = text[:start] + " " * (end - start) + text[end:]
-    return found
+    return tuple(found)
 
 
 def declaration_at(text: str, path: str, line: int, col: int) -> Optional[ast.Decl]:
@@ -734,6 +736,7 @@ def declaration_at(text: str, path: str, line: int, col: int) -> Optional[ast.De
     return None
 
 
+@functools.lru_cache(maxsize=8)
 def _parsed_alone(text: str, path: str, begin: int, end: int) -> Optional[ast.Decl]:
     blank = functools.partial(re.sub, r"[^\n]", " ")
     module, _ = parse(blank(text[:begin]) + text[begin:end] + blank(text[end:]), path)

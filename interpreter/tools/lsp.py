@@ -42,7 +42,7 @@ from raiders.dsl import vocabulary as V
 from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.library import CARD_SUFFIX
 from raiders.dsl.parser import declaration_at, parse, tokens
-from raiders.dsl.spans import Span
+from raiders.dsl.spans import Span, located
 
 NAME_RE = re.compile(r"[a-z_][a-z0-9_]*(?:-[a-z0-9_]+)*")
 DID_YOU_MEAN = re.compile(r"did you mean `([^`]+)`\?")
@@ -568,7 +568,7 @@ def word_at(text: str, line: int, char: int, path: str = "") -> Optional[str]:
     string); in YAML, a name."""
     if path.endswith(CARD_SUFFIX):
         for tok in tokens(text):
-            if tok.line == line + 1 and tok.column <= char + 1 <= tok.end_column \
+            if tok.line == line + 1 and located(tok.column) <= char + 1 <= located(tok.end_column) \
                     and NAME_RE.fullmatch(tok):
                 return str(tok)
         return None
