@@ -8,6 +8,7 @@ from typing import Any, Callable, Optional
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lexer import BasicLexer, LexerThread
 
 from . import ast
 from .diagnostics import Diagnostic, did_you_mean, visible
@@ -683,7 +684,13 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
 
 # ---- places in an editor's text ---------------------------------------------------------------
 
-_MAX_SKIPS = 200  # lines passed over by `tokens` before it gives up on the rest
+_MAX_SKIPS = 200  # lines passed over by `tokens`: past that many, the rest is not lexed
+
+
+@functools.lru_cache(maxsize=1)
+def _lexer() -> BasicLexer:
+    """The grammar's lexer on its own (what `Lark.lex` builds at every call): no parser."""
+    return BasicLexer(_lark().lexer_conf)
 
 
 @functools.lru_cache(maxsize=8)  # an editor asks about the same text several times
@@ -691,20 +698,29 @@ def tokens(text: str) -> tuple[Token, ...]:
     """The text's tokens as the grammar's lexer reads them, each with its place (lark's:
     line and column from 1); no comments. Text an editor holds is often half typed: where no
     token matches (a string not closed yet, a stray character), the rest of that line is
-    passed over and lexing goes on, with every place as it was."""
+    passed over and lexing goes on from the next line (up to _MAX_SKIPS lines a text)."""
     if len(text) > ast.MAX_CARD_FILE_BYTES:
         return ()
     found: list[Token] = []
+    offset = lines = 0  # where the text still to lex starts: its offset, the lines before it
+    rest = text
     for _ in range(_MAX_SKIPS):
-        found = []
         try:
-            found.extend(_lark().lex(text))
-            return tuple(found)
+            for tok in LexerThread.from_text(_lexer(), rest).lex(None):
+                if offset:  # (`rest` starts at a newline: columns are the line's already)
+                    tok.start_pos, tok.end_pos = located(tok.start_pos) + offset, \
+                        located(tok.end_pos) + offset
+                    tok.line, tok.end_line = located(tok.line) + lines, \
+                        located(tok.end_line) + lines
+                found.append(tok)
+            break
         except UnexpectedCharacters as err:
-            start = located(err.pos_in_stream)
-            end = text.find("\n", start)
-            end = len(text) if end < 0 else end
-            text = text[:start] + " " * (end - start) + text[end:]
+            stop = rest.find("\n", located(err.pos_in_stream))
+            if stop < 0:
+                break
+            lines += rest.count("\n", 0, stop)
+            offset += stop
+            rest = rest[stop:]
     return tuple(found)
 
 

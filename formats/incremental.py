@@ -15,6 +15,11 @@ costs what it can change:
 - a file that declares a kind or an extension, a card file added or removed (the folders'
   times), mod.yaml changed: everything again, from the parses kept.
 
+What a game would refuse at load is kept per card as well: each dealt room's check (E409,
+E410) and what each card hands out (W604), so that neither walks the whole mod at an edit.
+`version` counts the checks that found something changed, and `library_on` indexes the
+parses kept on another base ruleset: what the language server keeps its hover's library by.
+
 The diagnostics are the same as a full check's (tests/formats/test_incremental.py checks
 random edit sequences against `validate_paths`). A folder that is not one plain mod (it
 holds a ruleset.yaml, or mods below it) is not kept: `check` says None and the caller runs

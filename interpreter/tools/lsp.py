@@ -13,8 +13,12 @@ files of its mod (the folder holding `mod.yaml`, or its own folder) on top of th
 ruleset (the first of mod.yaml's `rulesets`, else deluxe). Unsaved text of open documents is
 used. A mod's check is kept between edits (formats/incremental.py): an edit re-checks what
 it can change, and the other open card files whose diagnostics it changed are published
-too. YAML files (rulesets, mod.yaml, scenarios, logs) get their YAML syntax checked as you
-type and the full check of `validate` when saved.
+too. What hover, completion and definitions read (the library, the rules of `show`'s words)
+is kept per unit until an edit changes what it is built from (`Workspace.known`); the word
+under the cursor and a field's name come from the grammar's tokens and the parse of the
+card's declaration (dsl/parser.py `tokens`, `declaration_at`). YAML files (rulesets,
+mod.yaml, scenarios, logs) get their YAML syntax checked as you type and the full check of
+`validate` when saved.
 
 The server speaks only of raiders' own files (`Workspace.claims`): card files (`*.dsl`),
 `mod.yaml`, `ruleset.yaml`, and YAML files that declare a raiders format on a `format:` line.
