@@ -129,7 +129,11 @@ def main() -> None:
         for ruleset in ("classic", "deluxe"):
             mod = Path(tmp) / f"mod-{ruleset}"
             mod.mkdir()
-            make_mod(mod, args.files)
+            for card in make_mod(mod, args.files):
+                if ruleset == "classic":  # (classic has no boss slot: its bosses, monsters)
+                    text = card.read_text(encoding="utf-8")
+                    card.write_text(text.replace("boss bench-", "monster bench-"),
+                                    encoding="utf-8")
             (mod / "mod.yaml").write_text(f"rulesets: [{ruleset}]\n", encoding="utf-8")
             cards.append((f"generated, {args.files} files, rulesets: [{ruleset}]",
                           mod / "card00000.dsl"))

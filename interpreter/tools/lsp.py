@@ -79,7 +79,7 @@ class _Known:
     library: Optional[L.Library]
     ruleset: Optional[str]  # the ruleset path the unit plays with (for `show`'s words)
     mod_folder: Optional[str]
-    rules: Any = None  # compiled at the first hover of a card; False: they do not load
+    rules: Any = None  # loaded at the first hover of a card; False: they do not load
 
 
 def _mod_root(path: Path) -> Path:
@@ -364,7 +364,7 @@ class Workspace:
             try:
                 # not the cached loader: the cards change as the modder types
                 known.rules = load_rules_afresh(known.ruleset or "deluxe", None, mods,
-                                                loader=self.loader())
+                                                loader=self.loader(), items_only=True)
             except Exception:  # the cards do not check clean yet: the text alone
                 known.rules = False
         if known.rules is False:

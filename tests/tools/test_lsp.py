@@ -570,3 +570,20 @@ def test_hover_finds_a_field_wherever_it_stands(tmp_path, line, word, field):
         assert said is None
     else:
         assert said is None or not said.startswith(f"`{word}`: ")  # never a field's words
+
+
+def test_hover_describes_a_card_in_the_words_of_the_whole_rules():
+    """Hover's words of a card come from rules with only the items compiled (the card asked
+    about is compiled then): the same words as `raiders show`'s, for every card of deluxe
+    and of a mod that adds items, a character and rooms."""
+    from raiders.formats.loader import Loader
+    from raiders.interpreter.runtime.describe import describe
+    from raiders.interpreter.runtime.rules import load_rules_afresh
+
+    mods = (str(Path(__file__).resolve().parents[2] / "examples" / "mods" / "neighbours"),)
+    full = load_rules_afresh("deluxe", None, mods, loader=Loader.of_texts({}))
+    light = load_rules_afresh("deluxe", None, mods, loader=Loader.of_texts({}), items_only=True)
+    assert not light.rooms and light.items.keys() == full.items.keys()
+    assert len(full.library.cards) > 50
+    for cid in full.library.cards:
+        assert describe(light, cid) == describe(full, cid), cid
