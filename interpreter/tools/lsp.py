@@ -249,8 +249,9 @@ class Workspace:
             folder, base = unit.folder, self._base(unit.base)
             ruleset, mod_folder = str(resolve_ruleset_path(unit.base)), str(folder)
             kept = self._mod_check(folder) if folder.is_dir() and not unit.untitled else None
-            if kept is not None and kept.check(loader) is not None \
-                    and str(p) in kept.files_real():
+            mine = kept is not None and kept.check(loader) is not None and (
+                str(p) in kept.files_real() or not p.name.endswith(CARD_SUFFIX))
+            if kept is not None and mine:  # (a card file of the mod, or its mod.yaml)
                 stamp = ("mod", id(kept), kept.version)
                 if unit.base == VALIDATE_BASE:
                     def build():
@@ -260,7 +261,8 @@ class Workspace:
                         return kept.library_on(base) if base is not None else None
             else:
                 def build():
-                    files = sorted({*loader.card_files(folder), p})
+                    files = sorted({*loader.card_files(folder), p} if
+                                   p.name.endswith(CARD_SUFFIX) else loader.card_files(folder))
                     return check_mod(base.library, files, loader)[2] if base is not None \
                         else None
         entry = self._derived.get(unit.key)
