@@ -514,11 +514,10 @@ def test_hover_and_completion_build_the_library_once_per_edit(tmp_path, monkeypa
     assert "imp3" in first[2] and "golem" not in first[2]  # classic's cards, not deluxe's
     built = len(made)
     assert answers() == first and len(made) == built  # asked again: nothing built
-    assert "monster imp" in ws.hover(str(mod / "mod.yaml"), 1, 8)  # mod.yaml: the same one
-    assert len(made) == built
     assert ws.hover(str(card), 0, 9).startswith("```raiders\nmonster imp")  # the card's own
     words = len(made)  # (its words: the game's rules, built once)
     ws.hover(str(card), 0, 9)
+    assert "monster imp" in ws.hover(str(mod / "mod.yaml"), 1, 8)  # mod.yaml: the same ones
     assert len(made) == words
     ws.open(str(card), IMP.replace('"Imp"', '"Imp Lord"'))  # an edit: the ids stay
     ws.diagnostics(str(card))
