@@ -35,8 +35,8 @@ from .stats import Difference, Figure, Known, Sums, difference, known
 BOTS_WHY = ("greedy bots: each seat looks one room ahead and plays the card that serves it "
             "best, as a careful player would. Random bots play cards no player would, so a "
             "room's figures say more about careless play than about the card; search bots "
-            "play better still but cost hundreds of times more a game (check a close verdict "
-            "with --bots search:30 and fewer games).")
+            "play better still but cost about 14 times more a game for each search seat "
+            "(check a close verdict with --bots search:30,greedy,greedy,greedy).")
 
 
 @attrs.frozen
