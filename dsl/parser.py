@@ -725,15 +725,26 @@ def tokens(text: str) -> tuple[Token, ...]:
 
 
 def declaration_at(text: str, path: str, line: int, col: int) -> Optional[ast.Decl]:
-    """The declaration whose text holds the place (line and column from 1), parsed on its
-    own, the rest of the file blanked so that every place stays: found when another
-    declaration of the file is half typed. None outside a declaration, or when its own text
-    does not parse."""
+    """The declaration whose text holds the place (line and column from 1): from the parse
+    of the whole text when it parses; else that declaration parsed on its own, the rest of
+    the file blanked so that every place stays, found by its braces, or where a line starts
+    with a word while one is still open (a card half typed above the others, in the
+    canonical layout). None outside a declaration, or when its own text does not parse."""
     at = (line, col)
+    module = _parsed_whole(text, path)
+    if module is not None:
+        return next((d for d in module.decls if (d.span.line, d.span.col) <= at
+                     <= (d.span.end_line, d.span.end_col)), None)
+    toks = tokens(text)
     start: Optional[Token] = None
     braces = parens = 0
-    toks = tokens(text)
     for i, tok in enumerate(toks):
+        if start is not None and tok.column == 1 and tok.type != "RBRACE" and (braces or parens):
+            end = toks[i - 1]  # a word at a line's start: the one before was left open
+            if (start.line, start.column) <= at <= (end.end_line, end.end_column):
+                return _parsed_alone(text, path, located(start.start_pos),
+                                     located(end.end_pos))
+            start, braces, parens = None, 0, 0
         if start is None:
             start = tok
         if tok.type == "LPAR":
@@ -744,12 +755,16 @@ def declaration_at(text: str, path: str, line: int, col: int) -> Optional[ast.De
             braces += 1
         elif tok.type == "RBRACE" and braces > 0:
             braces -= 1
-        last = i + 1 == len(toks)
-        if (braces == 0 and parens == 0 and tok.type == "RBRACE") or last:
+        if (braces == 0 and parens == 0 and tok.type == "RBRACE") or i + 1 == len(toks):
             if (start.line, start.column) <= at <= (tok.end_line, tok.end_column):
-                return _parsed_alone(text, path, start.start_pos, tok.end_pos)
+                return _parsed_alone(text, path, located(start.start_pos), located(tok.end_pos))
             start = None
     return None
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed_whole(text: str, path: str) -> Optional[ast.Module]:
+    return parse(text, path)[0]
 
 
 @functools.lru_cache(maxsize=8)
