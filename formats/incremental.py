@@ -199,7 +199,7 @@ class ModCheck:
             and self._dups.isdisjoint(n for _, n, _ in o.defines) for p, o in old.items())
         if patch:
             self._patch(old)
-        elif old or self.lib is None:
+        elif everything or old or self.lib is None:
             self._index(listing.files)
         if kinds_changed:  # (what a card says includes its kind's rules)
             self._in_game.clear()

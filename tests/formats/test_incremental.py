@@ -234,3 +234,17 @@ def test_w604_walks_only_the_edited_cards_and_mod_yaml_is_checked_again(tmp_path
     (tmp_path / "kinds.dsl").write_text("extend vault { after room { everyone: give bell } }\n")
     kept.changed_on_disk([str(tmp_path / "kinds.dsl")])
     assert check()[0] == []  # every vault gives it now: a kind's rules are each card's too
+
+
+def test_a_mod_whose_every_card_file_is_deleted_is_checked_again(tmp_path, deluxe):
+    """The listing that finds no card file any more is a change like any other (it answered
+    with the last check's diagnostics: mod.yaml's boss still found)."""
+    (tmp_path / "imp.dsl").write_text(IMP.format(s=5, rule=""))
+    (tmp_path / "mod.yaml").write_text("bosses: [imp]\n")
+    kept = ModCheck(tmp_path.resolve(), deluxe)
+    assert kept.check(Loader.of_texts({})) == []
+    (tmp_path / "imp.dsl").unlink()
+    got = kept.check(Loader.of_texts({}))
+    fresh = validate_paths([str(tmp_path)]).diagnostics
+    assert [d.code for d in fresh] == ["E502"]
+    assert sorted(map(_key, got)) == sorted(map(_key, fresh))
