@@ -7,14 +7,15 @@ cards already revealed in the current room.
 from __future__ import annotations
 
 import functools
+import operator
 import random
-import re
-from typing import Any, Callable, Optional, Protocol, Sequence
+from typing import Any, Callable, Hashable, Optional, Protocol, Sequence
 
 import attrs
 
 from raiders.interpreter.runtime.compiled import CompiledRoom
 from raiders.interpreter.runtime.legality import is_second_card
+from raiders.interpreter.runtime.reads import NOTHING
 from raiders.interpreter.runtime.room import RulesError, Table, resolve_round
 from raiders.interpreter.runtime.state import POWER_CARDS, Card, Play, Player
 
@@ -476,7 +477,8 @@ class _Plain:
     middle, every `may` answered yes. What the key leaves out (the tokens themselves, seats,
     the others' characters and items) is what lets rooms recur across decisions, playouts
     and games: resolving the room per card and guess in a copy of the true table was nearly
-    all of a playout's cost."""
+    all of a playout's cost. A room some rule of which reads where the game is (the floor,
+    the room's number, the rooms played) has them in its key's first field (`where`)."""
 
     LIMIT = 250_000  # entries kept (under 100 MB); past it the table starts again (values stay)
     RULESETS = 2  # tables kept: the newest rules'
@@ -497,21 +499,42 @@ class _Plain:
         # and whether none reads their cards (`_blind`); then an outcome is looked for first
         # under the key without the places, or without the seat's character and items.
         self._blind_rooms: dict[str, tuple[bool, bool]] = {}
-        self._held_read = any(_reads_tokens(card.source) for group in
-                              (rules.characters, rules.items, rules.statuses)
-                              for card in group.values() if not card.rules.empty)
+        # what the held cards with rules may read (their rules run in every room)
+        self._held_reads = functools.reduce(
+            operator.or_, (card.reads for group in (rules.characters, rules.items, rules.statuses)
+                           for card in group.values() if not card.rules.empty), NOTHING)
+        # Per room id: which of the floor index, the room's number and the rooms played some
+        # rule that can run in it reads (`where`); () for none, nearly every room.
+        self._progress: dict[str, tuple[bool, ...]] = {}
 
-    def row(self, rest: tuple) -> dict:
-        """The outcomes already read for a key but its card (room id, next monster card, then
-        the key's fields after the card), by card: a decision reads each of its cards there
-        without making and hashing a whole key per card (kept as long as the outcomes)."""
+    def row(self, head: tuple) -> dict:
+        """The outcomes already read under a decision's reduced key (`head`), by card: a
+        decision reads each of its cards there without making and hashing a whole key per
+        card (kept as long as the outcomes; a value may be _PLACED: `shared`)."""
         rows = self._rows
-        got = rows.get(rest)
+        got = rows.get(head)
         if got is None:
             if len(rows) >= self.LIMIT:
                 rows.clear()
-            got = rows[rest] = {}
+            got = rows[head] = {}
         return got
+
+    def where(self, room: CompiledRoom, view: SeatView) -> Hashable:
+        """A key's first field: the room's id; for a room where some rule (the room's or a
+        held card's) reads where the game is, the id with the floor index, the room's number
+        on its floor and the rooms played, each as the view has it where a rule reads it and
+        as the plain state has it (0, 1, 0) where none does: so such a room is resolved at
+        the true floor, and every other keeps recurring across floors."""
+        read = self._progress.get(room.id)
+        if read is None:
+            reads = room.reads | self._held_reads
+            read = self._progress[room.id] = (reads.floor_number, reads.room_number,
+                                              reads.rooms_played) if reads.progress else ()
+        if not read:
+            return room.id
+        floor, number, played = read
+        return (room.id, view.floor_index if floor else 0,
+                view.room_index + 1 if number else 1, view.rooms_done if played else 0)
 
     def is_second(self, room: CompiledRoom, item: str, abilities) -> bool:
         """`is_second_card` for these rules (the abilities are the rules' own), kept."""
@@ -531,50 +554,81 @@ class _Plain:
             plain = by_rules[id(rules)] = cls(rules)
         return plain
 
-    def outcome(self, room: CompiledRoom, key: tuple) -> Optional[tuple[int, int, int, bool]]:
-        outcomes = self.outcomes
-        try:
-            return outcomes[key]
-        except KeyError:
-            pass  # resolved below, once
-        if len(outcomes) >= self.LIMIT:
-            outcomes.clear()
-        own = key
+    def head(self, room: CompiledRoom, where: Hashable, threat: int, character: str,
+             taken: tuple, items: tuple, others: tuple, coin_place: tuple,
+             wound_place: tuple) -> tuple:
+        """A decision's key but its card, reduced as far as the room allows: without the
+        seat's character and items where nothing reads them (the same outcome for every
+        holding), and without the places where nothing reads the tokens (`shared` tells
+        whether the even places' outcome holds for every place). A row of outcomes by card
+        (`row`) is kept under it, so decisions that differ only in what the room cannot
+        see share their rows."""
         tokens_blind, holdings_blind = self._blind(room)
-        if holdings_blind and (key[3] or key[5]):
-            # Nothing here reads what the seat holds nor who it is: its outcome is that of
-            # the key without its character and items.
-            key = (*key[:3], "", key[4], (), *key[6:])
-            got: Any = outcomes.get(key, _UNKNOWN)
-            if got is not _UNKNOWN:
-                outcomes[own] = got
-                return got
+        if holdings_blind:
+            character, items = "", ()
         if tokens_blind:
-            # The rules never read the tokens, so where they stand changes the outcome only
-            # where an effect stops at nothing (coins lost, wounds healed, coins taken): one
-            # resolution at the plain places tells whether one could have, and if not its
-            # outcome is every place's (the same value the key's own state gives).
-            short = key[:7]
-            got = outcomes.get(short, _UNKNOWN)
-            if got is _UNKNOWN:
-                got, bounded = self._resolve(room, (*short, _EVEN, _EVEN), watch=True)
-                outcomes[short] = got = got if bounded else _PLACED
-            if got is not _PLACED:
-                outcomes[own] = outcomes[key] = got
-                return got
-        got = outcomes[own] = outcomes[key] = self._resolve(room, key)[0]
+            return (where, threat, character, taken, items, others)
+        return (where, threat, character, taken, items, others, coin_place, wound_place)
+
+    def shared(self, room: CompiledRoom, head: tuple, card: Any) -> Any:
+        """The outcome of `card` under a reduced key (`head`), or _PLACED: the room never reads
+        the tokens, but an effect on the way could have stopped at nothing at some place, so
+        the outcome depends on where the tokens stand (then `placed`)."""
+        key = (head[0], head[1], card, *head[2:])
+        outcomes = self.outcomes
+        got = outcomes.get(key, _UNKNOWN)
+        if got is _UNKNOWN:
+            if len(outcomes) >= self.LIMIT:
+                outcomes.clear()
+            if len(key) == 7:
+                # Blind to the tokens: where they stand changes the outcome only where an
+                # effect stops at nothing (coins lost, wounds healed, coins taken); one
+                # resolution at the even places tells whether one could have, and if not its
+                # outcome is every place's (the same value each place's own state gives).
+                got, bounded = self._resolve(room, (*key, _EVEN, _EVEN), watch=True)
+                if not bounded:
+                    got = _PLACED
+            else:
+                got = self._resolve(room, key)[0]
+            outcomes[key] = got
+        return got
+
+    def placed(self, room: CompiledRoom, head: tuple, card: Any, coin_place: tuple,
+               wound_place: tuple) -> Optional[tuple[int, int, int, bool]]:
+        """The outcome of `card` at these places, for a head whose shared outcome is
+        _PLACED."""
+        key = (head[0], head[1], card, *head[2:6], coin_place, wound_place)
+        outcomes = self.outcomes
+        got = outcomes.get(key, _UNKNOWN)
+        if got is _UNKNOWN:
+            if len(outcomes) >= self.LIMIT:
+                outcomes.clear()
+            got = outcomes[key] = self._resolve(room, key)[0]
+        return got
+
+    def outcome(self, room: CompiledRoom, key: tuple) -> Optional[tuple[int, int, int, bool]]:
+        """The outcome for a whole key (`where`, next monster card, card, character, cards
+        already down, items, the others' cards, coin place, wound place)."""
+        where, threat, card, character, taken, items, others, coin_place, wound_place = key
+        head = self.head(room, where, threat, character, taken, items, others, coin_place,
+                         wound_place)
+        got = self.shared(room, head, card)
+        if got is _PLACED:
+            got = self.placed(room, head, card, coin_place, wound_place)
         return got
 
     def _blind(self, room: CompiledRoom) -> tuple[bool, bool]:
-        """Whether no rule that can run in this room reads a player's coins or wounds (its
-        own compiled text, and any held card's); and whether none reads what a player holds
-        or which character they are, nor takes a card from them (the room's text, and no
-        held card with rules at all): kept per room."""
+        """Whether no rule that can run in this room reads a player's coins or wounds (the
+        room's, and any held card's); and whether none reads what a player holds or which
+        character they are, nor takes coins or a card from them (the room's, and no held
+        card with rules at all): kept per room. What a card's rules read is what the
+        compiler found in its tree (`CompiledRoom.reads`, runtime/reads.py)."""
         blind = self._blind_rooms.get(room.id)
         if blind is None:
+            reads = room.reads
             blind = self._blind_rooms[room.id] = (
-                not (self._held_read or _reads_tokens(room.source)),
-                not (self.held or _reads_holdings(room.source)))
+                not (self._held_reads.tokens or reads.tokens),
+                not (self.held or reads.holdings or reads.takes))
         return blind
 
     def _resolve(self, room: CompiledRoom, key: tuple,
@@ -602,7 +656,7 @@ class _Plain:
     def _state(self, key: tuple, several: bool) -> tuple[Table, list[Play]]:
         """The plain table for `key`, set to the state the key makes (the class docstring),
         as a new Table would be: nothing of an earlier outcome is left on it."""
-        _room, threat, card, character, taken, items, others, coin_place, wound_place = key
+        where, threat, card, character, taken, items, others, coin_place, wound_place = key
         seats = [card, *others]
         n = len(seats)
         prepared = self._tables.get(n)
@@ -617,7 +671,10 @@ class _Plain:
         table, box, plays = prepared
         box[0] = threat
         table.clear_places()
-        table.floor_index, table.rooms_done, table.room_number = 0, 0, 1
+        if where.__class__ is tuple:  # a room that reads where the game is (`where`)
+            _room, table.floor_index, table.room_number, table.rooms_done = where
+        else:
+            table.floor_index, table.rooms_done, table.room_number = 0, 0, 1
         table.supply.clear()
         table.supply.update(self.rules.supply)
         all_coins = _tokens(coin_place, n - 1, 20)
@@ -675,33 +732,9 @@ def _fewest(others: int, base: int) -> int:
                for where in range(5))
 
 
-
 _EVEN = (False, 1)  # a place: the others alike, this seat equal to them (`place`)
 _UNKNOWN = object()  # not in a plain table yet
 _PLACED = object()  # a plain table's entry: this outcome depends on where the tokens stand
-# what reads a player's coins or wounds in a card's compiled text: `p.coins`, `richest`
-_TOKEN_READ = re.compile(r"\.(?:coins|wounds)\b|'(?:coins|wounds)'")
-
-
-# what reads a player's cards or character, or takes cards from them, in compiled text:
-# `holds(ITEM)`, `p.items`, the events that take an item from a hand or empty it
-_HOLDINGS_READ = re.compile(r"items|holds|character|'(?:take|steal|pass|death)'")
-
-
-def _reads_tokens(source: str) -> bool:
-    """Whether a card's compiled text reads a player's coins or wounds (comments aside)."""
-    return _reads(_TOKEN_READ, source)
-
-
-def _reads_holdings(source: str) -> bool:
-    """Whether a card's compiled text reads a player's cards or character, or may take an
-    item from a hand (comments aside)."""
-    return _reads(_HOLDINGS_READ, source)
-
-
-def _reads(pattern: re.Pattern, source: str) -> bool:
-    return any(pattern.search(line.split("#", 1)[0] if "'" not in line else line)
-               for line in source.splitlines())
 
 
 def _bounded(trace: list, me: str, others: int) -> bool:

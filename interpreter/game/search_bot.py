@@ -41,11 +41,11 @@ later rounds of a room fought in rounds are left to the greedy bot's one-room lo
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Sequence
+from typing import Optional, Sequence
 
 from raiders.interpreter.runtime.state import Card, Floor, Mark, RoomSlot
 
-from .players import _UNKNOWN, GreedyBot, SeatView, _order, _Plain, index_below, place
+from .players import _PLACED, _UNKNOWN, GreedyBot, SeatView, _order, _Plain, index_below, place
 
 # A win is rare in some playouts (solo: survival), so the end state shapes the score a little:
 # coins up, wounds down (most wounds fall unconscious, ten wounds kill).
@@ -69,8 +69,9 @@ class _Forced(GreedyBot):
     GUESSES = 1
     PLAIN = True
 
-    def __init__(self, first: Sequence[Card] = ()):
+    def __init__(self, first: Sequence[Card] = (), plain: Optional[_Plain] = None):
         self.first = list(first)
+        self.plain = plain  # the rules' plain table (`_Plain.of`), when the caller has it
 
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
         first = self.first
@@ -104,11 +105,15 @@ class _Forced(GreedyBot):
         threats = view.threats_left
         # as _LookAhead.estimate keys the plain table
         threat = threats[len(threats) // 2] if threats else 4
-        tail = (me.character, tuple(view.taken), tuple(me.items), tuple(others),
-                place(me.coins, all_coins), place(me.wounds, all_wounds))
-        plain = _Plain.of(view.rules)
-        # this decision's outcomes by card: the plain table's, under one key for the rest
-        row = plain.row((room.id, threat, *tail))
+        coin_place, wound_place = place(me.coins, all_coins), place(me.wounds, all_wounds)
+        plain = self.plain or _Plain.of(view.rules)
+        # this decision's outcomes by card, under its key reduced as far as the room allows
+        # (`_Plain.head`): decisions the room cannot tell apart share a row. Its first field
+        # is the room's id (and the floor, where a rule reads it: `_Plain.where`).
+        head = plain.head(room, plain.where(room, view), threat, me.character,
+                          tuple(view.taken), tuple(me.items), tuple(others), coin_place,
+                          wound_place)
+        row = plain.row(head)
         floor = -me.coins
         scores: dict[Card, float] = {}
         seconds = []
@@ -118,7 +123,9 @@ class _Forced(GreedyBot):
                 continue
             got = row.get(card, _UNKNOWN)
             if got is _UNKNOWN:
-                got = row[card] = plain.outcome(room, (room.id, threat, card, *tail))
+                got = row[card] = plain.shared(room, head, card)
+            if got is _PLACED:  # this room's outcome here depends on where the tokens stand
+                got = plain.placed(room, head, card, coin_place, wound_place)
             if got is None:
                 score = -1e9
             else:
@@ -253,8 +260,9 @@ class SearchBot(GreedyBot):
         floors = [Floor([], None) for _ in range(f0)] + [
             Floor(list(fl.rooms), None) for fl in world["floors"]]
         revealed = {pl.player.seat: pl.played for pl in view.revealed}
+        plain = _Plain.of(rules)
         seats = [_Forced([*view.taken, card] if p.seat == view.me.seat else
-                         list(revealed.get(p.seat, ())))
+                         list(revealed.get(p.seat, ())), plain)
                  for p in view.players]
         names = [p.name for p in view.players]
         chars = [p.character for p in view.players]

@@ -15,6 +15,7 @@ from typing import Any, Callable, Optional, Protocol, Sequence
 
 import attrs
 
+from .reads import EVERYTHING, Reads
 from .state import Card, Player
 
 NEVER = 10**9  # `never`: a strength no sum reaches
@@ -95,6 +96,8 @@ class CompiledRoom:
     missing: int = 0  # what a card counts for when a player has none left
     until: Optional[Expr] = None  # after a round but the last: the room ends once it holds
     source: str = ""  # the Python the card compiled to (`raiders show --python`)
+    # what its rules may read and take (reads.py); a room made otherwise: everything
+    reads: Reads = EVERYTHING
     own_bus: Any = None  # the bus when only this room's rules are in play (built once)
 
     @property
@@ -112,6 +115,7 @@ class CompiledCard:
     rules: CardRules = attrs.Factory(CardRules)
     words: list[str] = attrs.Factory(list)
     source: str = ""  # the Python the card compiled to (`raiders show --python`)
+    reads: Reads = EVERYTHING  # what its rules may read and take (reads.py)
 
 
 @attrs.define(eq=False)

@@ -14,8 +14,10 @@ is the contract in compiled.py, which the bus depends on instead of this module.
 from __future__ import annotations
 
 import contextlib
+import operator
 import os
 import re
+from functools import reduce
 from itertools import pairwise
 from typing import Any, Callable, Iterator, Optional
 
@@ -47,6 +49,7 @@ from .compiled import (
     CompiledStatus,
     Handler,
 )
+from .reads import Reads, card_reads
 from .state import Card
 
 # Python's parser reads at most 200 nested brackets and 100 indentations, and its compiler takes
@@ -223,6 +226,12 @@ class CardCompiler:
         self.types = {name: info.type for name, info in self.kind.params.items()}
         self.display = display_name(card)
         self._outside = (self.kind.role == "room" and _modified_from_outside(lib)) or frozenset()
+
+    def reads(self) -> Reads:
+        """What the card's rules may read and take (reads.py), from its tree: the kind
+        chain's rules and the card's, and its parameters' values."""
+        return card_reads(self.members(), {name: (self.types[name], self.values[name])
+                                           for name in self.types})
 
     def item_word(self, item_id: str) -> str:
         """An item as a person reads it: the name on its card (its id when no card says)."""
@@ -1010,7 +1019,8 @@ class CardCompiler:
             params={name: funcs[fn] for name, fn in params.items()},
             words=words, any_item=funcs[r["any_item"]] if r["any_item"] else None,
             cards_each=shape["cards"], rounds=shape["rounds"], missing=shape["missing"],
-            until=funcs[until_fn] if until_fn is not None else None, source=text)
+            until=funcs[until_fn] if until_fn is not None else None, source=text,
+            reads=self.reads())
 
     def constant(self, name: str, default: Any = None) -> Any:
         v = self.values.get(name)
@@ -1148,20 +1158,22 @@ def compile_card(lib: Library, card_id: str, strength_players: int = 3):
     words = r["words"]
     funcs, text = cc.src.build()
     rules = pending.bind(funcs, card_id)
+    reads = cc.reads()
     if role == "character":
-        return CompiledCharacter(card_id, cc.display, rules, words, text,
+        return CompiledCharacter(card_id, cc.display, rules, words, text, reads,
                                  coins=cc.constant("coins", 0), wounds=cc.constant("wounds", 0),
                                  items=_as_tuple(cc.constant("items")))
     if role == "item":
         own = r["playable"].get(card_id)
-        return CompiledItem(card_id, cc.display, rules, words, text,
+        return CompiledItem(card_id, cc.display, rules, words, text, reads,
                             ability=cc.constant("ability"),
                             value=funcs[own] if own is not None else None)
     if role == "floor":
-        return CompiledFloor(card_id, cc.display, rules, words, text, layout=cc.constant("layout"))
+        return CompiledFloor(card_id, cc.display, rules, words, text, reads,
+                             layout=cc.constant("layout"))
     if role == "status":
-        return CompiledStatus(card_id, cc.display, rules, words, text)
-    return CompiledRule(card_id, cc.display, rules, words, text)
+        return CompiledStatus(card_id, cc.display, rules, words, text, reads)
+    return CompiledRule(card_id, cc.display, rules, words, text, reads)
 
 
 def with_item_values(rooms: dict[str, CompiledRoom],
@@ -1178,5 +1190,9 @@ def with_item_values(rooms: dict[str, CompiledRoom],
         extra = {} if room.any_item is not None else {
             i: fn for i, fn in valued.items()
             if i not in room.playable and i not in room.escapes and i not in room.unplayable}
-        out[rid] = attrs.evolve(room, playable={**room.playable, **extra}) if extra else room
+        # what an item's value reads is read in the room it is played in (the item's reads
+        # are its whole card's: its value's, and its rules')
+        out[rid] = attrs.evolve(room, playable={**room.playable, **extra},
+                                reads=reduce(operator.or_, (items[i].reads for i in extra),
+                                             room.reads)) if extra else room
     return out

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from raiders.interpreter.game.players import _Plain, _reads_holdings, _reads_tokens
+from raiders.interpreter.game.players import _PLACED, _UNKNOWN, _Plain
 from raiders.interpreter.runtime.rules import load_rules
 
 ROOMS = """
@@ -85,7 +85,7 @@ def rules(tmp_path_factory):
                                            ("den", 5), ("treasure-4-2", 5), ("goblin", 1)])
 def test_every_place_gets_the_outcome_of_its_own_plain_state(rules, room_id, card):
     room = rules.rooms[room_id]
-    assert not _reads_tokens(room.source)  # the rooms the sharing is for
+    assert not room.reads.tokens  # the rooms the sharing is for
     shared = _Plain(rules)
     expected = {}
     for coin_place in PLACES:
@@ -117,20 +117,10 @@ def test_a_room_blind_to_tokens_is_resolved_once_for_every_place(rules):
     assert len(resolved) == 1
     # a room that reads them (the richest loses) is resolved per place
     lava = rules.rooms["lava"]
-    assert _reads_tokens(lava.source)
+    assert lava.reads.tokens
     for coin_place in PLACES:
         plain.outcome(lava, (lava.id, 4, 5, "", (), (), (2, 3, 4), coin_place, (False, 1)))
     assert len(resolved) == 1 + len(PLACES)
-
-
-def test_what_reads_tokens_in_compiled_text():
-    assert _reads_tokens("    group = extreme(ctx, 'coins', True)\n")
-    assert _reads_tokens("    if p1.wounds >= 3:\n")
-    assert not _reads_tokens("    # the richest lose coins and take wounds\n"
-                             "    ctx.emit('wound', p4, 2)\n")
-    assert _reads_holdings("    found = [q for q in ctx.participants if 'sword' in q.items]\n")
-    assert _reads_holdings("    ctx.emit('take', p2, 0, 'key')\n")
-    assert not _reads_holdings("    ctx.give('key', group3)\n")
 
 
 HOLDINGS = [(character, items) for character in ("", "knight", "thief")
@@ -141,7 +131,8 @@ HOLDINGS = [(character, items) for character in ("", "knight", "thief")
                                            ("item-vault", 5), ("goblin", 1), ("den", 1)])
 def test_every_seat_gets_the_outcome_of_its_own_cards(rules, room_id, card):
     room = rules.rooms[room_id]
-    assert _reads_holdings(room.source) == (room_id in ("customs", "den", "armoury"))
+    # a key taken, coins stolen, a sword looked for (runtime/reads.py)
+    assert (room.reads.holdings or room.reads.takes) == (room_id in ("customs", "den", "armoury"))
     shared = _Plain(rules)
     outcomes = set()
     for character, items in HOLDINGS:
@@ -161,3 +152,107 @@ def test_held_cards_with_rules_keep_what_a_seat_holds_in_the_key():
     assert rules.held_rules
     plain = _Plain(rules)
     assert all(not plain._blind(room)[1] for room in rules.rooms.values())
+
+
+DEPTHS = """
+# the deeper, the richer: its chest is read at the floor the game is on
+treasure deep-vault { name "Deep Vault"  chest 2 * floor_number }
+# the later in its floor, the richer
+treasure late-vault { name "Late Vault"  chest room_number }
+"""
+
+
+class _At:
+    """What `_Plain.where` reads of a seat's view: where the game is."""
+
+    def __init__(self, floor_index: int, room_index: int, rooms_done: int):
+        self.floor_index, self.room_index, self.rooms_done = floor_index, room_index, rooms_done
+
+
+@pytest.fixture(scope="module")
+def depths(tmp_path_factory):
+    mod = tmp_path_factory.mktemp("depths")
+    (mod / "mod.yaml").write_text("deck: {deep-vault: 6, late-vault: 6}\n")
+    (mod / "rooms.dsl").write_text(DEPTHS)
+    return mod
+
+
+def test_a_room_that_reads_the_floor_is_resolved_at_the_true_floor(depths):
+    """A rule that reads the floor or the room's number (docs/dsl.md atoms) gets the true one
+    in the plain state: the floor index and the room number are in the key of those rooms,
+    and of no other."""
+    rules = load_rules("deluxe", None, (str(depths),))
+    plain = _Plain(rules)
+    deep, late = rules.rooms["deep-vault"], rules.rooms["late-vault"]
+    third_floor_fourth_room = _At(2, 3, 13)
+    assert plain.where(deep, third_floor_fourth_room) == ("deep-vault", 2, 1, 0)
+    assert plain.where(late, third_floor_fourth_room) == ("late-vault", 0, 4, 0)
+    assert plain.where(rules.rooms["treasure-4-2"], third_floor_fourth_room) == "treasure-4-2"
+
+    def coins(room, at):  # the seat plays 5 against 2, 3 and 4: the chest is its own
+        key = (plain.where(room, at), 4, 5, "", (), (), (2, 3, 4), (False, 1), (False, 1))
+        return plain.outcome(room, key)[0]
+
+    assert coins(deep, _At(0, 0, 0)) == 2
+    assert coins(deep, third_floor_fourth_room) == 6
+    assert coins(deep, _At(4, 2, 22)) == 10
+    assert coins(late, _At(0, 0, 0)) == 1
+    assert coins(late, third_floor_fourth_room) == 4
+
+
+def test_search_playouts_key_such_rooms_by_the_floor_they_are_played_on(depths):
+    """Playouts on the last floor read the deep vault's outcome at that floor (a plain state
+    on the first floor before: a vault worth 2 coins where it holds 10)."""
+    from raiders.interpreter.game.engine import Game
+    from raiders.interpreter.game.players import GreedyBot
+    from raiders.interpreter.game.search_bot import SearchBot
+
+    rules = load_rules("deluxe", None, (str(depths),))
+    _Plain._by_rules.clear()
+    g = Game(rules, ["A", "B", "C"], [GreedyBot(), GreedyBot(), GreedyBot()], seed=4)
+    for f, floor in enumerate(g.deal.floors):
+        if f == len(g.deal.floors) - 1:
+            g.seats[0] = SearchBot(4)
+        g.start_floor(f, floor)
+        for r, slot in enumerate(floor.rooms):
+            g.records.append(g.play_room(f, r, floor, slot))
+        g.end_floor()
+    outcomes = _Plain.of(rules).outcomes
+    deep = [key[0] for key in outcomes if key[0].__class__ is tuple
+            and key[0][0] == "deep-vault"]
+    assert deep and all(where[1] == 4 for where in deep)
+    assert not any(key[0] == "deep-vault" for key in outcomes)
+
+
+@pytest.mark.parametrize("room_id, card", [("fleecing", 1), ("spring", 5), ("den", 1),
+                                           ("treasure-4-2", 5), ("customs", 1), ("lava", 5)])
+def test_a_decisions_row_gives_each_key_its_own_plain_state(rules, room_id, card):
+    """How a playout seat reads the table (search_bot._Forced): a row of outcomes by card under
+    the decision's key reduced as far as the room allows (`head`: no places where no rule reads
+    the tokens, no character nor items where none reads what a seat holds), the even places'
+    outcome kept only where nothing could have stopped at zero (`shared`, else `placed`). Every
+    place and holding still gets its own state's outcome, and a room blind to the tokens has
+    one row for every place (a room that reads them, one per place)."""
+    room = rules.rooms[room_id]
+    plain = _Plain(rules)
+    heads = set()
+    for character, items in HOLDINGS[::3]:
+        for coin_place in PLACES:
+            for wound_place in (PLACES[1], PLACES[8]):
+                key = (room.id, 4, card, character, (), items, (2, 3, 4), coin_place,
+                       wound_place)
+                head = plain.head(room, room.id, 4, character, (), items, (2, 3, 4),
+                                  coin_place, wound_place)
+                heads.add(head)
+                row = plain.row(head)
+                got = row.get(card, _UNKNOWN)
+                if got is _UNKNOWN:
+                    got = row[card] = plain.shared(room, head, card)
+                if got is _PLACED:
+                    got = plain.placed(room, head, card, coin_place, wound_place)
+                expected = _Plain(rules)._resolve(room, key)[0]
+                assert got == expected, (character, items, coin_place, wound_place)
+    blind_to_tokens, blind_to_holdings = plain._blind(room)
+    assert blind_to_tokens == (room_id != "lava")
+    holdings = 1 if blind_to_holdings else len(HOLDINGS[::3])
+    assert len(heads) == holdings * (1 if blind_to_tokens else 2 * len(PLACES))
