@@ -7,12 +7,13 @@ A real client over stdio (tests/lspclient.py, the tests' own). The same run time
 of another commit (`--base`, main by default: `git archive` into a temporary folder, as
 benchmarks/bots.py does), with fewer samples: it re-checks the whole mod at every edit.
 
-    python benchmarks/lsp_big_mod.py [--sizes 500,10000] [--samples 60] [--base-samples 6]
+    python benchmarks/lsp_big_mod.py [--sizes 500,10000] [--samples 60] [--base-samples 6] [--deal]
 """
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -29,6 +30,7 @@ from lspclient import Client, uri  # noqa: E402
 from validate import make_mod  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
+CARD_ID = re.compile(r"^[a-z_]+ ([a-z0-9-]+) \{", re.M)  # a generated card's id
 
 
 def cpu_seconds(pid: int) -> float:
@@ -89,6 +91,9 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=60, help="edits timed per mod")
     ap.add_argument("--base", default="main", help="the commit to compare with ('' for none)")
     ap.add_argument("--base-samples", type=int, default=6, help="edits timed with --base")
+    ap.add_argument("--deal", action="store_true",
+                    help="a mod.yaml that deals every room and adds an item to the supply: "
+                         "what a game would refuse at load (W604 and all) judged at every edit")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="raiders-lsp-big-") as tmp:
         (Path(tmp) / "base").mkdir()
@@ -96,7 +101,13 @@ def main() -> None:
         for size in (int(s) for s in args.sizes.split(",")):
             mod = Path(tmp) / f"mod{size}"
             mod.mkdir()
-            make_mod(mod, size)
+            cards = make_mod(mod, size)
+            if args.deal:
+                ids = [CARD_ID.search(c.read_text(encoding="utf-8")).group(1) for c in cards]
+                (mod / "lamp.dsl").write_text('item lamp { name "Lamp" }\n', encoding="utf-8")
+                (mod / "mod.yaml").write_text(
+                    "items: {lamp: 1}\ndeck: {" + ", ".join(f"{i}: 1" for i in ids) + "}\n",
+                    encoding="utf-8")
             ours = session(mod, args.samples, None)
             line = (f"{size:>6} files: edit to diagnostics p50 {ours['p50']:.0f} ms, "
                     f"p95 {ours['p95']:.0f} ms ({ours['n']} edits; server CPU "

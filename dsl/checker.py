@@ -1,7 +1,7 @@
 """Semantic checks beyond syntax. Every problem becomes a Diagnostic; all are collected."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 import attrs
 
@@ -981,27 +981,39 @@ def _card_text(lib: Library, cid: str) -> tuple:
     return (card.members, tuple(info.members()), tuple(p.default for p in info.params.values()))
 
 
-def items_handed_out(lib: Library, rooms: list[str], characters: list[str]) -> set[str]:
+def items_handed_out(lib: Library, rooms: list[str], characters: list[str],
+                     given: Optional[Callable[[Library, str], frozenset[str]]] = None
+                     ) -> set[str]:
     """The items some card of a game can put in a player's hands: a `give` in a room dealt
     (`rooms`), a character of the pool (its starting `items` too), or a card in play whatever
     is dealt (a floor, a house rule, a status, an item). What no card hands out never
-    appears in that game, whatever the supply holds (W604)."""
+    appears in that game, whatever the supply holds (W604). `given`: items_given, or one
+    that keeps each card's answer between edits (formats/incremental.py)."""
+    of_card = items_given if given is None else given
     held = [cid for cid in lib.cards if lib.role_of(cid) not in ("room", "character")]
     found: set[str] = set()
     for cid in dict.fromkeys([*rooms, *characters, *held]):
-        info = lib.kinds.get(lib.cards[cid].kind) if cid in lib.cards else None
-        if info is None:
-            continue
-        lists = {n for n, p in info.params.items() if p.type == "items"}
-        for node in ast.walk(_card_text(lib, cid)):
-            if isinstance(node, ast.Effect) and node.verb == "give" \
-                    and isinstance(node.arg, ast.Name):
-                found.add(node.arg.name)
-            elif isinstance(node, ast.Field) and node.name in lists:
-                found.update(n.name for n in ast.walk(node.value) if isinstance(n, ast.Name))
-        found.update(n.name for name in lists if info.params[name].default is not None
-                     for n in ast.walk(info.params[name].default) if isinstance(n, ast.Name))
+        found |= of_card(lib, cid)
     return found
+
+
+def items_given(lib: Library, cid: str) -> frozenset[str]:
+    """The items one card can hand out: a `give` in its text or its kind's rules, a name in
+    a field (or a default) of one of its kind's item lists (a character's `items`)."""
+    info = lib.kinds.get(lib.cards[cid].kind) if cid in lib.cards else None
+    if info is None:
+        return frozenset()
+    found: set[str] = set()
+    lists = {n for n, p in info.params.items() if p.type == "items"}
+    for node in ast.walk(_card_text(lib, cid)):
+        if isinstance(node, ast.Effect) and node.verb == "give" \
+                and isinstance(node.arg, ast.Name):
+            found.add(node.arg.name)
+        elif isinstance(node, ast.Field) and node.name in lists:
+            found.update(n.name for n in ast.walk(node.value) if isinstance(n, ast.Name))
+    found.update(n.name for name in lists if info.params[name].default is not None
+                 for n in ast.walk(info.params[name].default) if isinstance(n, ast.Name))
+    return frozenset(found)
 
 
 def marks_on_things(members) -> list[tuple[ast.Effect, str]]:

@@ -8,6 +8,7 @@ from typing import Any, Callable, Optional
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lexer import BasicLexer, LexerThread
 
 from . import ast
 from .diagnostics import Diagnostic, did_you_mean, visible
@@ -679,3 +680,95 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
                                  f"{MAX_CARDS_PER_FILE}", "split them into several files")]
     return ast.Module(path, tuple(decls)), []
 
+
+
+# ---- places in an editor's text ---------------------------------------------------------------
+
+_MAX_SKIPS = 200  # lines passed over by `tokens`: past that many, the rest is not lexed
+
+
+@functools.lru_cache(maxsize=1)
+def _lexer() -> BasicLexer:
+    """The grammar's lexer on its own (what `Lark.lex` builds at every call): no parser."""
+    return BasicLexer(_lark().lexer_conf)
+
+
+@functools.lru_cache(maxsize=8)  # an editor asks about the same text several times
+def tokens(text: str) -> tuple[Token, ...]:
+    """The text's tokens as the grammar's lexer reads them, each with its place (lark's:
+    line and column from 1); no comments. Text an editor holds is often half typed: where no
+    token matches (a string not closed yet, a stray character), the rest of that line is
+    passed over and lexing goes on from the next line (up to _MAX_SKIPS lines a text)."""
+    if len(text) > ast.MAX_CARD_FILE_BYTES:
+        return ()
+    found: list[Token] = []
+    offset = lines = 0  # where the text still to lex starts: its offset, the lines before it
+    rest = text
+    for _ in range(_MAX_SKIPS):
+        try:
+            for tok in LexerThread.from_text(_lexer(), rest).lex(None):
+                if offset:  # (`rest` starts at a newline: columns are the line's already)
+                    tok.start_pos, tok.end_pos = located(tok.start_pos) + offset, \
+                        located(tok.end_pos) + offset
+                    tok.line, tok.end_line = located(tok.line) + lines, \
+                        located(tok.end_line) + lines
+                found.append(tok)
+            break
+        except UnexpectedCharacters as err:
+            stop = rest.find("\n", located(err.pos_in_stream))
+            if stop < 0:
+                break
+            lines += rest.count("\n", 0, stop)
+            offset += stop
+            rest = rest[stop:]
+    return tuple(found)
+
+
+def declaration_at(text: str, path: str, line: int, col: int) -> Optional[ast.Decl]:
+    """The declaration whose text holds the place (line and column from 1): from the parse
+    of the whole text when it parses; else that declaration parsed on its own, the rest of
+    the file blanked so that every place stays, found by its braces, or where a line starts
+    with a word while one is still open (a card half typed above the others, in the
+    canonical layout). None outside a declaration, or when its own text does not parse."""
+    at = (line, col)
+    module = _parsed_whole(text, path)
+    if module is not None:
+        return next((d for d in module.decls if (d.span.line, d.span.col) <= at
+                     <= (d.span.end_line, d.span.end_col)), None)
+    toks = tokens(text)
+    start: Optional[Token] = None
+    braces = parens = 0
+    for i, tok in enumerate(toks):
+        if start is not None and tok.column == 1 and tok.type != "RBRACE" and (braces or parens):
+            end = toks[i - 1]  # a word at a line's start: the one before was left open
+            if (start.line, start.column) <= at <= (end.end_line, end.end_column):
+                return _parsed_alone(text, path, located(start.start_pos),
+                                     located(end.end_pos))
+            start, braces, parens = None, 0, 0
+        if start is None:
+            start = tok
+        if tok.type == "LPAR":
+            parens += 1
+        elif tok.type == "RPAR":
+            parens = max(0, parens - 1)
+        elif tok.type == "LBRACE":
+            braces += 1
+        elif tok.type == "RBRACE" and braces > 0:
+            braces -= 1
+        if (braces == 0 and parens == 0 and tok.type == "RBRACE") or i + 1 == len(toks):
+            if (start.line, start.column) <= at <= (tok.end_line, tok.end_column):
+                return _parsed_alone(text, path, located(start.start_pos), located(tok.end_pos))
+            start = None
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed_whole(text: str, path: str) -> Optional[ast.Module]:
+    return parse(text, path)[0]
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed_alone(text: str, path: str, begin: int, end: int) -> Optional[ast.Decl]:
+    blank = functools.partial(re.sub, r"[^\n]", " ")
+    module, _ = parse(blank(text[:begin]) + text[begin:end] + blank(text[end:]), path)
+    return module.decls[0] if module is not None and len(module.decls) == 1 else None

@@ -15,6 +15,11 @@ costs what it can change:
 - a file that declares a kind or an extension, a card file added or removed (the folders'
   times), mod.yaml changed: everything again, from the parses kept.
 
+What a game would refuse at load is kept per card as well: each dealt room's check (E409,
+E410) and what each card hands out (W604), so that neither walks the whole mod at an edit.
+`version` counts the checks that found something changed, and `library_on` indexes the
+parses kept on another base ruleset: what the language server keeps its hover's library by.
+
 The diagnostics are the same as a full check's (tests/formats/test_incremental.py checks
 random edit sequences against `validate_paths`). A folder that is not one plain mod (it
 holds a ruleset.yaml, or mods below it) is not kept: `check` says None and the caller runs
@@ -31,7 +36,14 @@ from typing import Mapping, Optional
 import attrs
 
 from raiders.dsl import ast, extend_library
-from raiders.dsl.checker import Checker, Known, check_in_game, holderless_marks, marks_on_things
+from raiders.dsl.checker import (
+    Checker,
+    Known,
+    check_in_game,
+    holderless_marks,
+    items_given,
+    marks_on_things,
+)
 from raiders.dsl.diagnostics import Diagnostic
 from raiders.dsl.library import CARD_SUFFIX, Library
 from raiders.dsl.loops import after_rules, cycle_warnings
@@ -127,8 +139,12 @@ class ModCheck:
         self._marks: dict[int, tuple[ast.Decl, list]] = {}  # id(decl) -> (decl, its marks)
         self._manifest: Optional[tuple[Optional[str], _Listing, ModManifest, set[str]]] = None
         self._in_game: dict[str, tuple[object, list[Diagnostic]]] = {}  # by room id
+        self._given: dict[str, tuple[object, frozenset[str]]] = {}  # W604's, by card id
         self._game: tuple = ()  # the supply and threat deck `_in_game` was found with
         self.rechecked: list[str] = []  # the files the last check checked again (for tests)
+        # Counts the checks that found a card file or mod.yaml changed: what is derived from
+        # the library (the language server's hover and completion) is kept per version.
+        self.version = 0
         self._troubled: dict[str, None] = {}  # the files whose declarations have problems
         self._where: dict[str, int] = {}  # a file's place among the library's modules
         self._dups: set[str] = set()  # card ids defined more than once
@@ -164,8 +180,9 @@ class ModCheck:
             old = self._reread(loader, listing)
         self.open = {listing.real[p] for p in loader.unsaved if p in listing.real}
         manifest = _read_manifest(self.folder)
-        if not old and self._last is not None and self._last[0] == manifest:
+        if not everything and not old and self._last is not None and self._last[0] == manifest:
             return list(self._last[1])  # nothing changed
+        self.version += 1
         kinds_changed = everything or any(
             (o is not None and o.declares_kinds) or self.files[p].declares_kinds
             for p, o in old.items())
@@ -182,10 +199,11 @@ class ModCheck:
             and self._dups.isdisjoint(n for _, n, _ in o.defines) for p, o in old.items())
         if patch:
             self._patch(old)
-        elif old or self.lib is None:
+        elif everything or old or self.lib is None:
             self._index(listing.files)
-        if kinds_changed:
+        if kinds_changed:  # (what a card says includes its kind's rules)
             self._in_game.clear()
+            self._given.clear()
         if not patch or self.known is None:
             assert self.lib is not None
             self.known = Known.of(self.lib)
@@ -206,7 +224,8 @@ class ModCheck:
             from .validate import refused_at_load
 
             assert self.lib is not None
-            out += refused_at_load(self.ruleset, mod, self.lib, self._check_in_game)
+            out += refused_at_load(self.ruleset, mod, self.lib, self._check_in_game,
+                                   self._items_given)
         self._last = (manifest, out)
         return list(out)
 
@@ -262,9 +281,7 @@ class ModCheck:
 
     def _index(self, order: list[str]) -> None:
         """The library of every file, indexed afresh (the files keep their parses)."""
-        base = self.ruleset.library
-        lib = extend_library(base, [(p, self.files[p].module, self.files[p].parsed,
-                                     self.files[p].text) for p in order])
+        lib = self._indexed_on(self.ruleset, order)
         self.lib = lib
         self.indexed = [d for d in lib.diagnostics if d.span.path not in self.base_files]
         self._where = {m.path: i for i, m in enumerate(lib.modules)}
@@ -273,6 +290,18 @@ class ModCheck:
                       and (d.id in seen or seen.add(d.id))}  # type: ignore[func-returns-value]
         self._rules_kept = None  # W602 and W605 from scratch
         self._marks_kept = None
+
+    def _indexed_on(self, ruleset: Ruleset, order: list[str]) -> Library:
+        """The library of `ruleset` and the files kept, in `order`: indexed, not checked."""
+        return extend_library(ruleset.library, [(p, self.files[p].module, self.files[p].parsed,
+                                                 self.files[p].text) for p in order])
+
+    def library_on(self, ruleset: Ruleset) -> Library:
+        """The mod's cards as last checked, on another base ruleset (the language server's
+        hover, for a mod whose mod.yaml names another): the parses kept, indexed afresh;
+        no file read or parsed again."""
+        assert self.listing is not None, "check the mod first"
+        return self._indexed_on(ruleset, self.listing.files)
 
     def _patch(self, old: Mapping[str, Optional[_File]]) -> None:
         """The library with the edited files' new trees, when their ids stay the same and are
@@ -389,6 +418,17 @@ class ModCheck:
             if found[1]:
                 out += found[1]
         return out
+
+    def _items_given(self, lib: Library, cid: str) -> frozenset[str]:
+        """items_given (W604), each card's answer kept while its declaration stays: an edit
+        walks the edited cards' text, not the whole mod's."""
+        decl = lib.cards.get(cid)
+        found = self._given.get(cid)
+        if found is None or found[0] is not decl:
+            if len(self._given) > 2 * len(lib.cards) + 64:
+                self._given.clear()  # ids gone since
+            found = self._given[cid] = (decl, items_given(lib, cid))
+        return found[1]
 
 
 def _rules_of(decl: ast.Decl) -> list:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import attrs
 
@@ -301,20 +301,22 @@ def mod_manifest(folder: Path, lib: Library) -> ModManifest:
     return out
 
 
-def unused_items(mod: ModManifest, lib: Library, rooms: list[str],
-                 characters: list[str]) -> list[Diagnostic]:
+def unused_items(mod: ModManifest, lib: Library, rooms: list[str], characters: list[str],
+                 given: Optional[Callable[[Library, str], frozenset[str]]] = None
+                 ) -> list[Diagnostic]:
     """W604: an item `items:` adds to the supply that no card of the game ever hands out (no
-    room dealt, no character of the pool, no card in play): it never appears in a game."""
+    room dealt, no character of the pool, no card in play): it never appears in a game.
+    `given`: what one card hands out (dsl/checker.py items_given, or one that keeps it)."""
     from raiders.dsl.checker import items_handed_out  # the checker: only when a mod adds items
 
     if not any(mod.items.values()):
         return []
-    given = items_handed_out(lib, rooms, characters)
+    handed = items_handed_out(lib, rooms, characters, given)
     return [Diagnostic(mod.item_spans[item], "W604", f"`{item}` joins the supply, but no card "
                        "of the game ever gives it: it never appears in a game",
                        f"give it from a room the mod deals (`give {item}` in a vault's rewards), "
                        "or as a character's starting `items`", severity="warning")
-            for item, n in mod.items.items() if n and item not in given]
+            for item, n in mod.items.items() if n and item not in handed]
 
 
 def name_clashes(lib: Library, mods: tuple[str, ...], base: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import os
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Optional
 
 import attrs
 
@@ -232,16 +232,18 @@ def validate_mod(report: Report, files: list[Path], base: str, folders: list[Pat
 
 
 def refused_at_load(ruleset: Ruleset, mod: ModManifest, lib: Library,
-                    in_game: Callable[..., list[Diagnostic]] = check_in_game) -> list[Diagnostic]:
+                    in_game: Callable[..., list[Diagnostic]] = check_in_game,
+                    given: Optional[Callable[[Library, str], frozenset[str]]] = None
+                    ) -> list[Diagnostic]:
     """What a game of the mod on `ruleset` would refuse at load, checked once its cards and
     mod.yaml are clean: E409 (no variant deals a threat), E410 (an item the supply lacks),
-    W604 (an item no card hands out). `in_game`: check_in_game, or one that keeps its answer
-    per card (formats/incremental.py)."""
+    W604 (an item no card hands out). `in_game` and `given`: check_in_game and
+    items_given, or ones that keep their answer per card (formats/incremental.py)."""
     supply = {**ruleset.items, **mod.items}
     threat = any(v.threat_deck for v in ruleset.variants.values())
     return [*in_game(lib, [*mod.deck, *mod.bosses], supply, threat),
             *unused_items(mod, lib, [*ruleset.deck, *ruleset.bosses, *mod.deck, *mod.bosses],
-                          [*ruleset.characters, *mod.characters])]
+                          [*ruleset.characters, *mod.characters], given)]
 
 
 def check_mod(base_lib: Library, files: list[Path],

@@ -193,16 +193,20 @@ def _stamp(files: tuple) -> tuple:
 
 def load_rules_afresh(ruleset: str = "deluxe", variant: Optional[str] = None,
                       cards: tuple[str, ...] = (), roots: Optional[tuple[str, ...]] = None,
-                      edits: tuple = (), loader: Loader = DISK) -> Rules:
+                      edits: tuple = (), loader: Loader = DISK, items_only: bool = False) -> Rules:
     """`load_rules` without the per-process and whole-load caches, its card files read by
-    `loader`: for text that is not on disk yet (the language server's unsaved buffers)."""
-    return _compiled(_checked(ruleset, variant, cards, roots, edits, loader))
+    `loader`: for text that is not on disk yet (the language server's unsaved buffers).
+    `items_only`: of the cards, only the items compiled (their names and values are what
+    the words of any card read): rules to describe cards with (runtime/describe.py compiles
+    the card it is asked about), never to play; the language server's hover of a big mod."""
+    return _compiled(_checked(ruleset, variant, cards, roots, edits, loader), items_only)
 
 
-def _compiled(c: _Checked) -> Rules:
-    """Every card compiled: the rules a game is played with."""
+def _compiled(c: _Checked, items_only: bool = False) -> Rules:
+    """Every card compiled (`items_only`: the items): the rules a game is played with."""
     rs, var, lib = c.ruleset, c.variant, c.library
-    compiled = {cid: compile_card(lib, cid, rs.strength_players) for cid in lib.cards}
+    compiled = {cid: compile_card(lib, cid, rs.strength_players) for cid in lib.cards
+                if not items_only or lib.role_of(cid) == "item"}
     pick = lambda typ: {k: v for k, v in compiled.items() if isinstance(v, typ)}  # noqa: E731
     items = {k: v for k, v in pick(CompiledItem).items() if k in c.supply}
     deck = c.deck

@@ -13,8 +13,12 @@ files of its mod (the folder holding `mod.yaml`, or its own folder) on top of th
 ruleset (the first of mod.yaml's `rulesets`, else deluxe). Unsaved text of open documents is
 used. A mod's check is kept between edits (formats/incremental.py): an edit re-checks what
 it can change, and the other open card files whose diagnostics it changed are published
-too. YAML files (rulesets, mod.yaml, scenarios, logs) get their YAML syntax checked as you
-type and the full check of `validate` when saved.
+too. What hover, completion and definitions read (the library, the rules of `show`'s words)
+is kept per unit until an edit changes what it is built from (`Workspace.known`); the word
+under the cursor and a field's name come from the grammar's tokens and the parse of the
+card's declaration (dsl/parser.py `tokens`, `declaration_at`). YAML files (rulesets,
+mod.yaml, scenarios, logs) get their YAML syntax checked as you type and the full check of
+`validate` when saved.
 
 The server speaks only of raiders' own files (`Workspace.claims`): card files (`*.dsl`),
 `mod.yaml`, `ruleset.yaml`, and YAML files that declare a raiders format on a `format:` line.
@@ -32,7 +36,7 @@ import re
 import secrets
 import tempfile
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import attrs
 
@@ -40,8 +44,9 @@ from raiders.dsl import ast
 from raiders.dsl import library as L
 from raiders.dsl import vocabulary as V
 from raiders.dsl.diagnostics import Diagnostic
-from raiders.dsl.parser import parse
-from raiders.dsl.spans import Span
+from raiders.dsl.library import CARD_SUFFIX
+from raiders.dsl.parser import declaration_at, parse, tokens
+from raiders.dsl.spans import Span, located
 
 NAME_RE = re.compile(r"[a-z_][a-z0-9_]*(?:-[a-z0-9_]+)*")
 DID_YOU_MEAN = re.compile(r"did you mean `([^`]+)`\?")
@@ -49,14 +54,32 @@ YAML_SUFFIXES = (".yaml", ".yml")
 VALIDATE_BASE = "deluxe"  # the base `validate FOLDER` checks a mod folder on
 
 
-@attrs.define
-class Analysis:
-    """One unit (a mod, or a ruleset) checked: its diagnostics by file, and its library."""
+@attrs.frozen
+class _Unit:
+    """What a document is checked with: the ruleset whose card folders hold it (`owner`),
+    else its mod folder on the base ruleset `base`."""
 
-    diagnostics: dict[str, list[Diagnostic]]
+    owner: Optional[Path]  # the ruleset.yaml
+    folder: Path  # the mod folder (a ruleset's file: its own folder)
+    base: str  # the ruleset a mod plays on (mod.yaml's first `rulesets`, else deluxe)
+    untitled: bool  # a document that is no file: nothing around it is read
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return ("ruleset", str(self.owner)) if self.owner is not None else \
+            (self.base, str(self.folder))
+
+
+@attrs.define
+class _Known:
+    """What hover, completion and definitions read of a unit, kept while what it was built
+    from stays the same (`stamp`): its library, and the game's rules for `show`'s words."""
+
+    stamp: tuple
     library: Optional[L.Library]
     ruleset: Optional[str]  # the ruleset path the unit plays with (for `show`'s words)
     mod_folder: Optional[str]
+    rules: Any = None  # loaded at the first hover of a card; False: they do not load
 
 
 def _mod_root(path: Path) -> Path:
@@ -68,18 +91,23 @@ def _mod_root(path: Path) -> Path:
 
 def _mod_base(folder: Path) -> str:
     """The ruleset a mod plays on: the first of mod.yaml's `rulesets`, else deluxe."""
+    try:
+        text = (folder / "mod.yaml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return "deluxe"
+    return _first_ruleset(text, str(folder / "mod.yaml"))
+
+
+@functools.lru_cache(maxsize=64)
+def _first_ruleset(text: str, path: str) -> str:
+    """mod.yaml's first `rulesets` when it names one, else deluxe (read once per text)."""
     from raiders.formats.rulesets import resolve_ruleset_path
     from raiders.formats.yamlsrc import load_documents
 
-    manifest = folder / "mod.yaml"
-    if manifest.is_file():
-        try:
-            docs, _ = load_documents(manifest.read_text(encoding="utf-8"), str(manifest))
-        except (OSError, UnicodeDecodeError):
-            docs = []
-        sets = docs[0].get("rulesets") if docs and isinstance(docs[0], dict) else None
-        if isinstance(sets, list) and sets and resolve_ruleset_path(str(sets[0])):
-            return str(sets[0])
+    docs, _ = load_documents(text, path)
+    sets = docs[0].get("rulesets") if docs and isinstance(docs[0], dict) else None
+    if isinstance(sets, list) and sets and resolve_ruleset_path(str(sets[0])):
+        return str(sets[0])
     return "deluxe"
 
 
@@ -90,6 +118,8 @@ class Workspace:
         self.texts: dict[str, str] = {}  # real path -> text of an open document
         self._bases: dict[str, Any] = {}
         self._mods: dict[str, Any] = {}  # mod folder -> its check kept between edits
+        self._derived: dict[tuple[str, str], _Known] = {}  # by unit (_Unit.key)
+        self.edits = 0  # every change of an open document's text, or on disk, told of
         # Where documents that are no file (`untitled:`) are given a path: a folder never
         # made (nothing is read or written there), one subfolder per document, so that each
         # is checked alone, as a mod of one file on deluxe.
@@ -104,10 +134,14 @@ class Workspace:
         return os.path.join(self.scratch, name, name + suffix)
 
     def open(self, path: str, text: str) -> None:
-        self.texts[os.path.realpath(path)] = text
+        key = os.path.realpath(path)
+        if self.texts.get(key) != text:
+            self.edits += 1
+        self.texts[key] = text
 
     def close(self, path: str) -> None:
-        self.texts.pop(os.path.realpath(path), None)
+        if self.texts.pop(os.path.realpath(path), None) is not None:
+            self.edits += 1
 
     def claims(self, path: str) -> bool:
         """Whether a file is raiders' to judge: a card file, `mod.yaml`, `ruleset.yaml`, or
@@ -147,51 +181,94 @@ class Workspace:
         return self._bases[name]
 
     # -- checking
-    def analyse(self, path: str) -> Analysis:
-        """Check the unit a card file belongs to, with the open documents' text."""
-        from raiders.formats.rulesets import load_ruleset, resolve_ruleset_path
-        from raiders.formats.validate import (
-            Report,
-            check_mod,
-            owning_ruleset,
-            validate_mod,
-            validate_paths,
-        )
+    def _unit(self, p: Path) -> _Unit:
+        """What a card file (a real path) is checked with."""
+        from raiders.formats.validate import owning_ruleset
 
-        p = Path(path).resolve()
-        out: dict[str, list[Diagnostic]] = {}
-        loader = self.loader()
         untitled = p.is_relative_to(self.scratch)  # nothing around it is read
         owner = None if untitled else owning_ruleset(p.parent)
         if owner is not None:
-            ruleset, diags = load_ruleset(owner, loader=loader)
-            for d in diags:
-                out.setdefault(os.path.realpath(d.span.path), []).append(d)
-            return Analysis(out, ruleset.library if ruleset else None, str(owner), None)
+            return _Unit(owner, p.parent, "", False)
         folder = p.parent if untitled else _mod_root(p)
-        base_name = _mod_base(folder)
-        # the diagnostics are validate's own (mod.yaml and all), from the mod's check kept
-        # between edits when the folder is one plain mod; the library is built here too, for
-        # hover, completion and definitions
-        kept = self._mod_check(folder) if folder.is_dir() and not untitled else None
-        found = kept.check(loader) if kept is not None else None
-        if found is not None:
-            diags = found
-        elif folder.is_dir():
-            diags = validate_paths([str(folder)], loader=loader).diagnostics
-        else:  # a new card in a folder not made yet: its buffers are the mod
-            report = Report()
-            validate_mod(report, loader.card_files(folder), base_name, [folder], loader)
-            diags = report.diagnostics
+        return _Unit(None, folder, _mod_base(folder), untitled)
+
+    def analyse(self, path: str) -> dict[str, list[Diagnostic]]:
+        """The diagnostics of the unit a card file belongs to, by file (real path), with the
+        open documents' text: `raiders validate`'s own (mod.yaml and all), from the mod's
+        check kept between edits when the folder is one plain mod."""
+        from raiders.formats.rulesets import load_ruleset
+        from raiders.formats.validate import Report, validate_mod, validate_paths
+
+        p = Path(path).resolve()
+        loader = self.loader()
+        unit = self._unit(p)
+        out: dict[str, list[Diagnostic]] = {}
+        if unit.owner is not None:
+            diags = load_ruleset(unit.owner, loader=loader)[1]
+        else:
+            folder = unit.folder
+            kept = self._mod_check(folder) if folder.is_dir() and not unit.untitled else None
+            found = kept.check(loader) if kept is not None else None
+            if found is not None:
+                diags = found
+            elif folder.is_dir():
+                diags = validate_paths([str(folder)], loader=loader).diagnostics
+            else:  # a new card in a folder not made yet: its buffers are the mod
+                report = Report()
+                validate_mod(report, loader.card_files(folder), unit.base, [folder], loader)
+                diags = report.diagnostics
         for d in diags:
             out.setdefault(_real(d.span.path), []).append(d)
-        lib = None
-        if kept is not None and kept.lib is not None and base_name == VALIDATE_BASE \
-                and os.path.realpath(p) in kept.files_real():
-            lib = kept.lib  # the mod's own library: validate checks it on the same base
-        elif (base := self._base(base_name)) is not None:
-            lib = check_mod(base.library, sorted({*loader.card_files(folder), p}), loader)[2]
-        return Analysis(out, lib, str(resolve_ruleset_path(base_name)), str(folder))
+        return out
+
+    def known(self, path: str) -> _Known:
+        """The library hover, completion and definitions read, of the unit a card file belongs
+        to: built when first asked for and kept until what it is built from changes (an edit
+        of one of its files, a change on disk, mod.yaml), never per request. A plain mod's
+        comes from its kept check (formats/incremental.py): on the base `validate` checks it
+        on, its very library; on another (mod.yaml's `rulesets`), its kept parses indexed on
+        that ruleset, nothing read or parsed again."""
+        from raiders.formats.rulesets import load_ruleset, resolve_ruleset_path
+        from raiders.formats.validate import check_mod
+
+        p = Path(path).resolve()
+        loader = self.loader()
+        unit = self._unit(p)
+        # what the library is built from, as it is now: the kept check's version (brought up
+        # to date first: an edit not yet checked), else every edit the server was told of
+        stamp: tuple = ("edits", self.edits)
+        build: Callable[[], Optional[L.Library]]
+        if unit.owner is not None:
+            owner = unit.owner
+            ruleset, mod_folder = str(owner), None
+
+            def build():
+                found = load_ruleset(owner, loader=loader)[0]
+                return found.library if found is not None else None
+        else:
+            folder, base = unit.folder, self._base(unit.base)
+            ruleset, mod_folder = str(resolve_ruleset_path(unit.base)), str(folder)
+            kept = self._mod_check(folder) if folder.is_dir() and not unit.untitled else None
+            mine = kept is not None and kept.check(loader) is not None and (
+                str(p) in kept.files_real() or not p.name.endswith(CARD_SUFFIX))
+            if kept is not None and mine:  # (a card file of the mod, or its mod.yaml)
+                stamp = ("mod", id(kept), kept.version)
+                if unit.base == VALIDATE_BASE:
+                    def build():
+                        return kept.lib  # the mod's own library: validate's, on the same base
+                else:
+                    def build():
+                        return kept.library_on(base) if base is not None else None
+            else:
+                def build():
+                    files = sorted({*loader.card_files(folder), p} if
+                                   p.name.endswith(CARD_SUFFIX) else loader.card_files(folder))
+                    return check_mod(base.library, files, loader)[2] if base is not None \
+                        else None
+        entry = self._derived.get(unit.key)
+        if entry is None or entry.stamp != stamp:
+            entry = self._derived[unit.key] = _Known(stamp, build(), ruleset, mod_folder)
+        return entry
 
     def _mod_check(self, folder: Path):
         """The kept check of a mod folder (formats/incremental.py), made at its first use;
@@ -209,6 +286,7 @@ class Workspace:
     def changed_on_disk(self, paths: list[str]) -> None:
         """Files written outside the editor's buffers (a save, the editor's file watcher):
         every kept check reads them again."""
+        self.edits += 1
         for kept in self._mods.values():
             kept.changed_on_disk(paths)
 
@@ -219,7 +297,7 @@ class Workspace:
             return []
         key = os.path.realpath(path)
         if not path.endswith(YAML_SUFFIXES):
-            return _unique(self.analyse(path).diagnostics.get(key, []))
+            return _unique(self.analyse(path).get(key, []))
         from raiders.formats.yamlsrc import load_documents
 
         text = self.text(path)
@@ -237,17 +315,18 @@ class Workspace:
     # -- what a word is
     def library(self, path: str) -> Optional[L.Library]:
         try:
-            return self.analyse(path).library
+            return self.known(path).library
         except Exception:  # a half-typed file must never take the server down
             return None
 
     def hover(self, path: str, line: int, char: int) -> Optional[str]:
-        word = word_at(self.text(path), line, char) if self.claims(path) else None
+        text = self.text(path)
+        word = word_at(text, line, char, path) if self.claims(path) else None
         if word is None:
             return None
         lib = self.library(path)
-        kind = card_body_at(self.text(path), line, char)
-        if lib is not None and kind is not None and _leads_member(self.text(path), line, word):
+        kind = field_at(text, path, line, char) if lib is not None else None
+        if lib is not None and kind is not None:
             doc = field_doc(lib, kind, word)
             if doc is not None:
                 return doc
@@ -276,21 +355,29 @@ class Workspace:
         return "\n\n".join(out)
 
     def _words(self, path: str, card: str) -> list[str]:
+        """What `raiders show` says a card does, from the game's rules: compiled at the first
+        hover of a card and kept with the library (`known`) until an edit."""
         from raiders.interpreter.runtime.describe import describe
         from raiders.interpreter.runtime.rules import load_rules_afresh
 
-        analysis = self.analyse(path)
-        mods = (analysis.mod_folder,) if analysis.mod_folder else ()
+        known = self.known(path)
+        if known.rules is None:
+            mods = (known.mod_folder,) if known.mod_folder else ()
+            try:
+                # not the cached loader: the cards change as the modder types
+                known.rules = load_rules_afresh(known.ruleset or "deluxe", None, mods,
+                                                loader=self.loader(), items_only=True)
+            except Exception:  # the cards do not check clean yet: the text alone
+                known.rules = False
+        if known.rules is False:
+            return []
         try:
-            # not the cached loader: the cards change as the modder types
-            rules = load_rules_afresh(analysis.ruleset or "deluxe", None, mods,
-                                      loader=self.loader())
-            return ["\n".join(describe(rules, card))]
-        except Exception:  # the cards do not check clean yet: the text alone
+            return ["\n".join(describe(known.rules, card))]
+        except Exception:  # a card the rules do not hold (one of another mod's): no words
             return []
 
     def definition(self, path: str, line: int, char: int) -> Optional[Span]:
-        word = word_at(self.text(path), line, char) if self.claims(path) else None
+        word = word_at(self.text(path), line, char, path) if self.claims(path) else None
         lib = self.library(path) if word is not None else None
         if word is None or lib is None:
             return None
@@ -412,9 +499,27 @@ def card_body_at(text: str, line: int, char: int) -> Optional[str]:
     return open_[0][-2]  # `KIND ID {`
 
 
+def field_at(text: str, path: str, line: int, char: int) -> Optional[str]:
+    """The kind of the card whose field's name is at the position (line and character from
+    0), or None: where the parser puts each field (the card's declaration parsed alone, so
+    a half-typed card elsewhere in the file does not matter). A declaration that does not
+    parse yet is read from its text: a name that starts a member on its line."""
+    decl = declaration_at(text, path, line + 1, char + 1)
+    if decl is not None:
+        if isinstance(decl, ast.CardDecl) and any(
+                isinstance(m, ast.Field) and m.span.line == line + 1
+                and m.span.col <= char + 1 <= m.span.col + len(m.name) for m in decl.members):
+            return decl.kind
+        return None
+    word = word_at(text, line, char, path)
+    kind = card_body_at(text, line, char)
+    return kind if kind is not None and word is not None and _leads_member(text, line, word) \
+        else None
+
+
 def _leads_member(text: str, line: int, word: str) -> bool:
     """Whether `word` starts a member on its line (`strength 12 / 16`, `{ chest 2`): where a
-    field's name stands."""
+    field's name stands in text that does not parse."""
     lines = text.splitlines()
     row = lines[line] if line < len(lines) else ""
     return re.search(r"(^|[{;])\s*" + re.escape(word) + r"\b", row) is not None
@@ -463,7 +568,16 @@ def _comment_above(source: str, line: int) -> str:
     return " ".join(said)
 
 
-def word_at(text: str, line: int, char: int) -> Optional[str]:
+def word_at(text: str, line: int, char: int, path: str = "") -> Optional[str]:
+    """The word at a position (line and character from 0; just after its end counts): in a
+    card file, a token of the language wherever it is on its line (none in a comment or a
+    string); in YAML, a name."""
+    if path.endswith(CARD_SUFFIX):
+        for tok in tokens(text):
+            if tok.line == line + 1 and located(tok.column) <= char + 1 <= located(tok.end_column) \
+                    and NAME_RE.fullmatch(tok):
+                return str(tok)
+        return None
     lines = text.splitlines()
     if not 0 <= line < len(lines):
         return None

@@ -418,3 +418,25 @@ def test_a_control_character_is_shown_escaped_with_the_caret_under_it(tmp_path, 
     caret = next(line for line in out.splitlines() if line.strip().startswith("| ") and "^" in line)
     assert quoted == f"1 | monster bat {{ strength 3 {shown} wounds 1 }}"
     assert caret.index("^") == quoted.index(shown) and caret.count("^") == len(shown)
+
+
+def test_tokens_pass_over_a_line_they_cannot_read_and_keep_every_place():
+    """An editor's half-typed text (dsl/parser.py `tokens`, what hover reads words from): a
+    line the lexer cannot read is passed over from where it stops, the next lines keep their
+    places; a text of many such lines is lexed once, not once per line."""
+    from raiders.dsl.parser import declaration_at, tokens
+
+    text = 'boss x { name "not closed\n  strength @ 1 / 2 / 3 }\nvault y { rounds 2 }\n'
+    got = [(str(t), t.line, t.column, text[t.start_pos:t.end_pos]) for t in tokens(text)]
+    assert got[:4] == [("boss", 1, 1, "boss"), ("x", 1, 6, "x"), ("{", 1, 8, "{"),
+                       ("name", 1, 10, "name")]
+    assert got[4:] == [("strength", 2, 3, "strength"), ("vault", 3, 1, "vault"),
+                       ("y", 3, 7, "y"), ("{", 3, 9, "{"), ("rounds", 3, 11, "rounds"),
+                       ("2", 3, 18, "2"), ("}", 3, 20, "}")]
+    vault = declaration_at(text, "x.dsl", 3, 12)  # the card after the broken one parses
+    assert vault.id == "y" and vault.members[0].span.line == 3
+    assert declaration_at(text, "x.dsl", 1, 11) is None  # the broken one does not
+    above = 'boss half {\n  strength 1 /\nvault y { name "Y"  rounds 2 }\n'  # never closed
+    assert declaration_at(above, "x.dsl", 3, 22).members[1].name == "rounds"
+    # a text of many lines the lexer cannot read: passed over up to a bound, each lexed once
+    assert len(tokens("boss x { @ }\n" * 15_000)) == 3 * 200

@@ -59,7 +59,8 @@ VARIANTS: dict[str, list] = {
     ],
     "kinds.dsl": [None, "kind beast : monster(wounds = 2) { }\n", "kind beast : monstr { }\n"],
     "mod.yaml": [None, "items: {lamp: 2}\ndeck: {lamp-shrine: 1, imp: 1}\n",
-                 "deck: {lamp-shrine: 1, ghost: 1}\n", "bosses: [imp]\n", "dek: {imp: 1}\n"],
+                 "deck: {lamp-shrine: 1, ghost: 1}\n", "bosses: [imp]\n", "dek: {imp: 1}\n",
+                 "items: {lamp: 1}\ndeck: {imp: 1}\n"],  # W604: no room dealt gives the lamp
 }
 
 
@@ -180,3 +181,70 @@ def test_random_edit_sequences_give_the_full_checks_diagnostics(tmp_path_factory
         else:
             ed.write(name, text)
         ed.same_as_a_full_check()
+
+
+def test_w604_walks_only_the_edited_cards_and_mod_yaml_is_checked_again(tmp_path, deluxe,
+                                                                         monkeypatch):
+    """W604 (an item mod.yaml adds that no card gives) asks every card dealt or in play what
+    it hands out: an edit reads again the edited file's cards only, not the mod's or the
+    ruleset's; a changed mod.yaml or a kind's extension is judged again, as a full check."""
+    import raiders.dsl.checker as checker
+
+    shrine = "vault lamp-shrine {{ rewards {{ 1 -> give lamp  2 -> {two}  3 -> gain 2 coins" \
+        "  4 -> gain 3 coins  5 -> heal 1 }} }}\n"
+    (tmp_path / "shrine.dsl").write_text(shrine.format(two="gain 1 coin"))
+    (tmp_path / "items.dsl").write_text(
+        'item lamp { name "Lamp" }\nitem charm { name "Charm" }\nitem bell { name "Bell" }\n')
+    for i in range(12):
+        (tmp_path / f"imp{i}.dsl").write_text(IMP.format(s=5, rule="").replace("imp", f"imp{i}"))
+    (tmp_path / "mod.yaml").write_text("items: {lamp: 1, charm: 1}\ndeck: {lamp-shrine: 1}\n")
+    kept = ModCheck(tmp_path.resolve(), deluxe)
+    buffers: dict[str, str] = {}
+    walked: list[str] = []
+    card_text = checker._card_text
+
+    def counted(lib, cid):
+        walked.append(cid)
+        return card_text(lib, cid)
+
+    monkeypatch.setattr(checker, "_card_text", counted)
+
+    def check() -> tuple[list[str], set[str]]:
+        """The kept check's codes (those of a full check) and the cards it walked."""
+        walked.clear()
+        loader = Loader.of_texts(buffers)
+        got = kept.check(loader)
+        read = set(walked)
+        fresh = validate_paths([str(tmp_path)], loader=loader).diagnostics
+        assert got is not None and sorted({_key(d) for d in got}) == sorted(map(_key, fresh))
+        return [d.code for d in fresh], read
+
+    codes, read = check()
+    assert codes == ["W604"] and len(read) > 20  # the first check: every card of the game
+    buffers[str(tmp_path.resolve() / "imp3.dsl")] = \
+        IMP.format(s=6, rule="").replace("imp", "imp3")  # a room not dealt
+    assert check() == (["W604"], set())
+    buffers[str(tmp_path.resolve() / "shrine.dsl")] = shrine.format(two="give charm")
+    assert check() == ([], {"lamp-shrine"})  # the dealt room gives the charm now
+    (tmp_path / "mod.yaml").write_text("items: {lamp: 1, charm: 1, bell: 1}\n"
+                                       "deck: {lamp-shrine: 1}\n")
+    kept.changed_on_disk([str(tmp_path / "mod.yaml")])
+    codes, _ = check()
+    assert codes == ["W604"]  # the bell: mod.yaml judged again
+    (tmp_path / "kinds.dsl").write_text("extend vault { after room { everyone: give bell } }\n")
+    kept.changed_on_disk([str(tmp_path / "kinds.dsl")])
+    assert check()[0] == []  # every vault gives it now: a kind's rules are each card's too
+
+
+def test_a_mod_whose_every_card_file_is_deleted_is_checked_again(tmp_path, deluxe):
+    """The listing that finds no card file any more is a change like any other (it answered
+    with the last check's diagnostics: mod.yaml's boss still found)."""
+    (tmp_path / "imp.dsl").write_text(IMP.format(s=5, rule=""))
+    (tmp_path / "mod.yaml").write_text("bosses: [imp]\n")
+    kept = ModCheck(tmp_path.resolve(), deluxe)
+    assert kept.check(Loader.of_texts({})) == []
+    (tmp_path / "imp.dsl").unlink()
+    got = kept.check(Loader.of_texts({}))
+    fresh = validate_paths([str(tmp_path)]).diagnostics
+    assert [d.code for d in fresh] == ["E502"]
+    assert sorted(map(_key, got)) == sorted(map(_key, fresh))

@@ -463,3 +463,128 @@ def test_completion_offers_the_cards_own_fields_and_hover_says_what_a_field_mean
     client.change(card, text.replace("  \n  after", "  rounds 2\n  after", 1), 2)
     said = client.at("textDocument/hover", card, 2, 3)["contents"]["value"]
     assert ROOM_SHAPE["rounds"][2] in said
+
+
+# ---- what hover and completion read is kept between requests (issue 24's leftovers) --------
+
+IMP = 'monster imp {\n  name "Imp"\n  strength 5 / 7 / 9\n  wounds 1\n}\n'
+
+
+def _libraries_built(monkeypatch) -> list:
+    """Each card library made from now on (every build of one ends in a new Library)."""
+    from raiders.dsl.library import Library
+
+    made: list = []
+    init = Library.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(1)
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(Library, "__init__", counted)
+    return made
+
+
+def test_hover_and_completion_build_the_library_once_per_edit(tmp_path, monkeypatch):
+    """A mod on another base than validate's (mod.yaml: classic): two rounds of hover and
+    completion with no edit between build nothing the second time; an edit builds the
+    library exactly once again, and the answers after it are the edited text's."""
+    from raiders.interpreter.tools.lsp import Workspace
+
+    mod = tmp_path / "classic-mod"
+    mod.mkdir()
+    (mod / "mod.yaml").write_text("rulesets: [classic]\ndeck: {imp: 1}\n")
+    for i in range(5):
+        (mod / f"other{i}.dsl").write_text(IMP.replace("imp", f"imp{i}"))
+    card = mod / "imp.dsl"
+    card.write_text(IMP)
+    ws = Workspace()
+    ws.open(str(card), IMP)
+    ws.diagnostics(str(card))
+    made = _libraries_built(monkeypatch)
+
+    def answers() -> tuple:
+        field = ws.hover(str(card), 2, 4)  # `strength`
+        kind = ws.hover(str(card), 0, 3)  # `monster`
+        labels = {c[0] for c in ws.completions(str(card), 3, 2)}
+        return field, kind, labels
+
+    first = answers()  # (classic itself loaded once, then the mod's library on it)
+    assert first[0].startswith("`strength`") and "kind monster" in first[1]
+    assert "imp3" in first[2] and "golem" not in first[2]  # classic's cards, not deluxe's
+    built = len(made)
+    assert answers() == first and len(made) == built  # asked again: nothing built
+    assert ws.hover(str(card), 0, 9).startswith("```raiders\nmonster imp")  # the card's own
+    words = len(made)  # (its words: the game's rules, built once)
+    ws.hover(str(card), 0, 9)
+    assert "monster imp" in ws.hover(str(mod / "mod.yaml"), 1, 8)  # mod.yaml: the same ones
+    assert len(made) == words
+    ws.open(str(card), IMP.replace('"Imp"', '"Imp Lord"'))  # an edit: the ids stay
+    ws.diagnostics(str(card))
+    before = len(made)
+    answers()
+    answers()
+    assert len(made) == before + 1
+    assert '"Imp Lord"' in ws.hover(str(card), 0, 9)  # not the answer from before the edit
+
+
+OGRE = """\
+boss ogre {  # the ogre; its { braces } in a comment
+  # name and strength; wounds
+  name "Ogre"  strength 12 / 16 / 20  wounds 2
+  after room { everyone: gain 1 coin }  target lowest
+}
+vault vault-of-ogres { rewards { 1 -> gain 2 coins } name "Vault"  rounds 2 }
+treasure half-typed { chest
+"""
+
+
+@pytest.mark.parametrize("line, word, field", [
+    (2, "strength", "strength"),  # in the middle of a line, after another field's value
+    (2, "wounds", "wounds"),
+    (3, "target", "target"),  # after a rule's block on the same line
+    (5, "name", "name"),  # after a field whose value is a nested block
+    (5, "rounds", "rounds"),  # a field of every room, at the end of a one-line card
+    (0, "ogre", None),  # the card's id: `show`'s words, not a field
+    (1, "strength", None),  # in a comment: no hover at all
+    (1, "wounds", None),
+    (3, "room", None),  # inside a rule's block: the event, not a field
+])
+def test_hover_finds_a_field_wherever_it_stands(tmp_path, line, word, field):
+    """Where the parser puts each field's name, not where a line starts: a field in the
+    middle of a line, after a comment, after a nested block; a card in the file that does
+    not parse yet (`half-typed`) does not stop it. A word in a comment gets nothing."""
+    from raiders.interpreter.tools.lsp import Workspace, field_doc
+
+    card = tmp_path / "ogre.dsl"
+    card.write_text(OGRE)
+    ws = Workspace()
+    ws.open(str(card), OGRE)
+    row = OGRE.splitlines()[line]
+    char = row.index(word, row.index("#") if line == 1 else 0) + 1
+    said = ws.hover(str(card), line, char)
+    lib = ws.library(str(card))
+    if field is not None:
+        kind = "boss" if line < 5 else "vault"
+        assert said == field_doc(lib, kind, field) and said.startswith(f"`{field}`")
+    elif line == 1:
+        assert said is None
+    else:
+        assert said is None or not said.startswith(f"`{word}`: ")  # never a field's words
+
+
+def test_hover_describes_a_card_in_the_words_of_the_whole_rules():
+    """Hover's words of a card come from rules with only the items compiled (the card asked
+    about is compiled then): the same words as `raiders show`'s, for every card of deluxe
+    and of a mod that adds items, a character and rooms."""
+    from raiders.formats.loader import Loader
+    from raiders.interpreter.runtime.describe import describe
+    from raiders.interpreter.runtime.rules import load_rules_afresh
+
+    mods = (str(Path(__file__).resolve().parents[2] / "examples" / "mods" / "neighbours"),)
+    full = load_rules_afresh("deluxe", None, mods, loader=Loader.of_texts({}))
+    light = load_rules_afresh("deluxe", None, mods, loader=Loader.of_texts({}), items_only=True)
+    assert not light.rooms and light.items.keys() == full.items.keys()
+    assert len(full.library.cards) > 50
+    for cid in full.library.cards:
+        assert describe(light, cid) == describe(full, cid), cid
