@@ -7,6 +7,7 @@ cards already revealed in the current room.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import operator
 import random
@@ -15,7 +16,7 @@ from typing import Any, Callable, Hashable, NamedTuple, Optional, Protocol, Sequ
 import attrs
 
 from raiders.interpreter.runtime.compiled import CompiledRoom
-from raiders.interpreter.runtime.legality import is_second_card
+from raiders.interpreter.runtime.legality import SECOND_CARD, is_second_card, item_plays
 from raiders.interpreter.runtime.reads import NOTHING
 from raiders.interpreter.runtime.room import RulesError, Table, resolve_round
 from raiders.interpreter.runtime.state import POWER_CARDS, Card, Play, Player
@@ -235,7 +236,10 @@ class GreedyBot:
     """A one-step look-ahead that knows no card: it tries each legal card against a few
     guesses of the others' cards (what they revealed, else a draw from what they have left),
     resolves a copy of the room with its compiled text, and keeps the card with the best
-    average outcome for itself — coins up, wounds down, items kept, high cards saved."""
+    average outcome for itself — coins up, wounds down, items kept, high cards saved — plus,
+    for a power card, what the rest of its hand can still do in the rooms later on this floor
+    that it knows (face up, or looked at): its foresight (`later`), so it keeps a high card
+    for the boss it can see rather than spend it on a treasure."""
 
     name = "greedy"
     COIN, WOUND, ITEM, OUT, SAVE = 1.0, 1.6, 0.9, 60.0, 0.15
@@ -329,8 +333,34 @@ class GreedyBot:
             if fell:
                 total -= self.OUT
         score = total / len(guesses)
-        # Keep high cards and items for later rooms: spending them has a price.
-        return score - (self.SAVE * card if isinstance(card, int) else 0.0)
+        # Keep high cards for later rooms: spending one has a price; and the rooms later on
+        # this floor that the seat knows are weighed with what the hand keeps.
+        if card.__class__ is int:
+            score -= self.SAVE * card
+        return score + self.later(view, card)
+
+    def later(self, view: SeatView, card: Card) -> float:
+        """What spending `card` now costs in the rooms later on this floor that this seat
+        knows (face up, or looked at): what the cards left can do there less what the whole
+        hand could, each such room given one of them the best way, each room's outcome read
+        from the plain table (`_Plain.later`) against the middle of what the others hold, as
+        a playout seat guesses. 0 when no later room is known, or the card is not needed
+        there; an item played keeps the hand whole. Worked out once a decision for every
+        card of the hand."""
+        look = self._look
+        values = look.later if look is not None and look.view is view else None
+        if values is None:
+            rooms, r = view.floor_rooms, view.room_index
+            known = tuple((i, rooms[i]) for i in range(r + 1, len(rooms))
+                          if rooms[i] is not None)
+            values = _Plain.of(view.rules).later(view, known, self._weights) if known else {}
+            if look is not None and look.view is view:
+                look.later = values
+        return values.get(card, 0.0)
+
+    @property
+    def _weights(self) -> tuple[float, float, float, float]:
+        return (self.COIN, self.WOUND, self.ITEM, self.OUT)
 
 
 class _LookAhead:
@@ -340,7 +370,7 @@ class _LookAhead:
     not resolved again)."""
 
     __slots__ = ("view", "room", "me", "living", "mine", "several", "taken", "supply", "held",
-                 "outcomes", "table", "threat", "scratch", "seats", "plays")
+                 "outcomes", "table", "threat", "scratch", "seats", "plays", "later")
 
     def __init__(self, view: SeatView, scratch: dict):
         room = view.room
@@ -370,6 +400,7 @@ class _LookAhead:
         # per seat, in seat order: (its copy, its play, coins, wounds, why out, hand, items)
         self.seats: list[tuple] = []
         self.plays: list[Play] = []
+        self.later: Optional[dict[Card, float]] = None  # GreedyBot.later, by card
 
     def _table(self) -> Table:
         """The copy of the table for this decision: the bot's, where the game stands (each
@@ -492,6 +523,8 @@ class _Plain:
         self.outcomes: dict[tuple, Any] = {}
         self._seconds: dict[tuple[str, str], bool] = {}  # (room, item) -> is_second_card
         self._rows: dict[tuple, dict] = {}  # `row`
+        self._later: dict[tuple, dict[Card, float]] = {}  # `later`
+        self._item_plays: dict[str, dict[str, bool]] = {}  # per room: legality.item_plays
         # The plain tables outcomes are resolved on, one per number of seats, each set back
         # to the state its key makes before each resolution (`_state`): building a Table per
         # outcome was most of a search's cost while the outcomes are still being filled in.
@@ -520,12 +553,13 @@ class _Plain:
             got = rows[head] = {}
         return got
 
-    def where(self, room: CompiledRoom, view: SeatView) -> Hashable:
+    def where(self, room: CompiledRoom, view: SeatView, ahead: int = 0) -> Hashable:
         """A key's first field: the room's id; for a room where some rule (the room's or a
         held card's) reads where the game is, the id with the floor index, the room's number
         on its floor and the rooms played, each as the view has it where a rule reads it and
         as the plain state has it (0, 1, 0) where none does: so such a room is resolved at
-        the true floor, and every other keeps recurring across floors."""
+        the true floor, and every other keeps recurring across floors. `ahead`: the room is
+        that many rooms after the view's on the same floor (a foresight's, `later`)."""
         read = self._progress.get(room.id)
         if read is None:
             reads = room.reads | self._held_reads
@@ -535,7 +569,85 @@ class _Plain:
             return room.id
         floor, number, played = read
         return (room.id, view.floor_index if floor else 0,
-                view.room_index + 1 if number else 1, view.rooms_done if played else 0)
+                view.room_index + 1 + ahead if number else 1,
+                view.rooms_done + ahead if played else 0)
+
+    def later(self, view: SeatView, known: tuple,
+              weights: tuple[float, float, float, float]) -> dict[Card, float]:
+        """For each card of the seat's hand (power cards, and items put down as a room's
+        card), what spending it now costs in the rooms
+        `known` ((index, room id), later on this floor): the best value of the other cards
+        there less that of the whole hand (0 or less; absent: nothing). Each room is given a
+        different card, each (room, card) valued by its plain outcome for this seat (the
+        others playing the middle of what they hold, the next monster card the middle of
+        those left), every assignment tried (a floor has five rooms). Kept under everything
+        it depends on, for every game."""
+        me = view.me
+        abilities = view.abilities
+        power = tuple(c for c in me.hand if c.__class__ is int)
+        # the items that are put down as a room's card (a second-card item goes with one)
+        hand: tuple[Card, ...] = power + tuple(
+            i for i in me.items if abilities.get(i) != SECOND_CARD)
+        pub = view.others_public()
+        others = [held[len(held) // 2] if held else 1 for _seat, _c, _w, held in pub]
+        others.sort(key=_order)
+        threats = view.threats_left
+        threat = threats[len(threats) // 2] if threats else 4
+        coin_place = place(me.coins, [c for _seat, c, _w, _held in pub])
+        wound_place = place(me.wounds, [w for _seat, _c, w, _held in pub])
+        character, items = me.character, tuple(me.items)
+        key = (known, hand, threat, tuple(others), coin_place, wound_place, character, items,
+               me.coins, weights)
+        kept = self._later.get(key)
+        if kept is not None:
+            return kept
+        coin, wound, item, out = weights
+        floor = -me.coins
+        values: list[list[float]] = []  # per known room that one card resolves, per card
+        for index, room_id in known:
+            room = self.rules.rooms.get(room_id)
+            if room is None or room.cards_each != 1 or room.rounds != 1:
+                continue
+            where = self.where(room, view, index - view.room_index)
+            head = self.head(room, where, threat, character, (), items,
+                             tuple(others), coin_place, wound_place)
+            row = self.row(head)
+            plays = self._item_plays.get(room.id)
+            if plays is None:
+                plays = self._item_plays[room.id] = item_plays(room, abilities)
+            worth = []
+            for c in hand:
+                if c.__class__ is str and c not in plays:
+                    worth.append(_NOT_HERE)  # an item this room does not take
+                    continue
+                got: Any = row.get(c, _UNKNOWN)
+                if got is _UNKNOWN:
+                    got = row[c] = self.shared(room, head, c)
+                if got is _PLACED:
+                    got = self.placed(room, head, c, coin_place, wound_place)
+                if got is None:
+                    worth.append(-1e9)
+                else:
+                    coins, wounds, gained, fell = got
+                    worth.append(coin * (coins if coins >= floor else floor) - wound * wounds
+                                 + item * gained - (out if fell else 0.0))
+            values.append(worth)
+        # A room every card it takes does the same in adds the same whichever card it gets
+        # (there are power cards to spare: a card a room, this one played now): only the
+        # others are tried.
+        if len(values) < len(power):
+            values = [worth for worth in values
+                      if len({w for w in worth if w is not _NOT_HERE}) > 1]
+        found: dict[Card, float] = {}
+        if values:
+            whole = _assigned(values, range(len(hand)))
+            for spent in range(len(hand)):
+                found[hand[spent]] = _assigned(
+                    values, [c for c in range(len(hand)) if c != spent]) - whole
+        if len(self._later) >= self.LIMIT:
+            self._later.clear()
+        self._later[key] = found
+        return found
 
     def is_second(self, room: CompiledRoom, item: str, abilities) -> bool:
         """`is_second_card` for these rules (the abilities are the rules' own), kept."""
@@ -701,6 +813,18 @@ class _Plain:
         return table, plays
 
 
+def _assigned(values: list[list[float]], cards: Sequence[int]) -> float:
+    """The best total of `values` (per room, per card) giving each room a different one of
+    `cards` (every room one when there are enough, else every card one room)."""
+    if not values or not cards:
+        return 0.0
+    if len(values) <= len(cards):
+        return max(sum(worth[c] for worth, c in zip(values, pick, strict=False))
+                   for pick in itertools.permutations(cards, len(values)))
+    return max(sum(values[room][c] for room, c in zip(pick, cards, strict=False))
+               for pick in itertools.permutations(range(len(values)), len(cards)))
+
+
 def place(mine: int, theirs: Sequence[int]) -> tuple[bool, int]:
     """Where a seat's coins (or wounds) stand among the others': whether the others differ,
     and below the fewest, equal to them, between, equal to the most, above (0-4; the others
@@ -739,6 +863,7 @@ def _fewest(others: int, base: int) -> int:
 
 _EVEN = (False, 1)  # a place: the others alike, this seat equal to them (`place`)
 _UNKNOWN = object()  # not in a plain table yet
+_NOT_HERE = -1e9  # a foresight's value of an item a room does not take (`_Plain.later`)
 _PLACED = object()  # a plain table's entry: this outcome depends on where the tokens stand
 
 

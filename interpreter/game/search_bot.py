@@ -115,6 +115,10 @@ class _Forced(GreedyBot):
                           wound_place)
         row = plain.row(head)
         floor = -me.coins
+        # GreedyBot.later: what the hand keeps is worth in the rooms later on this floor
+        rooms, r = view.floor_rooms, view.room_index
+        ahead = tuple((i, rooms[i]) for i in range(r + 1, len(rooms)) if rooms[i] is not None)
+        later = plain.later(view, ahead, self._weights) if ahead else {}
         scores: dict[Card, float] = {}
         seconds = []
         for card in legal:
@@ -132,7 +136,7 @@ class _Forced(GreedyBot):
                 coins, wounds, gained, fell = got
                 score = (self.COIN * (coins if coins >= floor else floor) - self.WOUND * wounds
                          + self.ITEM * gained - (self.OUT if fell else 0.0)) \
-                    - (self.SAVE * card if card.__class__ is int else 0.0)
+                    - (self.SAVE * card if card.__class__ is int else 0.0) + later.get(card, 0.0)
             scores[card] = score
         # GreedyBot._scores: a second-card item only when holding a spare one, worth the
         # best card after it less the item

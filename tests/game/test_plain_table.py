@@ -189,6 +189,9 @@ def test_a_room_that_reads_the_floor_is_resolved_at_the_true_floor(depths):
     third_floor_fourth_room = _At(2, 3, 13)
     assert plain.where(deep, third_floor_fourth_room) == ("deep-vault", 2, 1, 0)
     assert plain.where(late, third_floor_fourth_room) == ("late-vault", 0, 4, 0)
+    # the room after it, as a greedy seat's foresight weighs it (GreedyBot.later)
+    assert plain.where(late, third_floor_fourth_room, 1) == ("late-vault", 0, 5, 0)
+    assert plain.where(deep, third_floor_fourth_room, 1) == ("deep-vault", 2, 1, 0)
     assert plain.where(rules.rooms["treasure-4-2"], third_floor_fourth_room) == "treasure-4-2"
 
     def coins(room, at):  # the seat plays 5 against 2, 3 and 4: the chest is its own
@@ -204,7 +207,9 @@ def test_a_room_that_reads_the_floor_is_resolved_at_the_true_floor(depths):
 
 def test_search_playouts_key_such_rooms_by_the_floor_they_are_played_on(depths):
     """Playouts on the last floor read the deep vault's outcome at that floor (a plain state
-    on the first floor before: a vault worth 2 coins where it holds 10)."""
+    on the first floor before: a vault worth 2 coins where it holds 10), and so do the greedy
+    seats' foresight of the rooms later on it; the table is emptied before the last floor,
+    since the greedy seats weighed the vaults of the floors before at theirs."""
     from raiders.interpreter.game.engine import Game
     from raiders.interpreter.game.players import GreedyBot
     from raiders.interpreter.game.search_bot import SearchBot
@@ -215,6 +220,7 @@ def test_search_playouts_key_such_rooms_by_the_floor_they_are_played_on(depths):
     for f, floor in enumerate(g.deal.floors):
         if f == len(g.deal.floors) - 1:
             g.seats[0] = SearchBot(4)
+            _Plain.of(rules).outcomes.clear()
         g.start_floor(f, floor)
         for r, slot in enumerate(floor.rooms):
             g.records.append(g.play_room(f, r, floor, slot))

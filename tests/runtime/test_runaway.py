@@ -14,7 +14,7 @@ from raiders.interpreter.runtime import room
 def test_a_fan_out_of_rules_stops_within_the_rooms_budget_of_checks(tmp_path: Path, monkeypatch):
     rules = "\n".join(["  after wound { everyone: wound 1 }"] * 31)
     (tmp_path / "cards.dsl").write_text(
-        "monster ogre { strength 9 / 12 / 15  wounds 2\n" + rules + "\n}\n")
+        "monster ogre { strength 90 / 90 / 90  wounds 2\n" + rules + "\n}\n")  # never beaten
     most = [0]  # the most rules checked in one room (one Context; bots try rooms too)
     applies = room.Context._applies
 

@@ -107,10 +107,11 @@ def test_a_game_with_a_scoring_rule_narrates_each_score():
 
 
 def test_a_played_game_narrates_names_sums_and_winners():
-    out = run("play", "--seed", "7").stdout
+    # a game whose narration has each of these (the greedy bots' choices pick the seed)
+    out = run("play", "--seed", "4").stdout
     assert "coin(s)" not in out and "wound(s)" not in out
-    assert "20 against 18: the Dragon is beaten" in out
-    assert "P4 Sword" in out  # an item by its name
+    assert "19 against 18: the Dragon is beaten" in out
+    assert "P3 Sword" in out  # an item by its name
     assert "tie for the 2 coins: more sharers than coins" in out
     assert "the tie goes to the fewest wounds" in out
 
