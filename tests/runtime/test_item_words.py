@@ -5,6 +5,7 @@ the engine plays by (interpreter/runtime/legality.py). A reviewer's Lich (fixtur
 from their mod) once read both "A Sword may be played here" and "A Sword cannot be played here".
 """
 import re
+import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -55,6 +56,17 @@ def test_show_prints_the_lich_words_once():
     result = CliRunner().invoke(main, ["show", "lich", "--cards", str(LICH)])
     assert result.exit_code == 0, result.output
     assert "A Sword cannot be played here." in result.output
+    assert "A Sword may be played here" not in result.output, result.output
+
+
+def test_diff_shows_the_lich_words_once_before_and_after(tmp_path):
+    weak = tmp_path / "lich-weak"
+    shutil.copytree(LICH, weak)
+    card = weak / "lich.dsl"
+    card.write_text(card.read_text().replace("strength 13 / 18 / 22", "strength 8 / 10 / 12"))
+    result = CliRunner().invoke(main, ["diff", str(LICH), str(weak), "--games", "0"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("A Sword cannot be played here.") == 2, result.output
     assert "A Sword may be played here" not in result.output, result.output
 
 
