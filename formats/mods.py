@@ -17,6 +17,7 @@ mod.yaml but mod folders (`examples/mods`) is a folder of mods: each loads as it
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -319,12 +320,26 @@ def unused_items(mod: ModManifest, lib: Library, rooms: list[str], characters: l
             for item, n in mod.items.items() if n and item not in handed]
 
 
+_DEFINED_TWICE = re.compile(r"(card id|kind) `([^`]+)` is defined twice")
+
+
+def defined_twice(d: Diagnostic, lib: Library) -> Optional[tuple[str, str, Span]]:
+    """A duplicate-id diagnostic of the library (E401 a card, E402 a kind): what is defined
+    twice ("card id" or "kind"), its name, and where the definition the library kept is;
+    None for any other diagnostic."""
+    m = _DEFINED_TWICE.match(d.message)
+    if d.code not in ("E401", "E402") or not m:
+        return None
+    what, name = m.groups()
+    kept = lib.cards.get(name) if what == "card id" else getattr(
+        lib.kinds.get(name), "decl", None)
+    return None if kept is None else (what, name, kept.span)
+
+
 def name_clashes(lib: Library, mods: tuple[str, ...], base: str) -> None:
     """Rewrite the library's duplicate-id diagnostics (E401 cards, E402 kinds) where a mod is
     involved so that they name both sides: two mods, or a mod and the ruleset `base`, never
     merge silently, and the modder learns which mod to rename in."""
-    import re
-
     roots = [(Path(m).resolve(), m) for m in mods]
 
     def owner(path: str) -> Optional[str]:
@@ -336,20 +351,18 @@ def name_clashes(lib: Library, mods: tuple[str, ...], base: str) -> None:
 
     out = []
     for d in lib.diagnostics:
-        m = re.match(r"(card id|kind) `([^`]+)` is defined twice", d.message)
-        if d.code not in ("E401", "E402") or not m:
+        twice = defined_twice(d, lib)
+        if twice is None:
             out.append(d)
             continue
-        what, name = m.groups()
-        kept = lib.cards.get(name) if what == "card id" else getattr(
-            lib.kinds.get(name), "decl", None)
+        what, name, kept = twice
         second = owner(d.span.path)
-        first = owner(kept.span.path) if kept is not None else None
-        if kept is None or second is None or first == second:
+        first = owner(kept.path)
+        if second is None or first == second:
             out.append(d)
             continue
         first = first or f"the {base} ruleset"
-        where = display_path(str(kept.span.path)) + f":{kept.span.line}"
+        where = display_path(str(kept.path)) + f":{kept.line}"
         out.append(attrs.evolve(
             d, message=f"{what} `{name}` is defined by {first} and by {second}",
             hint=f"the other is at {where}; a game holds one `{name}`: rename it in one "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
+import shlex
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
@@ -15,11 +16,18 @@ import attrs
 
 from raiders.dsl.checker import check_in_game
 from raiders.dsl.diagnostics import Diagnostic
-from raiders.dsl.library import CARD_SUFFIX, Library
+from raiders.dsl.library import CARD_SUFFIX, Library, display_path
 from raiders.dsl.spans import Span
 
 from .loader import DISK, Loader, card_files
-from .mods import MOD_FILE, ModManifest, mod_manifest, mod_rulesets, unused_items
+from .mods import (
+    MOD_FILE,
+    ModManifest,
+    defined_twice,
+    mod_manifest,
+    mod_rulesets,
+    unused_items,
+)
 from .rulesets import RULESET_FILE, Ruleset, load_ruleset, resolve_ruleset_path
 from .safeio import BUILTIN, Confinement, files_below, listed_files, read_text
 
@@ -217,6 +225,7 @@ def validate_mod(report: Report, files: list[Path], base: str, folders: list[Pat
         return None
     base_lib = ruleset.library
     diags, sources, lib = check_mod(base_lib, files, loader)
+    diags = _checked_together(diags, lib, files, folders, base)
     # Only the mod's own problems are reported: the base was checked on its own.
     report.add(diags)
     for folder in folders:
@@ -229,6 +238,40 @@ def validate_mod(report: Report, files: list[Path], base: str, folders: list[Pat
             report.add(refused_at_load(ruleset, mod, lib))
     report.sources.update(sources)
     return lib
+
+
+def _checked_together(diags: list[Diagnostic], lib: Library, files: list[Path],
+                      folders: list[Path], base: str) -> list[Diagnostic]:
+    """The duplicate ids (E401, E402) whose two definitions come from two of the folders (or
+    files) given, which are checked as one mod (docs/dsl.md): two versions of one mod given
+    side by side read as "defined twice" in a ruleset they never shared. Say that they were
+    checked together, and how to check each on its own."""
+    # where each file came from, as the user gave it: a folder, else the file itself
+    roots = [(Path(os.path.realpath(g)), g) for g in [*folders, *files]]
+
+    def origin(path: str) -> Optional[Path]:
+        real = Path(os.path.realpath(path))
+        return next((g for root, g in roots if real.is_relative_to(root)), None)
+
+    out = []
+    for d in diags:
+        twice = defined_twice(d, lib)
+        first, second = (origin(twice[2].path), origin(d.span.path)) if twice else (None, None)
+        if twice is None or first is None or second is None or first == second:
+            out.append(d)
+            continue
+        what, name, kept = twice
+        noun = "folders" if first.is_dir() and second.is_dir() else "paths"
+        command = "raiders validate" + ("" if base == "deluxe" else f" --base {shlex.quote(base)}")
+        out.append(attrs.evolve(
+            d, message=f"{what} `{name}` is defined in two of the {noun} checked together: "
+                       f"{first} and {second}",
+            hint=f"`raiders validate` checks the card files of every {noun[:-1]} it is given "
+                 f"as one mod, where an id is defined once (the other is at "
+                 f"{display_path(str(kept.path))}:{kept.line}); to check each on its own: "
+                 f"`{command} {shlex.quote(str(first))} && {command} "
+                 f"{shlex.quote(str(second))}`"))
+    return out
 
 
 def refused_at_load(ruleset: Ruleset, mod: ModManifest, lib: Library,

@@ -49,13 +49,13 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
     if card in rules.rooms and not dealt:
         click.echo(f"note: {card} is not dealt in these games: its number changes nothing",
                    err=True)
-    shown = [target.figure] if target else []
-    if card in rules.rooms:
-        shown += [f"card.{card}.coins", f"card.{card}.wounds"]
-    elif card in rules.characters:
-        shown.append(f"win.character.{card}")
-    shown += ["win.seat.P1"]
-    shown = list(dict.fromkeys(shown))
+    # the same columns in the same order whatever the target; a target none of them shows
+    # comes first
+    shown = [f"card.{card}.coins", f"card.{card}.wounds"] if card in rules.rooms else \
+        [f"win.character.{card}"] if card in rules.characters else []
+    shown.append("win.seat.P1")
+    if target is not None and target.figure not in shown:
+        shown.insert(0, target.figure)
     rows = []
     stopped = None  # Ctrl-C: the games finished, all values together
     with games_bar(len(edits) * (max_games or games), "sweep") as step:
@@ -129,8 +129,11 @@ def sweep_lines(param: str, rows: list, shown: list[str], target, best,
         else:
             f = dict(rows)[best].figures()[target.figure]
             inside = f.low <= target.value <= f.high
+            # the figure and its interval rounded alike, as the table shows them (a rate to
+            # its 0.1%), in the target's own units
+            places = 3 if _kind(target.figure)[0] == "rate" else 2
             lines.append(f"target {target.figure} = {target.value}: nearest at {param} = {best} "
-                         f"({f.value:.4g}, 95% [{f.low:.4g}, {f.high:.4g}]"
+                         f"({f.value:.{places}f}, 95% [{f.low:.{places}f}, {f.high:.{places}f}]"
                          + (", the target is inside)" if inside else ", the target is outside)")
                          + _also(verdict.get("holding", []), best))
     return lines

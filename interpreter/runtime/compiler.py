@@ -49,6 +49,7 @@ from .compiled import (
     CompiledStatus,
     Handler,
 )
+from .legality import may_put_down
 from .reads import Reads, card_reads
 from .state import Card
 
@@ -903,6 +904,9 @@ class CardCompiler:
         room: dict[str, Any] = {"playable": {}, "escapes": set(), "unplayable": set(),
                                 "any_item": None, "resolve": None, "resolve_words": None}
         words: list[str] = []
+        # the words about one item (by their place in `words`): a card's rule may undo its
+        # kind's, and a room's words keep only those that hold (`_true_item_words`)
+        about_items: dict[int, tuple[str, str]] = {}
         members = list(self.members())
         # Modifiers of the card's own parameters must be known before any is compiled.
         for m in members:
@@ -923,6 +927,8 @@ class CardCompiler:
                 item = m.card.item
                 playable[item] = fn
                 unplayable.discard(item)
+                if item != self.card.id:
+                    about_items[len(words)] = (item, "playable")
                 words.append(f"It may be played as the card of any room that says nothing "
                              f"of it; it counts as {w}." if item == self.card.id else
                              f"{_capital(an(self.card_word(m.card)))} may be played here; "
@@ -931,11 +937,13 @@ class CardCompiler:
                 unplayable.add(m.card.item)
                 playable.pop(m.card.item, None)
                 escapes.discard(m.card.item)
+                about_items[len(words)] = (m.card.item, "unplayable")
                 words.append(f"{_capital(an(self.card_word(m.card)))} cannot be "
                              "played here.")
             elif isinstance(m, ast.Escape):
                 escapes.add(m.card.item)
                 unplayable.discard(m.card.item)
+                about_items[len(words)] = (m.card.item, "escape")
                 words.append(f"A player who plays {an(self.card_word(m.card))} escapes: "
                              "their card does not count and they cannot be attacked.")
             elif isinstance(m, ast.Modify):
@@ -975,12 +983,11 @@ class CardCompiler:
                 body, room["resolve_words"] = self.block(m.body, "None")
                 room["resolve"] = self.src.define("resolve", "ctx, subject", body,
                                                   doc="the room's procedure, " + _where(m.span))
-        room["words"] = words
+        room["words"], room["about_items"] = words, about_items
         return rules, room
 
     def compile_room(self) -> CompiledRoom:
         pending, r = self.compile_rules()
-        words = r["words"]
         params = {}
         for name, typ in self.types.items():
             if typ in ("int", "number", "per_players") and self.values[name] is not None \
@@ -993,34 +1000,36 @@ class CardCompiler:
         resolve = r["resolve"]
         if resolve is None:  # a room with no procedure
             resolve = self.src.define("resolve", "ctx, subject", ["return None"])
-        words.insert(0, f"When the room resolves: {r['resolve_words'] or 'nothing happens'}.")
+        # the words: how the room is played and resolved, its rules, its parameters
+        head = [f"When the room resolves: {r['resolve_words'] or 'nothing happens'}."]
         shape = {name: self.constant(name, default)
                  for name, (typ, default, _) in ROOM_SHAPE.items() if typ == "int"}
         if shape["cards"] != 1 or shape["rounds"] != 1:
-            words.insert(0, f"Each player plays {shape['cards']} card(s), values summed"
-                         + (f", in {shape['rounds']} rounds (the room is fought once per round)"
-                            if shape["rounds"] != 1 else "")
-                         + f"; a card a player lacks counts {shape['missing']}.")
+            head.insert(0, f"Each player plays {shape['cards']} card(s), values summed"
+                        + (f", in {shape['rounds']} rounds (the room is fought once per round)"
+                           if shape["rounds"] != 1 else "")
+                        + f"; a card a player lacks counts {shape['missing']}.")
         if until_fn is not None:
             with self.src.dry():
-                words.insert(0, "After each round but the last, the room ends once "
-                             f"{self.cond(until, 'None')[1]}.")
-        for name in self.types:
-            if self.values[name] is not None and name not in ROOM_SHAPE and (
-                    self.types[name] not in ("table", "effects") or self.reads_params(name)):
-                words.append(f"{name}: {self.param_words(name)}.")
+                head.insert(0, "After each round but the last, the room ends once "
+                            f"{self.cond(until, 'None')[1]}.")
+        tail = [f"{name}: {self.param_words(name)}." for name in self.types
+                if self.values[name] is not None and name not in ROOM_SHAPE and (
+                    self.types[name] not in ("table", "effects") or self.reads_params(name))]
         funcs, text = self.src.build()
-        return CompiledRoom(
+        room = CompiledRoom(
             id=self.card.id, name=self.display, kind=self.card.kind,
             kinds=tuple(k.name for k in reversed(self.kind.chain)), face=_face(self.kind),
             playable={item: funcs[fn] for item, fn in r["playable"].items()},
             escapes=frozenset(r["escapes"]), unplayable=frozenset(r["unplayable"]),
             rules=pending.bind(funcs, self.card.id), resolve=funcs[resolve],
             params={name: funcs[fn] for name, fn in params.items()},
-            words=words, any_item=funcs[r["any_item"]] if r["any_item"] else None,
+            words=[], any_item=funcs[r["any_item"]] if r["any_item"] else None,
             cards_each=shape["cards"], rounds=shape["rounds"], missing=shape["missing"],
             until=funcs[until_fn] if until_fn is not None else None, source=text,
             reads=self.reads())
+        room.words = [*head, *_true_item_words(room, r["words"], r["about_items"]), *tail]
+        return room
 
     def constant(self, name: str, default: Any = None) -> Any:
         v = self.values.get(name)
@@ -1057,6 +1066,29 @@ def _brackets(code: str) -> int:
         elif ch in ")]}":
             depth -= 1
     return deepest
+
+
+def _true_item_words(room: CompiledRoom, words: list[str],
+                     about_items: dict[int, tuple[str, str]]) -> list[str]:
+    """A room's rules in words, less those about an item that no longer hold once the kind's
+    rules and the card's are all in: a card's `unplayable ITEM` undoes its kind's `playable
+    ITEM as 5`, and a later `playable` its value. Whether the item may be put down is the
+    engine's own rule (legality.may_put_down); an escape item counts for nothing even where
+    it is also `playable` (room.py `_counts`); of several lines of one sort about one item,
+    the last is the one the engine follows."""
+    last = {about: i for i, about in about_items.items()}  # later ones win
+    kept = []
+    for i, line in enumerate(words):
+        about = about_items.get(i)
+        if about is not None:
+            item, sort = about
+            allowed = may_put_down(room, item)
+            holds = {"unplayable": not allowed, "escape": allowed and item in room.escapes,
+                     "playable": allowed and item not in room.escapes}[sort]
+            if not holds or last[about] != i:
+                continue
+        kept.append(line)
+    return kept
 
 
 def _where(span) -> str:

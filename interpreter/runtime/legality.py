@@ -6,12 +6,15 @@ what is legal (`legal_cards`); replays and scenarios ask why a logged play is no
 """
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Iterable, Mapping, Optional, Sequence
 
 from .compiled import CompiledRoom
 from .state import Card, Player
 
 SECOND_CARD = "second_card"
+# no item's ability known: what a room itself allows of an item
+NO_ABILITIES: Mapping[str, Optional[str]] = MappingProxyType({})
 
 
 def item_plays(room: CompiledRoom, abilities: Mapping[str, Optional[str]]) -> dict[str, bool]:
@@ -20,10 +23,16 @@ def item_plays(room: CompiledRoom, abilities: Mapping[str, Optional[str]]) -> di
     and the items only, so the engine works it out once per room (`Rules.item_plays`)
     instead of at every decision."""
     return {item: is_second_card(room, item, abilities) for item in abilities
-            if _may_put_down(room, item, abilities)}
+            if may_put_down(room, item, abilities)}
 
 
-def _may_put_down(room: CompiledRoom, item: str, abilities: Mapping[str, Optional[str]]) -> bool:
+def may_put_down(room: CompiledRoom, item: str,
+                 abilities: Mapping[str, Optional[str]] = NO_ABILITIES) -> bool:
+    """Whether an item may be put down as a card for this room: never where the room says
+    `unplayable` (whatever its kind allows), else where the room says `playable` (one item or
+    any), `escape`, or the item is a second-card item. The engine asks it (`item_plays`,
+    `legal_cards`), and so does a room's plain words (compiler.py `_true_item_words`): they
+    say only what it allows."""
     return item not in room.unplayable and (
         room.any_item is not None or item in room.playable or item in room.escapes
         or abilities.get(item) == SECOND_CARD)
@@ -55,7 +64,7 @@ def legal_cards(room: CompiledRoom, player: Player, abilities: Mapping[str, Opti
     for item in items if n_items == 1 or (n_items == 2 and items[0] != items[1]) \
             else dict.fromkeys(items):
         # an item the rules do not list (a scenario's own) is judged on the spot
-        if item in plays or (item not in abilities and _may_put_down(room, item, abilities)):
+        if item in plays or (item not in abilities and may_put_down(room, item, abilities)):
             cards.append(item)
     # (with no hand left every card is an item)
     if not hand and cards and all(isinstance(c, str) and plays.get(c) for c in cards):

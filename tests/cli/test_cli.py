@@ -1,5 +1,6 @@
 """The command line as a user meets it: help, usage errors (exit 2), simulate, a human seat."""
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -208,3 +209,16 @@ def test_problems_from_any_layer_are_one_exit_status():
     assert "x.dsl:2:3: error[E101]: unknown kind `ogr`" in result.output
     assert "1 problem(s)" in result.output and "Traceback" not in result.output
     assert LoadError is Problems
+
+
+def test_simulate_help_gives_the_search_cost_with_one_search_seat_and_with_four():
+    """A reviewer read "about 1 s of one core per 4-player game" and planned for it with one
+    search seat among greedy ones: that is four search seats' cost; one costs about a
+    quarter (docs/simulate.md, The search bot: Cost)."""
+    text = " ".join(run("simulate", "--help").output.split())
+    assert "0.25 s per 4-player game with one search seat (the others greedy)" in text, text
+    assert "0.8 s with four search seats" in text, text
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "simulate.md").read_text()
+    cost = " ".join(docs[docs.index("**Cost**"):].split("\n\n")[0].split())
+    assert "about 0.25 s a game for one search seat" in cost, cost
+    assert "four search:30 seats play a deluxe game in 0.80 s" in cost, cost

@@ -137,3 +137,53 @@ def test_bad_sweeps_exit_2_with_a_message(args):
     out = run("simulate", "--games", "2", "--jobs", "1", *args)
     assert out.exit_code == 2, out.output
     assert "Traceback" not in out.output and "Error:" in out.output
+
+
+def _header(text: str) -> list[str]:
+    """The figure columns of a sweep's table, in order."""
+    line = next(ln for ln in text.splitlines() if ln.split()[:2] == ["value", "games"])
+    return line.split()[2:]
+
+
+def test_the_columns_keep_their_order_with_or_without_a_target():
+    """A reviewer saw coins before wounds without --target and wounds first with
+    `--target card.X.wounds`: the same figures stay in the same columns; a target that is
+    none of them comes first."""
+    args = ["simulate", "--games", "3", "--jobs", "1", "--players", "3", "--bots", "random",
+            "--sweep", "lava.hits.5=0..1"]
+    plain = run(*args)
+    assert plain.exit_code == 0, plain.output
+    shown = ["card.lava.coins", "card.lava.wounds", "win.seat.P1"]
+    assert _header(plain.stdout) == shown
+    for figure in shown:
+        aimed = run(*args, "--target", f"{figure}=0.3")
+        assert aimed.exit_code == 0, aimed.output
+        assert _header(aimed.stdout) == shown, figure
+    other = run(*args, "--target", "coins=3")
+    assert _header(other.stdout) == ["coins", *shown]
+
+
+def test_the_target_line_rounds_the_value_and_its_interval_alike():
+    """One rule for the figure and both ends of its interval, the table's (means to 0.01,
+    rates to 0.001, the table's 0.1%): a reviewer read `0.878, 95% [0.824, 0.9321]`."""
+    from raiders.interpreter.cli.sweep import sweep_lines
+    from raiders.interpreter.tools.stats import Figure
+
+    class Run:  # what sweep_lines reads of one value's simulation
+        games = 164
+
+        def __init__(self, figures):
+            self._figures = figures
+
+        def figures(self):
+            return self._figures
+
+    target = parse_target("card.lich.coins=-0.9")
+    coins = Figure("card.lich.coins", "mean", -0.878049, -0.932051, -0.824046, 164, 164)
+    lines = sweep_lines("lich.wounds", [(1, Run({"card.lich.coins": coins}))],
+                        ["card.lich.coins"], target, 1, {"separated": True, "holding": [1]})
+    assert "(-0.88, 95% [-0.93, -0.82], the target is inside)" in lines[-1], lines[-1]
+    rate = Figure("win.seat.P1", "rate", 0.8382, 0.7466, 0.9299, 51, 51)
+    lines = sweep_lines("lich.wounds", [(1, Run({"win.seat.P1": rate}))], ["win.seat.P1"],
+                        parse_target("win.seat.P1=0.9"), 1, {"separated": True, "holding": [1]})
+    assert "(0.838, 95% [0.747, 0.930], the target is inside)" in lines[-1], lines[-1]
