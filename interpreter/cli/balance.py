@@ -99,17 +99,23 @@ def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
         def fig(f):
             return None if f is None else f.to_json()
 
+        def met(side):
+            return {"resolved": side.resolved, "games_resolved": side.games,
+                    "enough": side.enough}
+
         doc = {"format": "raiders-balance/1", "mod": mod, "ruleset": ruleset,
                "variant": var.name, "players": n_players, "bots": list(kinds), "seed": seed,
-               "games": tally.games, "interrupted": tally.interrupted, "cards": [
+               "games": tally.games, "interrupted": tally.interrupted,
+               "min_resolutions": bal.MIN_RESOLUTIONS, "min_games": bal.MIN_GAMES, "cards": [
                    {"card": v.entry.card, "kind": v.entry.kind, "boss": v.entry.boss,
-                    "wounds": fig(v.wounds), "coins": fig(v.coins),
-                    "against_slot": {"wounds": fig(v.against_slot[0]),
-                                     "coins": fig(v.against_slot[1])},
+                    **{m: fig(f) for m, f in v.figures.items()}, **met(v.me),
+                    "against_slot": {m: fig(d) for m, d in v.against_slot.items()},
                     "game": {k: fig(d) for k, d in v.game.items()},
-                    "verdict": v.lines[-1].split("verdict: ", 1)[-1],
-                    "peers": {c: {"wounds": fig(w), "coins": fig(k)}
-                              for c, (w, k) in v.peers.items()}} for v in verdicts]}
+                    "verdict": v.judgement.sentence, "verdict_code": v.judgement.code,
+                    "flags": v.judgement.flags,
+                    "peers": {c: {**{m: fig(f) for m, f in figs.items()}, **met(side),
+                                  "dealt": side.dealt}
+                              for c, (side, figs) in v.peers.items()}} for v in verdicts]}
         click.echo(json.dumps(doc, indent=2, sort_keys=True))
     else:
         if tally.interrupted:
@@ -119,7 +125,7 @@ def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
             click.echo("")
             for line in v.lines:
                 click.echo(line)
-            for line in bal.peer_table(tally, v.entry, base):
+            for line in bal.peer_table(v):
                 click.echo(line)
         click.echo("")
         click.echo(f"Bots: {bots_line}. " + (bal.BOTS_WHY if kinds[0] == DEFAULT_BOTS
