@@ -1,4 +1,4 @@
-"""`raiders balance MOD`: is the mod's card fair? (docs/simulate.md#balance)"""
+"""`raiders balance MOD`: is the mod's card fair? (docs/simulate.md#balance-is-my-card-fair)"""
 from __future__ import annotations
 
 from typing import Optional

@@ -1,5 +1,6 @@
 """`raiders balance MOD`: is the mod's card fair? Each of the mod's dealt room cards beside its
-peers (the printed cards of its kind), with intervals and a verdict (docs/simulate.md#balance).
+peers (the printed cards of its kind), with intervals and a verdict
+(docs/simulate.md#balance-is-my-card-fair).
 
 The design: **slot pairing** with common random numbers per slot. For every seed the base game
 (without the mod) is dealt as usual; then, for each of the mod's cards, the same deal is played
@@ -359,10 +360,16 @@ def _words(measure: str, value: float) -> tuple[str, str, str, str]:
             "gives as few as the fewest")
 
 
-_FLAG_WORDS = {("out", True): "puts players out more often than",
-               ("out", False): "puts players out less often than",
-               ("wounds", True): "wounds more than", ("wounds", False): "wounds less than",
-               ("coins", True): "gives more coins than", ("coins", False): "gives fewer coins than"}
+def _beyond_words(measure: str, value: float, above: bool) -> str:
+    """What a card beyond every peer does more of, or less: 'heals more than', not 'wounds
+    less than', for a card that heals."""
+    if measure == "out":
+        return f"puts players out {'more' if above else 'less'} often than"
+    if measure == "wounds":
+        return (f"wounds {'more' if above else 'less'} than" if value >= 0 else
+                f"heals {'less' if above else 'more'} than")
+    return (f"gives {'more' if above else 'fewer'} coins than" if value >= 0 else
+            f"takes {'fewer' if above else 'more'} coins than")
 
 
 def _names(sides: list[Side], most: int = 5) -> str:
@@ -488,7 +495,7 @@ def judge(me: Side, peers: list[Side], kind: str, games: int) -> Judgement:
         if beyond is not None:
             direction = "harder" if beyond == harder else "easier"
             flags.append({"figure": measure, "direction": direction,
-                          "said": f"{_FLAG_WORDS[measure, beyond]} any printed {kind}"})
+                          "said": f"{_beyond_words(measure, mine[0], beyond)} any printed {kind}"})
     left = [p for p in peers if not p.enough and p.dealt]
     never = [p for p in peers if not p.dealt]
     if left or never:

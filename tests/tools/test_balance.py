@@ -5,6 +5,7 @@ import re
 import shlex
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from raiders.interpreter.cli import main
@@ -27,12 +28,14 @@ def _paired(mod: str, games: int, bots: str = "random", players: int = 4):
     return plan, sim.simulate(setups, games, 1, 1, chunk_fn=bal.chunk_fn(tuple(plan)))
 
 
-def test_a_new_boss_moves_no_unrelated_figure_at_all():
+@pytest.mark.parametrize("bots,games", [("random", 40), ("greedy", 15)])
+def test_a_new_boss_moves_no_unrelated_figure_at_all(bots, games):
     """Before (simulate --compare): adding a boss changed which boss other seeds drew and the
     dice after, so unrelated rows moved (`mummy.wounds +0.03 *`). Paired by slot, every room
     before the boss slot plays exactly as in the base game: their sums are equal, integer for
-    integer, and the whole game's change is the boss slot's change."""
-    plan, tally = _paired(GORGON, 40)
+    integer, and the whole game's change is the boss slot's change. So with the default greedy
+    bots too (docs/simulate.md: only approximately so with search bots)."""
+    plan, tally = _paired(GORGON, games, bots)
     assert [e.card for e in plan] == ["gorgon"] and plan[0].boss
     base = load_rules("deluxe", None, ())
     bosses = set(base.bosses)
@@ -43,7 +46,7 @@ def test_a_new_boss_moves_no_unrelated_figure_at_all():
         s = tally.sums[key]
         assert s.s[0:2] == s.s[2:4], key  # Σx, Σy: base and with the gorgon
         assert s.prod(0, 0) == s.prod(2, 2) and s.prod(1, 1) == s.prod(3, 3), key
-    assert tally.counts[1]["resolved.gorgon"] > 30  # in the slot in (nearly) every game
+    assert tally.counts[1]["resolved.gorgon"] > games * 3 // 4  # in the slot in (nearly) every game
     whole, slot = tally.sums["wounds"], tally.sums["slot.gorgon.wounds"]
     assert whole.s[2] - whole.s[0] == slot.s[2] - slot.s[0] != 0  # the whole change: the slot
 
