@@ -421,9 +421,9 @@ def _rank(measure: str, mine: Known, compared: list[tuple[Side, Known]], kind: s
     return ", ".join(parts), None
 
 
-def games_wanted(games: int, me: Side, peers: list[Side]) -> int:
-    """About how many games would measure the card and half its peers enough (from how often
-    these games met them), rounded up to a round number."""
+def games_wanted(games: int, me: Side, peers: list[Side], every: bool = False) -> int:
+    """About how many games would measure the card and half its peers enough (`every`: all
+    the peers these games dealt), from how often these games met them, rounded up."""
     def need(resolved: float, in_games: float) -> float:
         if games <= 0 or resolved <= 0:
             return math.inf
@@ -433,8 +433,13 @@ def games_wanted(games: int, me: Side, peers: list[Side]) -> int:
     want = need(me.resolved, me.games) if not me.enough else games
     if peers:
         # a peer's share of the deals, on average (half of them then reach the minimum)
-        want = max(want, 1.25 * need(sum(p.resolved for p in peers) / len(peers),
-                                     sum(p.games for p in peers) / len(peers)))
+        average = 1.25 * need(sum(p.resolved for p in peers) / len(peers),
+                              sum(p.games for p in peers) / len(peers))
+        want = max(want, average)
+        if every:  # each peer short of the minimum, from how often it was met (or the average)
+            for p in peers:
+                if not p.enough:
+                    want = max(want, 1.1 * need(p.resolved, p.games) if p.resolved else average)
     if not math.isfinite(want):
         want = 10 * max(games, MIN_RESOLUTIONS)
     want = max(math.ceil(want), games + 1)
@@ -495,7 +500,8 @@ def judge(me: Side, peers: list[Side], kind: str, games: int) -> Judgement:
         if beyond is not None:
             direction = "harder" if beyond == harder else "easier"
             flags.append({"figure": measure, "direction": direction,
-                          "said": f"{_beyond_words(measure, mine[0], beyond)} any printed {kind}"})
+                          "said": f"{_beyond_words(measure, mine[0], beyond)} any printed "
+                                  f"{kind}{measured}"})
     left = [p for p in peers if not p.enough and p.dealt]
     never = [p for p in peers if not p.dealt]
     if left or never:
@@ -510,15 +516,18 @@ def judge(me: Side, peers: list[Side], kind: str, games: int) -> Judgement:
     if too_few is not None:
         return Judgement(lines, "too_few_games", f"too few games for a verdict: {too_few}; run "
                          f"with --games {games_wanted(games, me, peers)}", [])
+    # peers left out are said in the verdict too, with the games that would compare them
+    within = ("" if not measured else
+              f" ({len(compared)} of the {len(peers)} compared, the others too seldom met: "
+              f"--games {games_wanted(games, me, peers, every=True)} would compare them)")
     if flags:
         ways = {f["direction"] for f in flags}
         code = "out_of_line_" + (ways.pop() if len(ways) == 1 else "mixed")
         said = "; ".join(f["said"] for f in flags)
-        sentence = (f"OUT OF LINE, {code.rsplit('_', 1)[1]}: {said}, beyond every interval. "
-                    "Try `--sweep` on its numbers (docs/simulate.md#is-my-boss-too-strong)")
+        sentence = (f"OUT OF LINE, {code.rsplit('_', 1)[1]}: {said}, beyond every interval"
+                    f"{within}. Try `--sweep` on its numbers "
+                    "(docs/simulate.md#is-my-boss-too-strong)")
         return Judgement(lines, code, sentence, flags)
-    within = ("" if not measured else
-              f" ({len(compared)} of the {len(peers)} compared; the others too seldom met)")
     return Judgement(lines, "in_line", f"in line with the printed {kinds}: within their range "
                      f"on every figure{within}", [])
 

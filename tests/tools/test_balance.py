@@ -305,3 +305,22 @@ def test_too_few_games_give_no_verdict():
 def test_a_difference_of_exactly_nothing_is_printed_as_0():
     assert bal.signed((0.0, 0.0, 0.0)) == "0"
     assert bal.signed((0.25, -0.5, 1.0)) == "+0.25 [-0.50, +1.00]"
+
+
+def test_a_peer_met_a_few_times_is_marked_and_not_judged_against():
+    """The review's peer seen in one game: [+1.00, +1.00], n 4, and the verdict judged against
+    it. Below 30 resolutions (or 10 games) a peer is left out, said so, and the verdict says
+    how many peers it rests on and what would compare the rest; a peer never dealt is named."""
+    peers = [_side(f"Peer {i}", wounds=(1, 0.9, 1.1)) for i in range(3)]
+    seldom = _side("Seldom", wounds=(3, 3, 3), resolved=4, games=4)
+    never = bal.Side("Never", {"out": None, "wounds": None, "coins": None}, 0, 0, 0)
+    j = _judge(_side("Me", wounds=(2, 1.9, 2.1)), [*peers, seldom, never])
+    text = "\n".join(j.lines)
+    assert j.code == "out_of_line_harder", j.sentence  # beyond the three it is compared with
+    assert "harder than every printed boss compared" in text
+    assert "too few to compare: Seldom (4 resolutions); never dealt: Never" in text
+    assert re.search(r"\(3 of the 5 compared, the others too seldom met: --games \d+ would "
+                     r"compare them\)", j.sentence), j.sentence
+    # fewer than half the peers compared: no verdict at all
+    j = _judge(_side("Me", wounds=(2, 1.9, 2.1)), [peers[0], seldom, never])
+    assert j.code == "too_few_games" and "1 of the 3 printed bosses" in j.sentence
