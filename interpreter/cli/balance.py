@@ -1,4 +1,4 @@
-"""`raiders balance MOD`: is the mod's card fair? (docs/simulate.md#balance)"""
+"""`raiders balance MOD`: is the mod's card fair? (docs/simulate.md#balance-is-my-card-fair)"""
 from __future__ import annotations
 
 from typing import Optional
@@ -35,16 +35,24 @@ def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
     """Is the mod's card fair? Each of its room cards beside the printed cards of its
     kind, with intervals and a verdict.
 
-    A boss is set beside the printed bosses, a trap beside the traps: the wounds and
-    coins it gives a player each time it is resolved, with 95% intervals, its rank
-    among its peers, its difference from the card it replaced on the same tables,
-    and a verdict: in line, or out of line beyond every peer's interval. The last
-    lines say which bots played and why (greedy unless --bots says otherwise).
+    A boss is set beside the printed bosses, a trap beside the traps: the players it
+    puts out, the wounds it deals and the coins it gives a player each time it is
+    resolved, with 95% intervals; where it stands among its peers; its difference
+    from the card it replaced on the same tables; and a verdict. One rule decides
+    both: the card is harder than a peer only when its interval lies beyond the
+    peer's, and out of line when so against every peer on some figure. A card or
+    peer resolved fewer than 30 times (or in fewer than 10 games) is not compared;
+    too few such games give no verdict but the --games to run. The last lines say
+    which bots played and why (greedy unless --bots says otherwise).
 
     The games are paired by slot: every seed is dealt once; the base game plays it
     as dealt, then for each mod card the same deal is played with that card in one
     slot (a boss in the boss slot), every room's dice drawn from a stream of its own
-    slot. So nothing unrelated moves, and the card is measured in every game.
+    slot. So nothing unrelated moves (with greedy or random bots; a search bot's
+    playouts see the card), and the card is measured in every game.
+
+    --json adds a verdict_code: in_line, out_of_line_harder, out_of_line_easier,
+    out_of_line_mixed, too_few_games or no_peers (docs/simulate.md#reading-the-verdict).
 
     Exit status: 0 (whatever the verdict), 1 when the mod does not check clean,
     2 on usage errors, 130 after Ctrl-C (the games finished are still shown).
@@ -99,17 +107,23 @@ def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
         def fig(f):
             return None if f is None else f.to_json()
 
+        def met(side):
+            return {"resolved": side.resolved, "games_resolved": side.games,
+                    "enough": side.enough}
+
         doc = {"format": "raiders-balance/1", "mod": mod, "ruleset": ruleset,
                "variant": var.name, "players": n_players, "bots": list(kinds), "seed": seed,
-               "games": tally.games, "interrupted": tally.interrupted, "cards": [
+               "games": tally.games, "interrupted": tally.interrupted,
+               "min_resolutions": bal.MIN_RESOLUTIONS, "min_games": bal.MIN_GAMES, "cards": [
                    {"card": v.entry.card, "kind": v.entry.kind, "boss": v.entry.boss,
-                    "wounds": fig(v.wounds), "coins": fig(v.coins),
-                    "against_slot": {"wounds": fig(v.against_slot[0]),
-                                     "coins": fig(v.against_slot[1])},
+                    **{m: fig(f) for m, f in v.figures.items()}, **met(v.me),
+                    "against_slot": {m: fig(d) for m, d in v.against_slot.items()},
                     "game": {k: fig(d) for k, d in v.game.items()},
-                    "verdict": v.lines[-1].split("verdict: ", 1)[-1],
-                    "peers": {c: {"wounds": fig(w), "coins": fig(k)}
-                              for c, (w, k) in v.peers.items()}} for v in verdicts]}
+                    "verdict": v.judgement.sentence, "verdict_code": v.judgement.code,
+                    "flags": v.judgement.flags,
+                    "peers": {c: {**{m: fig(f) for m, f in figs.items()}, **met(side),
+                                  "dealt": side.dealt}
+                              for c, (side, figs) in v.peers.items()}} for v in verdicts]}
         click.echo(json.dumps(doc, indent=2, sort_keys=True))
     else:
         if tally.interrupted:
@@ -119,7 +133,7 @@ def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
             click.echo("")
             for line in v.lines:
                 click.echo(line)
-            for line in bal.peer_table(tally, v.entry, base):
+            for line in bal.peer_table(v):
                 click.echo(line)
         click.echo("")
         click.echo(f"Bots: {bots_line}. " + (bal.BOTS_WHY if kinds[0] == DEFAULT_BOTS

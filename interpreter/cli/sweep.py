@@ -51,6 +51,7 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
                    err=True)
     # the same columns in the same order whatever the target; a target none of them shows
     # comes first
+    room = card if card in rules.rooms else None
     shown = [f"card.{card}.coins", f"card.{card}.wounds"] if card in rules.rooms else \
         [f"win.character.{card}"] if card in rules.characters else []
     shown.append("win.seat.P1")
@@ -74,7 +75,7 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
     if stopped is not None:  # no target, no report: the sweep did not see every value
         click.echo(interrupted_note(stopped) + f": {len(rows)} of {len(edits)} values, the "
                    "last one partly")
-        for line in sweep_lines(sweep.text, rows, shown, None, None):
+        for line in sweep_lines(sweep.text, rows, shown, None, None, room=room):
             click.echo(line)
         raise SystemExit(INTERRUPTED)
     best = None
@@ -98,22 +99,29 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
                                       "best": best, **verdict}
         click.echo(json.dumps(doc, indent=2, sort_keys=True))
         return
-    for line in sweep_lines(sweep.text, rows, shown, target, best, verdict):
+    for line in sweep_lines(sweep.text, rows, shown, target, best, verdict, room=room):
         click.echo(line)
 
 
 def sweep_lines(param: str, rows: list, shown: list[str], target, best,
-                verdict: Optional[dict] = None) -> list[str]:
+                verdict: Optional[dict] = None, room: Optional[str] = None) -> list[str]:
+    """One line per value; `room`: the swept room card, whose times resolved get a column
+    (dealt as the deck deals it, about one game in eleven for a boss: the precision of its
+    figures rests on that count, not on the games)."""
     from raiders.interpreter.tools.simulate import _cell, _kind
 
+    head = f"  {'value':>6}  {'games':>6}  " + (f"{'resolved':>8}  " if room else "")
     lines = [f"sweep {param}: {rows[0][1].games if rows else 0}+ games per value, same seeds; "
-             "95% intervals in brackets",
-             f"  {'value':>6}  {'games':>6}  " + "  ".join(f"{s:>26}" for s in shown)]
+             "95% intervals in brackets" + (f"; resolved: the times {room} was resolved"
+                                            if room else ""),
+             head + "  ".join(f"{s:>26}" for s in shown)]
     for v, t in rows:
         figs = t.figures()
         cells = [_cell(figs.get(s), _kind(s)[0] == "rate") for s in shown]
         mark = "  <- nearest" if best == v else ""
-        lines.append(f"  {v:>6}  {t.games:>6}  " + "  ".join(f"{c:>26}" for c in cells) + mark)
+        times = f"{t.counts[0][f'resolved.{room}']:>8}  " if room else ""
+        lines.append(f"  {v:>6}  {t.games:>6}  {times}" + "  ".join(f"{c:>26}" for c in cells)
+                     + mark)
     if target is not None:
         verdict = verdict or {}
         if not verdict.get("separated", True):

@@ -64,7 +64,9 @@ class _Forced(GreedyBot):
     costs a key and a look-up, no look-ahead and no view of the table. The score of a card
     is GreedyBot's (coins, wounds, items, falling out, the price of spending a high card),
     a second-card item's too (spent only as a spare, worth the best card after it less the
-    item)."""
+    item). It plays one room at a time, without the greedy bot's foresight of the rooms ahead
+    (`GreedyBot.later`): with it the search was weaker against greedy seats without it and
+    hardly stronger against those with it (docs/simulate.md, "Strength")."""
 
     GUESSES = 1
     PLAIN = True
@@ -115,10 +117,6 @@ class _Forced(GreedyBot):
                           wound_place)
         row = plain.row(head)
         floor = -me.coins
-        # GreedyBot.later: what the hand keeps is worth in the rooms later on this floor
-        rooms, r = view.floor_rooms, view.room_index
-        ahead = tuple((i, rooms[i]) for i in range(r + 1, len(rooms)) if rooms[i] is not None)
-        later = plain.later(view, ahead, self._weights) if ahead else {}
         scores: dict[Card, float] = {}
         seconds = []
         for card in legal:
@@ -136,7 +134,7 @@ class _Forced(GreedyBot):
                 coins, wounds, gained, fell = got
                 score = (self.COIN * (coins if coins >= floor else floor) - self.WOUND * wounds
                          + self.ITEM * gained - (self.OUT if fell else 0.0)) \
-                    - (self.SAVE * card if card.__class__ is int else 0.0) + later.get(card, 0.0)
+                    - (self.SAVE * card if card.__class__ is int else 0.0)
             scores[card] = score
         # GreedyBot._scores: a second-card item only when holding a spare one, worth the
         # best card after it less the item

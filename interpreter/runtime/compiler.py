@@ -906,7 +906,7 @@ class CardCompiler:
         words: list[str] = []
         # the words about one item (by their place in `words`): a card's rule may undo its
         # kind's, and a room's words keep only those that hold (`_true_item_words`)
-        about_items: dict[int, tuple[str, str]] = {}
+        about_items: dict[int, tuple[Optional[str], str]] = {}
         members = list(self.members())
         # Modifiers of the card's own parameters must be known before any is compiled.
         for m in members:

@@ -1,5 +1,6 @@
 """`raiders balance MOD`: is the mod's card fair? Each of the mod's dealt room cards beside its
-peers (the printed cards of its kind), with intervals and a verdict (docs/simulate.md#balance).
+peers (the printed cards of its kind), with intervals and a verdict
+(docs/simulate.md#balance-is-my-card-fair).
 
 The design: **slot pairing** with common random numbers per slot. For every seed the base game
 (without the mod) is dealt as usual; then, for each of the mod's cards, the same deal is played
@@ -17,7 +18,9 @@ Ordinary games (`play`, `simulate`, `replay`) do not pay for this: the per-slot 
 from __future__ import annotations
 
 import functools
+import math
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -89,6 +92,21 @@ class SlotGame(Game):
         self.slot_seed = seed
         self.streams: dict[int, random.Random] = {}
         self.rng = random.Random(f"{seed}/rest")  # the deal has been drawn (or given)
+        self.went_out: list[int] = []  # per room played: the players who went out in it
+
+    def play_room(self, f, r, floor, slot):
+        """The room, and how many players went out in it (eliminated, dead, fallen…: what the
+        engine records as a player out), in `went_out`, one count per record."""
+        players = self.players
+        before = 0
+        for p in players:
+            before += p.out is not None
+        record = super().play_room(f, r, floor, slot)
+        after = 0
+        for p in players:
+            after += p.out is not None
+        self.went_out.append(after - before)
+        return record
 
     def _roll(self, faces: int) -> int:
         room = self.entry_index
@@ -121,17 +139,32 @@ def with_card(deal: Deal, slot: tuple[int, int], card: str) -> Deal:
     return Deal(floors, list(deal.characters), deal.first_player, list(deal.threat_deck))
 
 
-def slot_change(result: GameResult, start: dict, slot: tuple[int, int]) -> Optional[tuple]:
-    """The table's change in coins and wounds in the slot's room (None: never reached)."""
+def slot_change(result: GameResult, start: dict, slot: tuple[int, int],
+                went_out: list[int]) -> Optional[tuple[int, int, int]]:
+    """The table's change in coins and wounds in the slot's room, and the players who went out
+    in it (None: never reached)."""
     coins0 = sum(c for c, _ in start.values())
     wounds0 = sum(w for _, w in start.values())
-    for rec in result.rooms:
+    for rec, out in zip(result.rooms, went_out, strict=True):
         coins = sum(c for _, c, _, _ in rec.after_state)
         wounds = sum(w for _, _, w, _ in rec.after_state)
         if (rec.floor, rec.index) == slot:
-            return coins - coins0, wounds - wounds0
+            return coins - coins0, wounds - wounds0, out
         coins0, wounds0 = coins, wounds
     return None
+
+
+def add_outs(obs: dict[str, tuple[int, int]], result: GameResult, went_out: list[int]) -> None:
+    """Each room card's players out, `card.ID.out`, beside `sim.observe`'s coins and wounds:
+    per player, summed over the times it was resolved in this game."""
+    n = len(result.players)
+    per_card: dict[str, list[int]] = {}
+    for rec, out in zip(result.rooms, went_out, strict=True):
+        t = per_card.setdefault(rec.card, [0, 0])
+        t[0] += out
+        t[1] += 1
+    for card, (out, times) in per_card.items():
+        obs[f"card.{card}.out"] = (out, n * times)
 
 
 def _play(setup: sim.Setup, rules: Rules, seed: int, deal: Optional[Deal]):
@@ -141,7 +174,7 @@ def _play(setup: sim.Setup, rules: Rules, seed: int, deal: Optional[Deal]):
         game = SlotGame(rules, names, [sim._bot_maker(b)() for b in setup.bots], seed, deal,
                         (setup.difficulty or 3) if solo else None)
         start = {p.name: (p.coins, p.wounds) for p in game.players}
-        return game.run(), start, game.deal
+        return game.run(), start, game.deal, game.went_out
     except RulesError as err:
         raise sim.SimulationError(f"game with seed {seed}: {err}") from None
 
@@ -149,46 +182,62 @@ def _play(setup: sim.Setup, rules: Rules, seed: int, deal: Optional[Deal]):
 def run_slots(plan: tuple[Entry, ...], setups: tuple[sim.Setup, ...], seeds: range,
               progress: Optional[Callable[[int], None]] = None) -> sim.Tally:
     """The chunk of seeds for `sim.play_games`: run 0 the base game, run k the same deal
-    with entry k's card in its slot. Stops on Ctrl-C as `sim.run_chunk` does."""
+    with entry k's card in its slot. Stops on Ctrl-C as `sim.run_chunk` does.
+
+    Besides the figures, each run's counts (`Tally.counts`) hold `resolved.CARD` (times
+    resolved), `games.CARD` (games in which it was resolved) and `dealt.CARD` (games whose
+    deal held it): what says whether a card's interval rests on enough games (`judge`)."""
     base_rules, mod_rules = setups[0].rules(), setups[1].rules()
     has_boss = bool(base_rules.bosses)
     tally = sim.Tally(len(setups), setups[0].players)
     resolved: list[dict[str, int]] = [{} for _ in setups]
+    met: list[Counter] = [Counter() for _ in setups]
     n = setups[0].players
     for seed in seeds:
         if sim._STOP:
             break
         def pair(seed: int = seed) -> tuple:
-            base, start, deal = _play(setups[0], base_rules, seed, None)
+            base = _play(setups[0], base_rules, seed, None)
+            deal = base[2]
             runs = []
             for entry, setup in zip(plan, setups[1:], strict=True):
                 slot = slot_of(entry, deal, seed, has_boss)
                 runs.append((entry, slot, _play(setup, mod_rules, seed,
                                                 with_card(deal, slot, entry.card))))
-            return base, start, runs
+            return base, runs
 
         played = sim.unless_interrupted(pair)
         if played is None:
             break
-        base, start, runs = played
+        (base, start, deal, base_out), runs = played
         first = sim.observe(base, start, setups[0].bots, resolved[0])
+        add_outs(first, base, base_out)
         per_run = [first]
-        for k, (entry, slot, (result, mstart, _)) in enumerate(runs, start=1):
+        met[0].update(f"games.{c}" for c in {rec.card for rec in base.rooms})
+        met[0].update(f"dealt.{c}" for c in {s.card for fl in deal.floors for s in fl.rooms})
+        for k, (entry, slot, (result, mstart, mdeal, outs)) in enumerate(runs, start=1):
             obs = sim.observe(result, mstart, setups[k].bots, resolved[k])
-            for which, (res, st) in ((first, (base, start)), (obs, (result, mstart))):
-                change = slot_change(res, st, slot)
+            add_outs(obs, result, outs)
+            met[k].update(f"games.{c}" for c in {rec.card for rec in result.rooms})
+            met[k].update(f"dealt.{c}" for c in {s.card for fl in mdeal.floors
+                                                 for s in fl.rooms})
+            for which, (res, st, went) in ((first, (base, start, base_out)),
+                                           (obs, (result, mstart, outs))):
+                change = slot_change(res, st, slot, went)
                 if change is not None:
                     which[f"slot.{entry.card}.coins"] = (change[0], n)
                     which[f"slot.{entry.card}.wounds"] = (change[1], n)
+                    which[f"slot.{entry.card}.out"] = (change[2], n)
             per_run.append(obs)
         tally.add_game(per_run)
         if progress is not None:
             progress(1)
     tally.interrupted = sim._STOP
-    for c, times in zip(tally.counts, resolved, strict=True):
+    for c, times, seen in zip(tally.counts, resolved, met, strict=True):
         c["rooms"] += sum(times.values())
         for card, k in times.items():
             c[f"resolved.{card}"] += k
+        c.update(seen)
     return tally
 
 
@@ -203,129 +252,367 @@ def paired(tally: sim.Tally, run: int, key: str) -> Optional[Difference]:
     return difference(key, Sums(4, s.n, [s.s[i] for i in idx], ss), sim._kind(key)[1])
 
 
+# ---- the verdict (docs/simulate.md#reading-the-verdict) --------------------------------------
+# A figure from fewer resolutions than this, or from fewer games, is shown, marked, and left
+# out of every comparison: a peer met once has an interval of zero width, and a verdict judged
+# against it says more than the games do.
+MIN_RESOLUTIONS = 30
+MIN_GAMES = 10
+
+# The figures a verdict weighs, each per player each time the card is resolved (`card.ID.KEY`
+# in the tally), and whether more of it is harder on the players.
+MEASURES = (("out", True), ("wounds", True), ("coins", False))
+
+
+@attrs.frozen
+class Side:
+    """One card as the games met it: its figures (value and 95% interval, None when the games
+    gave none) and how often it was there."""
+
+    name: str
+    figures: dict[str, Optional[Known]]  # out, wounds, coins
+    resolved: int  # times resolved
+    games: int  # games in which it was resolved
+    dealt: int = 0  # games whose deal held it
+
+    @property
+    def enough(self) -> bool:
+        """Resolved often enough that its intervals may be compared."""
+        return self.resolved >= MIN_RESOLUTIONS and self.games >= MIN_GAMES
+
+
+@attrs.frozen
+class Judgement:
+    """Where a card stands among its peers, figure by figure, and the verdict that follows.
+    One rule decides both: the card is harder (or easier…) than a peer only when its interval
+    lies wholly beyond the peer's; out of line when that holds against every peer compared."""
+
+    lines: list[str]  # a line for each figure, then the peers left out and why
+    code: str  # in_line, out_of_line_harder/_easier/_mixed, too_few_games, no_peers
+    sentence: str  # the verdict, said
+    flags: list[dict]  # each figure out of line: {"figure", "direction": "harder"|"easier"}
+
+
+def _same(a: float, b: float) -> bool:
+    return abs(a - b) < 1e-12
+
+
+def _zero(f: Known) -> bool:
+    """A figure that is exactly nothing in every resolution."""
+    return f[0] == f[1] == f[2] == 0
+
+
+def _num(f: Known, measure: str) -> str:
+    """A figure and its interval as the lines say it: out as a share of the players."""
+    if _zero(f):
+        return "0"
+    value, low, high = f
+    if measure == "out":
+        return f"{value:.1%} [{low:.1%}, {high:.1%}]"
+    return f"{value:.2f} [{low:.2f}, {high:.2f}]"
+
+
+def signed(f: Known, pts: bool = False) -> str:
+    """A difference and its interval, with signs; exactly nothing (every game the same): 0."""
+    if _zero(f):
+        return "0"
+    value, low, high = f
+    if pts:
+        return f"{value * 100:+.1f} pts [{low * 100:+.1f}, {high * 100:+.1f}]"
+    return f"{value:+.2f} [{low:+.2f}, {high:+.2f}]"
+
+
+def _head(measure: str, f: Known) -> str:
+    """What the card does, said as it does it: 'takes 0.50 [0.40, 0.60] coins from a
+    player', not 'gives -0.50'."""
+    value, low, high = f
+    if measure == "out":
+        if _zero(f):
+            return "puts no player out"
+        return f"puts {_num(f, 'out')} of the players out each time resolved"
+    if measure == "wounds":
+        if _zero(f):
+            return "wounds no player"
+        if value < 0:
+            healed = _num((-value, -high, -low), measure)
+            return f"heals a player {healed} wounds each time resolved"
+        return f"wounds a player {_num(f, measure)} each time resolved"
+    if _zero(f):
+        return "gives no player a coin"
+    if value < 0:
+        taken = _num((-value, -high, -low), measure)
+        return f"takes {taken} coins from a player each time resolved"
+    return f"gives a player {_num(f, measure)} coins each time resolved"
+
+
+def _words(measure: str, value: float) -> tuple[str, str, str, str]:
+    """(more than, less than, as the most, as the least) for this figure, in words that say
+    what the card does."""
+    if measure == "out":
+        return ("more often than", "less often than", "as often as the most",
+                "as seldom as the least")
+    if measure == "wounds":
+        return "harder than", "easier than", "as hard as the hardest", "as easy as the easiest"
+    if value < 0:
+        return ("takes fewer coins than", "takes more coins than", "takes as few as the fewest",
+                "takes as many as the most")
+    return ("gives more coins than", "gives fewer coins than", "gives as many as the most",
+            "gives as few as the fewest")
+
+
+def _beyond_words(measure: str, value: float, above: bool) -> str:
+    """What a card beyond every peer does more of, or less: 'heals more than', not 'wounds
+    less than', for a card that heals."""
+    if measure == "out":
+        return f"puts players out {'more' if above else 'less'} often than"
+    if measure == "wounds":
+        return (f"wounds {'more' if above else 'less'} than" if value >= 0 else
+                f"heals {'less' if above else 'more'} than")
+    return (f"gives {'more' if above else 'fewer'} coins than" if value >= 0 else
+            f"takes {'fewer' if above else 'more'} coins than")
+
+
+def _names(sides: list[Side], most: int = 5) -> str:
+    names = [s.name for s in sides]
+    return ", ".join(names) if len(names) <= most else \
+        ", ".join(names[:most]) + f" and {len(names) - most} more"
+
+
+def _rank(measure: str, mine: Known, compared: list[tuple[Side, Known]], kind: str,
+          kinds: str, measured: str) -> tuple[str, Optional[bool]]:
+    """The card's place among the peers compared for one figure, and whether it lies beyond
+    every one of them (True: above, False: below, None: not)."""
+    value, low, high = mine
+    more, less, as_most, as_least = _words(measure, value)
+    above = [s for s, (_, _, p_high) in compared if low > p_high]
+    below = [s for s, (_, p_low, _) in compared if high < p_low]
+    m = len(compared)
+    if len(above) == m or len(below) == m:
+        top = len(above) == m
+        word = more if top else less
+        if all(_zero(f) for _, f in compared):
+            return (f"{word} every printed {kind}{measured} (none of which does it at all)",
+                    top)
+        side, f = (max if top else min)(compared, key=lambda sf: (sf[1][0], sf[0].name))
+        return (f"{word} every printed {kind}{measured}, beyond every interval (the "
+                f"{'most' if top else 'least'}: {side.name} {_num(f, measure)})", top)
+    told = {s.name for s in above} | {s.name for s in below}
+    alike = [s for s, _ in compared if s.name not in told]
+    tied = [s for s, f in compared if s.name not in told and _same(f[0], value)]
+    parts = []
+    if tied and value >= max(f[0] for _, f in compared):
+        parts.append(f"{as_most} (tied with {_names(tied)})")
+    elif tied and value <= min(f[0] for _, f in compared):
+        parts.append(f"{as_least} (tied with {_names(tied)})")
+    else:
+        tied = []
+    of = f" of the {m} printed {kinds}{measured}"
+    for word, group in ((more, above), (less, below)):
+        if group:  # a few are named
+            parts.append(f"{word} {len(group)}{of}"
+                         + (f" ({_names(group)})" if len(group) <= 3 else ""))
+            of = ""
+    rest = [s for s in alike if s not in tied]
+    if rest:
+        parts.append(f"not told apart from {len(rest)}{of} ({_names(rest)})" if of != "" or
+                     parts else f"not told apart from any{of}")
+    if all(_zero(f) for _, f in compared):
+        parts.append(f"no printed {kind} does it at all")
+    return ", ".join(parts), None
+
+
+def games_wanted(games: int, me: Side, peers: list[Side], every: bool = False) -> int:
+    """About how many games would measure the card and half its peers enough (`every`: all
+    the peers these games dealt), from how often these games met them, rounded up."""
+    def need(resolved: float, in_games: float) -> float:
+        if games <= 0 or resolved <= 0:
+            return math.inf
+        return max(MIN_RESOLUTIONS * games / resolved,
+                   MIN_GAMES * games / max(in_games, 1e-9))
+
+    want = need(me.resolved, me.games) if not me.enough else games
+    if peers:
+        # a peer's share of the deals, on average (half of them then reach the minimum)
+        average = 1.25 * need(sum(p.resolved for p in peers) / len(peers),
+                              sum(p.games for p in peers) / len(peers))
+        want = max(want, average)
+        if every:  # each peer short of the minimum, from how often it was met (or the average)
+            for p in peers:
+                if not p.enough:
+                    want = max(want, 1.1 * need(p.resolved, p.games) if p.resolved else average)
+    if not math.isfinite(want):
+        want = 10 * max(games, MIN_RESOLUTIONS)
+    want = max(math.ceil(want), games + 1)
+    step = 5 * 10 ** max(len(str(want)) - 2, 0)
+    return -(-want // step) * step
+
+
+def judge(me: Side, peers: list[Side], kind: str, games: int) -> Judgement:
+    """The card's lines and verdict against its peers (docs/simulate.md#reading-the-verdict)."""
+    kinds = kind + ("es" if kind.endswith("s") else "s")
+    lines: list[str] = []
+    compared = [p for p in peers if p.enough]
+    need_peers = math.ceil(len(peers) / 2)
+    if not peers:
+        for measure, _ in MEASURES:
+            f = me.figures.get(measure)
+            if f is not None:
+                lines.append(f"  {_head(measure, f)}: no printed {kind} to compare with")
+        return Judgement(lines, "no_peers", f"no printed {kind} to measure it against; judge "
+                         "it by the whole game's change above", [])
+    too_few = None
+    if not me.enough:
+        short = (f"{me.resolved} resolutions of the card, at least {MIN_RESOLUTIONS} wanted"
+                 if me.resolved < MIN_RESOLUTIONS else
+                 f"the card was resolved in {me.games} games, at least {MIN_GAMES} wanted")
+        too_few = short
+    elif len(compared) < need_peers:
+        too_few = (f"{len(compared)} of the {len(peers)} printed {kinds} resolved at least "
+                   f"{MIN_RESOLUTIONS} times in {MIN_GAMES} games or more, at least "
+                   f"{need_peers} wanted")
+    measured = "" if len(compared) == len(peers) else " compared"
+    me_out = me.figures.get("out")
+    # A card that puts players out where no peer ever does: its wounds and coins are those of
+    # the players it left in, no ranking of them is fair (issue 22: "easier than every boss")
+    lethal_alone = (me_out is not None and me_out[0] > 0 and
+                    all((out := p.figures.get("out")) is not None and _zero(out)
+                        for p in compared))
+    flags: list[dict] = []
+    for measure, harder in MEASURES:
+        mine = me.figures.get(measure)
+        if mine is None:
+            lines.append(f"  {measure}: never resolved in these games")
+            continue
+        head = f"  {_head(measure, mine)}"
+        if too_few is not None:
+            lines.append(head + ("" if me.enough else f" (too few: {me.resolved} "
+                                 "resolutions)"))
+            continue
+        with_fig = [(p, f) for p in compared if (f := p.figures.get(measure)) is not None]
+        if measure != "out" and lethal_alone:
+            lines.append(head + f": not ranked: it puts players out, which no printed {kind} "
+                         "does (a player out takes no more wounds nor coins)")
+            continue
+        if _zero(mine) and all(_zero(f) for _, f in with_fig):
+            continue  # nothing, like every peer: no line (the peers' table shows it)
+        rank, beyond = _rank(measure, mine, with_fig, kind, kinds, measured)
+        lines.append(f"{head}: {rank}")
+        if beyond is not None:
+            direction = "harder" if beyond == harder else "easier"
+            flags.append({"figure": measure, "direction": direction,
+                          "said": f"{_beyond_words(measure, mine[0], beyond)} any printed "
+                                  f"{kind}{measured}"})
+    left = [p for p in peers if not p.enough and p.dealt]
+    never = [p for p in peers if not p.dealt]
+    if left or never:
+        left_out = []
+        if left:
+            left_out.append("too few to compare: " + ", ".join(
+                f"{p.name} ({p.resolved} resolution{'s' if p.resolved != 1 else ''})"
+                for p in left))
+        if never:
+            left_out.append(f"never dealt: {_names(never, 10)}")
+        lines.append(f"  printed {kinds} left out ({'; '.join(left_out)})")
+    if too_few is not None:
+        return Judgement(lines, "too_few_games", f"too few games for a verdict: {too_few}; run "
+                         f"with --games {games_wanted(games, me, peers)}", [])
+    # peers left out are said in the verdict too, with the games that would compare them
+    within = ("" if not measured else
+              f" ({len(compared)} of the {len(peers)} compared, the others too seldom met: "
+              f"--games {games_wanted(games, me, peers, every=True)} would compare them)")
+    if flags:
+        ways = {f["direction"] for f in flags}
+        code = "out_of_line_" + (ways.pop() if len(ways) == 1 else "mixed")
+        said = "; ".join(f["said"] for f in flags)
+        sentence = (f"OUT OF LINE, {code.rsplit('_', 1)[1]}: {said}, beyond every interval"
+                    f"{within}. Try `--sweep` on its numbers "
+                    "(docs/simulate.md#is-my-boss-too-strong)")
+        return Judgement(lines, code, sentence, flags)
+    return Judgement(lines, "in_line", f"in line with the printed {kinds}: within their range "
+                     f"on every figure{within}", [])
+
+
 @attrs.frozen
 class Verdict:
     entry: Entry
-    wounds: Optional[Figure]
-    coins: Optional[Figure]
-    peers: dict[str, tuple[Optional[Figure], Optional[Figure]]]  # card -> (wounds, coins)
-    against_slot: tuple[Optional[Difference], Optional[Difference]]  # wounds, coins
+    figures: dict[str, Optional[Figure]]  # out, wounds, coins
+    me: Side
+    peers: dict[str, tuple[Side, dict[str, Optional[Figure]]]]  # card -> how met, figures
+    against_slot: dict[str, Optional[Difference]]  # out, wounds, coins
     game: dict[str, Optional[Difference]]  # whole-game figures, with the card against without
+    judgement: Judgement
     lines: list[str]
 
 
-_MOST = {"harder": "hardest", "easier": "easiest", "richer": "richest", "poorer": "poorest"}
+def _known(measure: str, f: Optional[Figure]) -> Optional[Known]:
+    """A figure as compared: a share of the players out never lies outside 0..1."""
+    got = known(f)
+    if got is None or measure != "out":
+        return got
+    value, low, high = got
+    return value, max(low, 0.0), min(high, 1.0)
 
 
-def _rank(value: float, peers: dict[str, Known], names: dict[str, str], more: str,
-          less: str, kind: str, kinds: str) -> str:
-    """'harder than 8 of the 10 printed bosses, between A and B' (A and B: the peers'
-    names either side)."""
-    ordered = sorted(peers.items(), key=lambda kv: (kv[1][0], kv[0]))
-    below = [c for c, (v, _, _) in ordered if v < value]
-    above = [c for c, (v, _, _) in ordered if v > value]
-    if not below:
-        return f"{less} than every printed {kind} (the {_MOST[less]}: {names[ordered[0][0]]})"
-    if not above:
-        return f"{more} than every printed {kind} (the {_MOST[more]}: {names[ordered[-1][0]]})"
-    return (f"{more} than {len(below)} of the {len(ordered)} printed {kinds}, between "
-            f"{names[below[-1]]} and {names[above[0]]}")
+def _side(name: str, figs: dict[str, Figure], counts, card: str
+          ) -> tuple[Side, dict[str, Optional[Figure]]]:
+    raw = {m: figs.get(f"card.{card}.{m}") for m, _ in MEASURES}
+    side = Side(name, {m: _known(m, f) for m, f in raw.items()}, counts[f"resolved.{card}"],
+                counts[f"games.{card}"], counts[f"dealt.{card}"])
+    return side, raw
 
 
 def verdict(tally: sim.Tally, run: int, entry: Entry, rules: Rules, mod_rules: Rules,
             players: int) -> Verdict:
     base = tally.figures(0)
-    mine = tally.figures(run)
-    names = {c: rules.rooms[c].name for c in entry.peers}
-    me = mod_rules.rooms[entry.card].name
-    wounds = mine.get(f"card.{entry.card}.wounds")
-    coins = mine.get(f"card.{entry.card}.coins")
-    peers = {c: (base.get(f"card.{c}.wounds"), base.get(f"card.{c}.coins")) for c in entry.peers}
-    # the peers' figures, known wherever the base games resolved the peer (Tally.figures)
-    seen_w = {c: f for c, (w, _) in peers.items() if (f := known(w)) is not None}
-    seen_c = {c: f for c, (_, k) in peers.items() if (f := known(k)) is not None}
-    kind = entry.kind + ("es" if entry.kind.endswith("s") else "s")
-    lines = [f"{me} ({entry.card}, a {entry.kind}"
-             + (", in the boss slot" if entry.boss else ", in one room slot a game") + "):"]
-    flags = []
-    for label, fig, seen, more, less in (
-            ("wounds a player", wounds, seen_w, "harder", "easier"),
-            ("gives a player", coins, seen_c, "richer", "poorer")):
-        mine_known = known(fig)
-        if mine_known is None:
-            lines.append(f"  {label}: never resolved in these games")
-            continue
-        value, low, high = mine_known
-        unit = "wounds" if label.startswith("wounds") else "coins"
-        if value >= 0:
-            head = f"  {label} {value:.2f} [{low:.2f}, {high:.2f}] {unit} " \
-                   "each time resolved"
-        else:  # a room that heals, or takes coins: the same figure, said the other way
-            other = "heals a player" if unit == "wounds" else "takes from a player"
-            head = f"  {other} {-value:.2f} [{-high:.2f}, {-low:.2f}] {unit} " \
-                   "each time resolved"
-        if not seen:
-            lines.append(head + f": no printed {entry.kind} to compare with")
-            continue
-        if all(v == 0 and v_high == v_low == 0 for v, v_low, v_high in seen.values()):
-            # no printed card of its kind does this at all: a new thing, not a harder one
-            if value != 0:
-                lines.append(head + f": no printed {entry.kind} does this (they give 0)")
-            continue
-        lines.append(head + ": " + _rank(value, seen, names, more, less, entry.kind, kind))
-        lo = min(f_low for _, f_low, _ in seen.values())
-        hi = max(f_high for _, _, f_high in seen.values())
-        if low > hi:
-            flags.append(f"{more} than any printed {entry.kind}, beyond every interval")
-        elif high < lo:
-            flags.append(f"{less} than any printed {entry.kind}, beyond every interval")
-    slot_w = paired(tally, run, f"slot.{entry.card}.wounds")
-    slot_c = paired(tally, run, f"slot.{entry.card}.coins")
-    # the slot's wounds and coins rest on the same games (the times it resolved): both or neither
-    slot_wounds, slot_coins = known(slot_w), known(slot_c)
-    if slot_wounds is not None and slot_coins is not None:
-        (w, w_low, w_high), (c, c_low, c_high) = slot_wounds, slot_coins
+    me, figures = _side(mod_rules.rooms[entry.card].name, tally.figures(run),
+                        tally.counts[run], entry.card)
+    peers = {c: _side(rules.rooms[c].name, base, tally.counts[0], c) for c in entry.peers}
+    j = judge(me, [s for s, _ in peers.values()], entry.kind, tally.games)
+    lines = [f"{me.name} ({entry.card}, a {entry.kind}"
+             + (", in the boss slot" if entry.boss else ", in one room slot a game") + "):",
+             *j.lines]
+    slot = {m: paired(tally, run, f"slot.{entry.card}.{m}") for m, _ in MEASURES}
+    # the slot's figures rest on the same games (the times it resolved): all or none
+    got = {m: known(d) for m, d in slot.items()}
+    out, wounds, coins = got.get("out"), got.get("wounds"), got.get("coins")
+    if out is not None and wounds is not None and coins is not None:
         lines.append(f"  against the {'boss' if entry.boss else 'room'} it replaced, same "
-                     "tables: wounds "
-                     f"{w:+.2f} [{w_low:+.2f}, {w_high:+.2f}], coins "
-                     f"{c:+.2f} [{c_low:+.2f}, {c_high:+.2f}] a player")
+                     f"tables: players out {signed(out, pts=True)}, wounds "
+                     f"{signed(wounds)}, coins {signed(coins)} a player")
     game = {k: paired(tally, run, k) for k in ("wounds", "coins", "no_winner")}
     parts = []
     for k, d in game.items():
-        if (got := known(d)) is not None:
-            value, low, high = got
-            v = (f"{value * 100:+.1f} pts [{low * 100:+.1f}, {high * 100:+.1f}]"
-                 if k == "no_winner" else f"{value:+.2f} [{low:+.2f}, {high:+.2f}]")
-            parts.append(f"{k.replace('_', ' ')} {v}")
+        if (g := known(d)) is not None:
+            parts.append(f"{k.replace('_', ' ')} {signed(g, pts=k == 'no_winner')}")
     if parts:
         lines.append("  the whole game with it in the slot: " + ", ".join(parts)
                      + " (per player at the end; games)")
-    if flags:
-        lines.append("  verdict: OUT OF LINE: " + "; ".join(flags)
-                     + ". Try `--sweep` on its numbers (docs/simulate.md#is-my-boss-too-strong)")
-    elif seen_w or seen_c:
-        lines.append(f"  verdict: in line with the printed {kind} (within their range)")
-    else:
-        lines.append(f"  verdict: no printed {entry.kind} to measure it against; judge it by "
-                     "the whole game's change above")
-    return Verdict(entry, wounds, coins, peers, (slot_w, slot_c), game, lines)
+    lines.append(f"  verdict: {j.sentence}")
+    return Verdict(entry, figures, me, peers, slot, game, j, lines)
 
 
-def peer_table(tally: sim.Tally, entry: Entry, rules: Rules) -> list[str]:
-    """The peers' own figures, hardest first, from the base games."""
-    base = tally.figures(0)
-    rows = []
-    for c in entry.peers:
-        w, k = base.get(f"card.{c}.wounds"), base.get(f"card.{c}.coins")
-        wounds = known(w)
-        rows.append((wounds[0] if wounds is not None else -1e9, c, sim._cell(w, False),
-                     sim._cell(k, False)))
-    rows.sort(key=lambda r: (-r[0], r[1]))
-    if not entry.peers:
+def peer_table(v: Verdict) -> list[str]:
+    """The peers' own figures from the base games, those that put most players out first,
+    then the hardest; each marked when too seldom met to be compared."""
+    if not v.peers:
         return []
-    kind = entry.kind + ("es" if entry.kind.endswith("s") else "s")
-    out = [f"  the printed {kind} (base games; wounds, coins per player each time resolved):"]
-    out += [f"    {rules.rooms[c].name:<24} {w:>22} {k:>22}" for _, c, w, k in rows]
+    rows = []
+    for c, (side, _) in v.peers.items():
+        f = side.figures
+        key = tuple(-(fig[0] if (fig := f.get(m)) is not None else -1e9)
+                    for m in ("out", "wounds"))
+        cells = [_num(fig, m) if (fig := f.get(m)) is not None else "-" for m, _ in MEASURES]
+        note = ("never dealt" if not side.dealt else "" if side.enough else
+                f"too few to compare: {side.resolved} resolution"
+                + ("s" if side.resolved != 1 else ""))
+        rows.append((key, c, side.name, cells, note))
+    rows.sort(key=lambda r: (r[0], r[1]))
+    kind = v.entry.kind
+    kinds = kind + ("es" if kind.endswith("s") else "s")
+    out = [f"  the printed {kinds} (base games; per player each time resolved):",
+           f"    {'':<20} {'players out':>22} {'wounds':>20} {'coins':>22}"]
+    out += [f"    {name:<20} {cells[0]:>22} {cells[1]:>20} {cells[2]:>22}"
+            + (f"  ({note})" if note else "") for _, _, name, cells, note in rows]
     return out
 
 

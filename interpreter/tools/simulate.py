@@ -321,7 +321,7 @@ def write_log(setup: Setup, folder: str, rules: Rules, seed: int, result: GameRe
         raise SimulationError(f"cannot write {target}: {err.strerror or err}") from None
 
 
-# ---- stopping on Ctrl-C (docs/simulate.md#stopping) ----------------------------------------
+# ---- stopping on Ctrl-C (docs/simulate.md#stopping-ctrl-c-and-progress) ------------------
 # A worker that hears SIGINT (the terminal sends it to the whole process group; the parent
 # forwards it too) abandons the game it is playing, returns the games it finished, and starts
 # no other game: a chunk already queued to it comes back empty at once.

@@ -99,6 +99,20 @@ def test_sweep_one_line_per_value_and_the_target():
     assert "<- nearest" in text and "target card.lava.coins" in text
 
 
+def test_the_text_says_how_often_the_swept_card_was_resolved():
+    """A sweep deals the card as the deck does (a boss about one game in eleven): the
+    precision of its figures rests on the times it was resolved, printed at each value as the
+    JSON's `resolved` holds them (issue 22's review)."""
+    args = ["simulate", "--games", "40", "--jobs", "1", "--players", "3", "--bots", "random",
+            "--cards", GORGON, "--sweep", "gorgon.wounds=1..2"]
+    doc = json.loads(run(*args, "--json").stdout)
+    times = [v["resolved"].get("gorgon", 0) for v in doc["sweep"]["values"]]
+    assert 0 < times[0] < 40
+    text = run(*args).stdout.splitlines()
+    assert text[1].split()[:3] == ["value", "games", "resolved"], text
+    assert [int(line.split()[2]) for line in text[2:4]] == times
+
+
 def test_separates_only_when_some_interval_leaves_the_target_out():
     assert not separates([(1, (0.1, 0.5)), (2, (0.2, 0.6))], 0.3)  # both hold it
     assert separates([(1, (0.1, 0.5)), (2, (0.4, 0.6))], 0.3)
@@ -140,9 +154,9 @@ def test_bad_sweeps_exit_2_with_a_message(args):
 
 
 def _header(text: str) -> list[str]:
-    """The figure columns of a sweep's table, in order."""
+    """The figure columns of a sweep's table, in order (after the times the card resolved)."""
     line = next(ln for ln in text.splitlines() if ln.split()[:2] == ["value", "games"])
-    return line.split()[2:]
+    return [c for c in line.split()[2:] if c != "resolved"]
 
 
 def test_the_columns_keep_their_order_with_or_without_a_target():

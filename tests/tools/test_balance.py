@@ -29,10 +29,13 @@ def _paired(mod: str, games: int, bots: str = "random", players: int = 4):
 
 def test_a_new_boss_moves_no_unrelated_figure_at_all():
     """Before (simulate --compare): adding a boss changed which boss other seeds drew and the
-    dice after, so unrelated rows moved (`mummy.wounds +0.03 *`). Paired by slot, every room
-    before the boss slot plays exactly as in the base game: their sums are equal, integer for
-    integer, and the whole game's change is the boss slot's change."""
-    plan, tally = _paired(GORGON, 40)
+    dice after, so unrelated rows moved (`mummy.wounds +0.03 *`). Paired by slot, with bots
+    that play each room as it comes (random), every room before the boss slot plays exactly
+    as in the base game: their sums are equal, integer for integer, and the whole game's
+    change is the boss slot's change. Greedy players who see the boss ahead on its floor
+    answer it there (the next test); search bots sample the world (docs/simulate.md)."""
+    games = 40
+    plan, tally = _paired(GORGON, games, "random")
     assert [e.card for e in plan] == ["gorgon"] and plan[0].boss
     base = load_rules("deluxe", None, ())
     bosses = set(base.bosses)
@@ -43,9 +46,31 @@ def test_a_new_boss_moves_no_unrelated_figure_at_all():
         s = tally.sums[key]
         assert s.s[0:2] == s.s[2:4], key  # Σx, Σy: base and with the gorgon
         assert s.prod(0, 0) == s.prod(2, 2) and s.prod(1, 1) == s.prod(3, 3), key
-    assert tally.counts[1]["resolved.gorgon"] > 30  # in the slot in (nearly) every game
+    assert tally.counts[1]["resolved.gorgon"] > games * 3 // 4  # in the slot in (nearly) every game
     whole, slot = tally.sums["wounds"], tally.sums["slot.gorgon.wounds"]
     assert whole.s[2] - whole.s[0] == slot.s[2] - slot.s[0] != 0  # the whole change: the slot
+
+
+def test_greedy_plays_every_floor_before_the_boss_s_as_in_the_base_game():
+    """The default greedy bots look at the rooms ahead on their floor (GreedyBot.later): on
+    the boss's floor, players who see the new boss ahead may keep other cards for it, an
+    answer to the card, part of what it does to a game; every floor before plays exactly as
+    in the base game, play for play and effect for effect."""
+    mod = GORGON
+    base_rules, mod_rules = load_rules("deluxe", None, ()), load_rules("deluxe", None, (mod,))
+    setups = (sim.Setup("deluxe", None, 4, ("greedy",) * 4, ()),
+              sim.Setup("deluxe", None, 4, ("greedy",) * 4, (mod,)))
+    entry = bal.Entry("gorgon", "boss", True, ())
+    for seed in range(1, 7):
+        base, _start, deal, _outs = bal._play(setups[0], base_rules, seed, None)
+        slot = bal.slot_of(entry, deal, seed, True)
+        modded = bal._play(setups[1], mod_rules, seed, bal.with_card(deal, slot, "gorgon"))[0]
+        last = slot[0]
+        before = [(r.floor, r.index, r.card, r.plays, list(r.trace), r.after_state)
+                  for r in base.rooms if r.floor < last]
+        assert before == [(r.floor, r.index, r.card, r.plays, list(r.trace), r.after_state)
+                          for r in modded.rooms if r.floor < last], seed
+        assert len(before) >= 4 * len(deal.floors[0].rooms)
 
 
 def test_a_new_room_takes_one_slot_and_leaves_the_rest_of_the_deal():
@@ -104,22 +129,28 @@ def test_every_mod_card_is_paired_and_ordinary_games_keep_their_dice():
 
 
 def test_the_answer_names_peers_bots_and_a_verdict():
-    r = CliRunner().invoke(main, ["balance", GORGON, "--games", "12", "--jobs", "1",
-                                  "--players", "3"])
+    r = CliRunner().invoke(main, ["balance", GORGON, "--games", "400", "--jobs", "1",
+                                  "--players", "3", "--bots", "random"])
     assert r.exit_code == 0, r.output
     out = r.stdout
     assert "Gorgon (gorgon, a boss, in the boss slot):" in out
-    assert re.search(r"wounds a player \d\.\d\d \[\d\.\d\d, \d\.\d\d\] wounds each time "
+    assert re.search(r"wounds a player \d\.\d\d \[\d\.\d\d, \d\.\d\d\] each time "
                      r"resolved: (harder|easier) than", out), out
     assert "the printed bosses" in out and "Mega Dragon" in out
-    assert "verdict: " in out
-    assert "Bots: greedy. greedy bots:" in out  # which bots played, and why
+    assert re.search(r"verdict: (in line|OUT OF LINE)", out), out
+    assert "Bots: random. Chosen with --bots" in out
+    greedy = CliRunner().invoke(main, ["balance", GORGON, "--games", "6", "--jobs", "1",
+                                       "--players", "3"]).stdout
+    assert "Bots: greedy. greedy bots:" in greedy  # which bots played, and why
     doc = json.loads(CliRunner().invoke(main, ["balance", GORGON, "--games", "6", "--jobs", "1",
                                                "--players", "3", "--json"]).stdout)
     card = doc["cards"][0]
     assert doc["format"] == "raiders-balance/1" and doc["bots"] == ["greedy"] * 3
     assert card["card"] == "gorgon" and len(card["peers"]) == 10
     assert card["wounds"]["low"] <= card["wounds"]["value"] <= card["wounds"]["high"]
+    # the keys of before, beside the new ones
+    assert {"wounds", "coins", "against_slot", "game", "verdict", "peers"} <= set(card)
+    assert {"out", "verdict_code", "flags", "resolved", "enough"} <= set(card)
 
 
 def test_a_mod_without_a_dealt_room_says_so():
@@ -174,3 +205,144 @@ def test_the_recipe_in_the_docs_runs_and_answers():
             # six games a value: the answer may be that they do not tell the values apart
             assert "target card.gorgon.wounds" in r.stdout
             assert "<- nearest" in r.stdout or "does not separate the values" in r.stdout
+
+
+# ---- issue 22, the reviewer playing a modder: the verdict must be honest ----------------------
+
+BASILISK = """\
+boss basilisk {
+  name "Basilisk"
+  strength never
+  target everyone
+  instead of wound on attacked { eliminate }
+}
+"""
+
+
+def _mod(tmp_path, text: str, yaml: str) -> str:
+    folder = tmp_path / "mod"
+    folder.mkdir()
+    (folder / "card.dsl").write_text(text)
+    (folder / "mod.yaml").write_text(yaml + "rulesets: [deluxe]\n")
+    return str(folder)
+
+
+def test_a_boss_that_puts_players_out_is_out_of_line_whatever_its_wounds(tmp_path):
+    """The reviewer's lethal boss (eliminates everyone it attacks, never beaten) gave
+    "wounds 0.00: easier than every printed boss" and "verdict: in line". The players it puts
+    out are a figure of its row (and of its peers', Medusa's among them), and weigh in the
+    verdict: harder, beyond every interval, whatever its wounds."""
+    mod = _mod(tmp_path, BASILISK, "bosses: [basilisk]\n")
+    args = ["balance", mod, "--games", "400", "--players", "3", "--bots", "random"]
+    r = CliRunner().invoke(main, [*args, "--jobs", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    card = json.loads(r.stdout)["cards"][0]
+    assert card["out"]["value"] > 0.9  # nearly every player, every time (a few escape)
+    assert card["verdict_code"] == "out_of_line_harder", card["verdict"]
+    assert card["peers"]["medusa"]["out"]["value"] > 0  # Medusa puts players out too
+    assert card["peers"]["golem"]["out"]["value"] == 0
+    assert card["against_slot"]["out"]["low"] > 0
+    text = CliRunner().invoke(main, [*args, "--jobs", "1"]).stdout
+    assert "easier than every" not in text and "in line" not in text, text
+    assert re.search(r"puts \d+\.\d% \[\d+\.\d%, \d+\.\d%\] of the players out each time "
+                     r"resolved: more often than every printed boss", text), text
+    # the same figures whatever the processes
+    two = CliRunner().invoke(main, [*args, "--jobs", "2", "--json"])
+    assert two.stdout == r.stdout
+
+
+def _side(name, out=(0, 0, 0), wounds=(1, 0.9, 1.1), coins=(0, 0, 0), resolved=100, games=100):
+    return bal.Side(name, {"out": out, "wounds": wounds, "coins": coins}, resolved, games,
+                    dealt=games)
+
+
+def _judge(me, peers, games=1000):
+    return bal.judge(me, peers, "boss", games)
+
+
+def test_no_ranking_words_for_a_card_that_puts_players_out_when_its_peers_do_not():
+    peers = [_side(f"Peer {i}", wounds=(1 + i / 10, 0.9 + i / 10, 1.1 + i / 10))
+             for i in range(4)]
+    # puts players out (rarely: the interval holds 0), never wounds
+    me = _side("Me", out=(0.01, -0.002, 0.022), wounds=(0, 0, 0))
+    j = _judge(me, peers)
+    text = "\n".join(j.lines)
+    assert "easier than every" not in text and "easier than" not in text, text
+    assert "no printed boss does" in text
+    assert j.code != "out_of_line_easier"
+    # often enough to tell from none: out of line, harder, whatever its wounds
+    j = _judge(_side("Me", out=(0.3, 0.25, 0.35), wounds=(0, 0, 0)), peers)
+    assert j.code == "out_of_line_harder" and "players out" in j.sentence
+
+
+def test_rank_words_and_verdict_follow_one_rule():
+    """Issue 22's review: "harder than every printed boss" beside "verdict: in line". A card is
+    harder than a peer only when its interval lies above the peer's; so "every" means out of
+    line, and overlapping intervals are "not told apart"."""
+    peers = [_side("Golem", wounds=(1.0, 0.8, 1.2)), _side("Dragon", wounds=(1.5, 1.3, 1.7))]
+    me = _side("Me", wounds=(1.6, 1.25, 1.95))  # above both values, inside Dragon's interval
+    j = _judge(me, peers)
+    text = "\n".join(j.lines)
+    assert "than every" not in text and j.code == "in_line", text
+    assert "harder than 1 of the 2 printed bosses" in text
+    assert "not told apart from 1 (Dragon)" in text
+    j = _judge(_side("Me", wounds=(2.5, 2.3, 2.7)), peers)
+    assert j.code == "out_of_line_harder"
+    assert "harder than every printed boss" in "\n".join(j.lines)
+
+
+def test_ties_and_takings_are_said_as_they_are():
+    peers = [_side("Medusa", wounds=(0, 0, 0)), _side("Tax Collector", wounds=(0, 0, 0),
+                                                       coins=(-1.9, -2.4, -1.4)),
+             _side("Golem", wounds=(2, 1.6, 2.3)), _side("Vampire", wounds=(0.5, 0.4, 0.6),
+                                                          coins=(-0.94, -1.1, -0.78))]
+    me = _side("Basilisk", wounds=(0, 0, 0), coins=(-0.5, -0.6, -0.4))
+    text = "\n".join(_judge(me, peers).lines)
+    assert "as easy as the easiest (tied with Medusa, Tax Collector)" in text, text
+    assert "easier than every" not in text
+    assert "takes 0.50 [0.40, 0.60] coins from a player" in text, text
+    assert "takes fewer coins than 2 of the 4" in text, text
+
+
+def test_too_few_games_give_no_verdict():
+    """`--games 12`: 4 of the 10 printed bosses never dealt, the others met once or twice;
+    the answer was "OUT OF LINE … beyond every interval" against a peer's [+1.00, +1.00]."""
+    r = CliRunner().invoke(main, ["balance", GORGON, "--games", "12", "--jobs", "1",
+                                  "--players", "3", "--bots", "random", "--json"])
+    assert r.exit_code == 0, r.output
+    card = json.loads(r.stdout)["cards"][0]
+    assert card["verdict_code"] == "too_few_games"
+    assert re.fullmatch(r"too few games for a verdict: 1[0-2] resolutions of the card, at least "
+                        r"30 wanted; run with --games \d+", card["verdict"]), card["verdict"]
+    wanted = int(card["verdict"].rsplit(" ", 1)[1])
+    assert 300 <= wanted <= 1000
+    never = [c for c, p in card["peers"].items() if p["resolved"] == 0]
+    assert never and all(not card["peers"][c]["enough"] for c in card["peers"])
+    text = CliRunner().invoke(main, ["balance", GORGON, "--games", "12", "--jobs", "1",
+                                     "--players", "3", "--bots", "random"]).stdout
+    assert "every printed boss" not in text and "OUT OF LINE" not in text, text
+    assert "never dealt" in text and "too few" in text
+
+
+def test_a_difference_of_exactly_nothing_is_printed_as_0():
+    assert bal.signed((0.0, 0.0, 0.0)) == "0"
+    assert bal.signed((0.25, -0.5, 1.0)) == "+0.25 [-0.50, +1.00]"
+
+
+def test_a_peer_met_a_few_times_is_marked_and_not_judged_against():
+    """The review's peer seen in one game: [+1.00, +1.00], n 4, and the verdict judged against
+    it. Below 30 resolutions (or 10 games) a peer is left out, said so, and the verdict says
+    how many peers it rests on and what would compare the rest; a peer never dealt is named."""
+    peers = [_side(f"Peer {i}", wounds=(1, 0.9, 1.1)) for i in range(3)]
+    seldom = _side("Seldom", wounds=(3, 3, 3), resolved=4, games=4)
+    never = bal.Side("Never", {"out": None, "wounds": None, "coins": None}, 0, 0, 0)
+    j = _judge(_side("Me", wounds=(2, 1.9, 2.1)), [*peers, seldom, never])
+    text = "\n".join(j.lines)
+    assert j.code == "out_of_line_harder", j.sentence  # beyond the three it is compared with
+    assert "harder than every printed boss compared" in text
+    assert "too few to compare: Seldom (4 resolutions); never dealt: Never" in text
+    assert re.search(r"\(3 of the 5 compared, the others too seldom met: --games \d+ would "
+                     r"compare them\)", j.sentence), j.sentence
+    # fewer than half the peers compared: no verdict at all
+    j = _judge(_side("Me", wounds=(2, 1.9, 2.1)), [peers[0], seldom, never])
+    assert j.code == "too_few_games" and "1 of the 3 printed bosses" in j.sentence
