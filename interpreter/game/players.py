@@ -640,10 +640,12 @@ class _Plain:
                       if len({w for w in worth if w is not _NOT_HERE}) > 1]
         found: dict[Card, float] = {}
         if values:
-            whole = _assigned(values, range(len(hand)))
-            for spent in range(len(hand)):
-                found[hand[spent]] = _assigned(
-                    values, [c for c in range(len(hand)) if c != spent]) - whole
+            whole, used = _assigned(values, range(len(hand)))
+            # a card the best assignment of the whole hand leaves out costs nothing to spend
+            for spent in used:
+                if hand[spent] not in found:
+                    found[hand[spent]] = _assigned(
+                        values, [c for c in range(len(hand)) if c != spent])[0] - whole
         if len(self._later) >= self.LIMIT:
             self._later.clear()
         self._later[key] = found
@@ -813,16 +815,24 @@ class _Plain:
         return table, plays
 
 
-def _assigned(values: list[list[float]], cards: Sequence[int]) -> float:
+def _assigned(values: list[list[float]], cards: Sequence[int]) -> tuple[float, tuple[int, ...]]:
     """The best total of `values` (per room, per card) giving each room a different one of
-    `cards` (every room one when there are enough, else every card one room)."""
+    `cards` (every room one when there are enough, else every card one room), and the cards
+    that assignment gives."""
     if not values or not cards:
-        return 0.0
+        return 0.0, ()
+    best, used = -math.inf, ()  # type: tuple[float, tuple[int, ...]]
     if len(values) <= len(cards):
-        return max(sum(worth[c] for worth, c in zip(values, pick, strict=False))
-                   for pick in itertools.permutations(cards, len(values)))
-    return max(sum(values[room][c] for room, c in zip(pick, cards, strict=False))
-               for pick in itertools.permutations(range(len(values)), len(cards)))
+        for pick in itertools.permutations(cards, len(values)):
+            total = sum(worth[c] for worth, c in zip(values, pick, strict=False))
+            if total > best:
+                best, used = total, pick
+        return best, used
+    for rooms in itertools.permutations(range(len(values)), len(cards)):
+        total = sum(values[room][c] for room, c in zip(rooms, cards, strict=False))
+        if total > best:
+            best, used = total, tuple(cards)
+    return best, used
 
 
 def place(mine: int, theirs: Sequence[int]) -> tuple[bool, int]:
