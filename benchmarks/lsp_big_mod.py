@@ -44,20 +44,26 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def session(mod: Path, samples: int, pythonpath: "Path | None") -> dict:
-    """Open a card of `mod`, then `samples` edits each waited for: times in ms."""
-    card = mod / "card00000.dsl"  # a monster: an edit of its name keeps every id
-    text = card.read_text(encoding="utf-8")
+def client_on(root: Path, pythonpath: "Path | None") -> Client:
+    """A language server started on `root`, importing raiders from `pythonpath` when given
+    (another version's tree: `bots.base_tree`), this process's environment left as it was."""
     old = os.environ.get("PYTHONPATH")
     if pythonpath is not None:
         os.environ["PYTHONPATH"] = str(pythonpath)
     try:
-        client = Client(mod)
+        return Client(root)
     finally:
         if old is None:
             os.environ.pop("PYTHONPATH", None)
         else:
             os.environ["PYTHONPATH"] = old
+
+
+def session(mod: Path, samples: int, pythonpath: "Path | None") -> dict:
+    """Open a card of `mod`, then `samples` edits each waited for: times in ms."""
+    card = mod / "card00000.dsl"  # a monster: an edit of its name keeps every id
+    text = card.read_text(encoding="utf-8")
+    client = client_on(mod, pythonpath)
     try:
         client.initialize(mod)
         t = time.perf_counter()

@@ -16,7 +16,6 @@ benchmarks/lsp_big_mod.py does.
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
@@ -28,7 +27,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bots import base_tree  # noqa: E402  (after the path is set)
-from lsp_big_mod import percentile  # noqa: E402
+from lsp_big_mod import client_on, percentile  # noqa: E402
 from lspclient import Client, uri  # noqa: E402
 from validate import make_mod  # noqa: E402
 
@@ -50,16 +49,7 @@ def places(card: Path) -> dict[str, tuple[int, int]]:
 
 
 def start(root: Path, pythonpath: "Path | None") -> Client:
-    old = os.environ.get("PYTHONPATH")
-    if pythonpath is not None:
-        os.environ["PYTHONPATH"] = str(pythonpath)
-    try:
-        client = Client(root)
-    finally:
-        if old is None:
-            os.environ.pop("PYTHONPATH", None)
-        else:
-            os.environ["PYTHONPATH"] = old
+    client = client_on(root, pythonpath)
     client.initialize(root)
     return client
 
