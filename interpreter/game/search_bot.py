@@ -36,7 +36,7 @@ classic solo game; the cost grows linearly with N.
 It reads only what SeatView shows plus the rules (the public card texts) and the first player
 (the scroll lies on the table). Its choices come from the seat's own generator, so a game is
 deterministic for a seed, whatever the number of processes. Torches, yes/no choices and the
-later rounds of a room fought in rounds are left to the greedy bot's one-room look-ahead.
+later rounds of a room fought in rounds are left to the greedy bot's look-ahead.
 """
 from __future__ import annotations
 

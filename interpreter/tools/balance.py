@@ -35,11 +35,12 @@ from . import simulate as sim
 from .stats import Difference, Figure, Known, Sums, difference, known
 
 # Why greedy is the default for every command that plays bots (cli/common.DEFAULT_BOTS).
-BOTS_WHY = ("greedy bots: each seat looks one room ahead and plays the card that serves it "
-            "best, as a careful player would. Random bots play cards no player would, so a "
-            "room's figures say more about careless play than about the card; search bots "
-            "play better still but cost about 14 times more a game for each search seat "
-            "(check a close verdict with --bots search:30,greedy,greedy,greedy).")
+BOTS_WHY = ("greedy bots: each seat plays the card that serves it best in the room, keeping "
+            "the cards the rooms it can see ahead on its floor need, as a careful player "
+            "would. Random bots play cards no player would, so a room's figures say more "
+            "about careless play than about the card; search bots play better still but cost "
+            "about 12 times more a game for each search seat (check a close verdict with "
+            "--bots search:30,greedy,greedy,greedy).")
 
 
 @attrs.frozen
