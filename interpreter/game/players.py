@@ -596,19 +596,21 @@ class _Plain:
         coin_place = place(me.coins, [c for _seat, c, _w, _held in pub])
         wound_place = place(me.wounds, [w for _seat, _c, w, _held in pub])
         character, items = me.character, tuple(me.items)
-        key = (known, hand, threat, tuple(others), coin_place, wound_place, character, items,
-               me.coins, weights)
+        # each known room one card resolves, with its key's first field (`where`: the floor and
+        # the room's number in it too, for a room that reads them)
+        rooms = self.rules.rooms
+        ahead = [(rooms[room_id], self.where(rooms[room_id], view, index - view.room_index))
+                 for index, room_id in known if room_id in rooms
+                 and rooms[room_id].cards_each == 1 and rooms[room_id].rounds == 1]
+        key = (tuple(where for _room, where in ahead), hand, threat, tuple(others),
+               coin_place, wound_place, character, items, me.coins, weights)
         kept = self._later.get(key)
         if kept is not None:
             return kept
         coin, wound, item, out = weights
         floor = -me.coins
         values: list[list[float]] = []  # per known room that one card resolves, per card
-        for index, room_id in known:
-            room = self.rules.rooms.get(room_id)
-            if room is None or room.cards_each != 1 or room.rounds != 1:
-                continue
-            where = self.where(room, view, index - view.room_index)
+        for room, where in ahead:
             head = self.head(room, where, threat, character, (), items,
                              tuple(others), coin_place, wound_place)
             row = self.row(head)

@@ -4,7 +4,7 @@ are weighed with the power cards its hand keeps, so it does not spend the high c
 monsters ahead need on a treasure; a myopic greedy did, and met the boss with its 1s (a
 modder's sweep of a boss's strength then moved nothing: issue 22's review)."""
 from raiders.interpreter.game.engine import Game
-from raiders.interpreter.game.players import GreedyBot, SeatView
+from raiders.interpreter.game.players import GreedyBot, SeatView, _Plain
 from raiders.interpreter.runtime.rules import load_rules
 from raiders.interpreter.runtime.state import RoomSlot
 
@@ -16,14 +16,14 @@ class _Myopic(GreedyBot):
         return 0.0
 
 
-def _first_room_view(rooms, items=()):
-    """Seat A's view of the first room of a 4-player deluxe floor dealt as `rooms`
-    ((card, face up) each), every hand full, A holding `items`."""
-    rules = load_rules("deluxe")
+def _first_room_view(rooms, items=(), rules=None, at_floor=0):
+    """Seat A's view of the first room of a 4-player deluxe floor (`at_floor`) dealt as
+    `rooms` ((card, face up) each), every hand full, A holding `items`."""
+    rules = rules or load_rules("deluxe")
     g = Game(rules, ["A", "B", "C", "D"], [GreedyBot() for _ in range(4)], seed=1)
-    floor = g.deal.floors[0]
+    floor = g.deal.floors[at_floor]
     floor.rooms[:] = [RoomSlot(card, up) for card, up in rooms]
-    g.start_floor(0, floor)
+    g.start_floor(at_floor, floor)
     g.players[0].items[:] = items
     return SeatView(g, g.players[0], 0, [], True)
 
@@ -64,3 +64,23 @@ def test_rooms_it_cannot_see_weigh_nothing():
     view = _first_room_view([("treasure-2", True), ("goblin", False), ("snake", False),
                              ("skeleton", False), ("troll", False)])
     assert [GreedyBot().later(view, card) for card in (1, 2, 3, 4, 5)] == [0.0] * 5
+
+
+def test_a_room_ahead_that_reads_the_floor_is_weighed_at_its_floor(tmp_path):
+    """A treasure whose chest grows with the floor (`floor_number`) is worth keeping the 5 for
+    on a deep floor more than on the first; and what the table kept from another floor never
+    answers for this one (the same value as a fresh table's, whatever was asked before)."""
+    (tmp_path / "mod.yaml").write_text("deck: {deep-vault: 2}\n")
+    (tmp_path / "rooms.dsl").write_text(
+        'treasure deep-vault { name "Deep Vault"  chest 4 * floor_number }\n')
+    rules = load_rules("deluxe", None, (str(tmp_path),))
+    # two vaults ahead: the 4 and the 5 win them outright against the others' 3s
+    rooms = [("treasure-2", True), ("goblin", False), ("snake", False), ("deep-vault", True),
+             ("deep-vault", True)]
+    _Plain._by_rules.clear()
+    shallow = GreedyBot().later(_first_room_view(rooms, rules=rules), 5)
+    deep = GreedyBot().later(_first_room_view(rooms, rules=rules, at_floor=4), 5)
+    assert deep < shallow <= 0.0
+    _Plain._by_rules.clear()
+    assert GreedyBot().later(_first_room_view(rooms, rules=rules, at_floor=4), 5) == deep
+    assert GreedyBot().later(_first_room_view(rooms, rules=rules), 5) == shallow
