@@ -575,9 +575,9 @@ class _Plain:
     def later(self, view: SeatView, known: tuple,
               weights: tuple[float, float, float, float]) -> dict[Card, float]:
         """For each card of the seat's hand (power cards, and items put down as a room's
-        card), what spending it now costs in the rooms
-        `known` ((index, room id), later on this floor): the best value of the other cards
-        there less that of the whole hand (0 or less; absent: nothing). Each room is given a
+        card), what spending it now costs in the rooms `known` ((index, room id), later on
+        this floor): the best value of the other cards there less that of the whole hand (0
+        or less; absent: nothing). Each room is given a
         different card, each (room, card) valued by its plain outcome for this seat (the
         others playing the middle of what they hold, the next monster card the middle of
         those left), every assignment tried (a floor has five rooms). Kept under everything
