@@ -120,8 +120,8 @@ def sweep_lines(param: str, rows: list, shown: list[str], target, best,
         cells = [_cell(figs.get(s), _kind(s)[0] == "rate") for s in shown]
         mark = "  <- nearest" if best == v else ""
         times = f"{t.counts[0][f'resolved.{room}']:>8}  " if room else ""
-        lines.append(f"  {v:>6}  {t.games:>6}  {times}" + "  ".join(f"{c:>26}" for c in cells)
-                     + mark)
+        lines.append((f"  {v:>6}  {t.games:>6}  {times}" + "  ".join(f"{c:>26}" for c in cells)
+                      + mark).rstrip())
     if target is not None:
         verdict = verdict or {}
         if not verdict.get("separated", True):

@@ -701,11 +701,15 @@ def simulate(setups: tuple[Setup, ...], games: int, seed: int = 1, jobs: Optiona
 # ---- text --------------------------------------------------------------------------------
 
 def _cell(f: Optional[Figure], pct: bool) -> str:
+    """A figure and its interval; the interval padded to one width, so that the values of a
+    right-aligned column stand one under the other whatever their intervals' digits."""
     if f is None or f.value is None:
         return "-"
     if pct:
-        return f"{f.value:6.1%} [{f.low:.1%}, {f.high:.1%}]"
-    return f"{f.value:+6.2f} [{f.low:+.2f}, {f.high:+.2f}]" if f.low is not None else "-"
+        return f"{f.value:6.1%} {f'[{f.low:.1%}, {f.high:.1%}]':<16}"
+    if f.low is None:
+        return "-"
+    return f"{f.value:+6.2f} {f'[{f.low:+.2f}, {f.high:+.2f}]':<14}"
 
 
 def _diff_cell(d: Optional[Difference], pct: bool) -> str:
@@ -769,5 +773,5 @@ def table(tally: Tally, labels: tuple[str, str] = ("base", "mod")) -> list[str]:
             row = f"  {label:<34} {_cell(figs[0].get(k), pct):>24}"
             if paired:
                 row += f" {_cell(figs[1].get(k), pct):>24} {_diff_cell(diffs.get(k), pct):>28}"
-            lines.append(row)
+            lines.append(row.rstrip())
     return lines

@@ -56,6 +56,21 @@ def test_simulate_compare_shows_both_columns():
     assert "shrine-of-ash" in result.stdout and "examples/mods/shrine" in result.stdout
 
 
+def test_simulate_s_figures_stand_one_under_the_other():
+    """A reviewer saw `P1  23.1% [8.2%, 50.3%]` one column right of `P2 30.8% [12.7%,
+    57.6%]`: the cell was aligned as a whole. Each figure's value now ends in one column, and
+    no line ends in spaces."""
+    import re
+
+    result = run("simulate", "--games", "13", "--players", "4", "--jobs", "1", "--bots",
+                 "random")
+    assert result.exit_code == 0, result.output
+    rows = list(re.finditer(r"^  \S.*?(\d+\.\d%) \[", result.stdout, re.M))
+    assert len(rows) > 8
+    assert len({m.end(1) - m.start() for m in rows}) == 1, result.stdout
+    assert not any(line.endswith(" ") for line in result.stdout.splitlines())
+
+
 def test_a_human_seat_is_asked_and_illegal_answers_are_refused():
     # seat 1 answers "9" (refused), then the cards 1..5 in turn, each followed by an empty
     # line: a card prompt asks again, a yes/no question takes its default (no)
