@@ -185,7 +185,10 @@ def validate_paths(paths: Iterable[str], base: str = "deluxe", loader: Loader = 
                          base if wants is None or base in wants else wants[0], [sub], loader)
             mod_files = [f for f in mod_files if f.resolve() not in own]
     if mod_files or mod_dirs:
-        validate_mod(report, mod_files, base, mod_dirs, loader)
+        # one mod folder: on the ruleset its mod.yaml names, as in a folder of mods above
+        wants = mod_rulesets(mod_dirs[0]) if len(mod_dirs) == 1 else None
+        validate_mod(report, mod_files,
+                     base if wants is None or base in wants else wants[0], mod_dirs, loader)
     return report
 
 

@@ -37,9 +37,10 @@ def validate(paths: tuple[str, ...], fmt: str, base: str, allow_paths: tuple[str
     `format: raiders-log/1` or `raiders-scenario/1`). A ruleset is checked with every
     card it names; card files no ruleset covers are checked as one mod on top of
     --base, even from several folders (so an id both define is an error); a folder
-    holding several mods, each with its mod.yaml, checks each mod on its own. Two
-    versions of one mod: validate them one at a time (`raiders validate A && raiders
-    validate B`).
+    holding several mods, each with its mod.yaml, checks each mod on its own. A mod
+    whose mod.yaml `rulesets:` leaves --base out is checked on the first ruleset it
+    names, as a game would load it. Two versions of one mod: validate them one at a
+    time (`raiders validate A && raiders validate B`).
 
     Every problem is printed as `path:line:col: error[CODE]: message`, with the
     source line, a caret under the problem and a hint. Exit status: 0 when all is

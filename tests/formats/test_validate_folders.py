@@ -60,3 +60,23 @@ def test_a_kind_defined_in_two_folders_is_told_so_too(tmp_path):
     assert out.exit_code == 1, out.output
     assert (f"kind `shrine` is defined in two of the folders checked together: {tmp_path / 'a'}"
             f" and {tmp_path / 'b'}") in out.stderr, out.stderr
+
+
+def test_one_mod_is_checked_on_the_ruleset_its_mod_yaml_names(tmp_path):
+    """A classic mod whose deck names a deluxe-only boss: checked alone it was checked on
+    deluxe (a warning, exit 0) while the same mod in a folder of mods was checked on classic
+    (E502): a game on classic would not load it. Both now check it on classic."""
+    from click.testing import CliRunner
+
+    from raiders.interpreter.cli import main
+
+    mod = tmp_path / "mods" / "classic-ogre"
+    mod.mkdir(parents=True)
+    (mod / "mod.yaml").write_text("rulesets: [classic]\ndeck: {mummy: 1}\n")
+    (mod / "ogre.dsl").write_text('monster ogre { name "Ogre" strength 9 / 12 / 15  wounds 2 }\n')
+    for path in (mod, tmp_path / "mods"):
+        result = CliRunner().invoke(main, ["validate", str(path)])
+        assert result.exit_code == 1, result.output
+        assert "error[E502]" in result.output and "`mummy`" in result.output
+    # told which ruleset to build on, and it is one the mod names: that one
+    assert CliRunner().invoke(main, ["validate", "--base", "classic", str(mod)]).exit_code == 1
