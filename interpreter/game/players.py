@@ -523,7 +523,6 @@ class _Plain:
         self.outcomes: dict[tuple, Any] = {}
         self._seconds: dict[tuple[str, str], bool] = {}  # (room, item) -> is_second_card
         self._rows: dict[tuple, dict] = {}  # `row`
-        self._later: dict[tuple, dict[Card, float]] = {}  # `later`
         self._item_plays: dict[str, dict[str, bool]] = {}  # per room: legality.item_plays
         # The plain tables outcomes are resolved on, one per number of seats, each set back
         # to the state its key makes before each resolution (`_state`): building a Table per
@@ -580,8 +579,8 @@ class _Plain:
         or less; absent: nothing). Each room is given a
         different card, each (room, card) valued by its plain outcome for this seat (the
         others playing the middle of what they hold, the next monster card the middle of
-        those left), every assignment tried (a floor has five rooms). Kept under everything
-        it depends on, for every game."""
+        those left), every assignment tried (a floor has five rooms). Worked out afresh:
+        a decision's hand and table seldom recur, each room's outcomes are kept (`row`)."""
         me = view.me
         abilities = view.abilities
         power = tuple(c for c in me.hand if c.__class__ is int)
@@ -602,11 +601,6 @@ class _Plain:
         ahead = [(rooms[room_id], self.where(rooms[room_id], view, index - view.room_index))
                  for index, room_id in known if room_id in rooms
                  and rooms[room_id].cards_each == 1 and rooms[room_id].rounds == 1]
-        key = (tuple(where for _room, where in ahead), hand, threat, tuple(others),
-               coin_place, wound_place, character, items, me.coins, weights)
-        kept = self._later.get(key)
-        if kept is not None:
-            return kept
         coin, wound, item, out = weights
         floor = -me.coins
         values: list[list[float]] = []  # per known room that one card resolves, per card
@@ -648,9 +642,6 @@ class _Plain:
                 if hand[spent] not in found:
                     found[hand[spent]] = _assigned(
                         values, [c for c in range(len(hand)) if c != spent])[0] - whole
-        if len(self._later) >= self.LIMIT:
-            self._later.clear()
-        self._later[key] = found
         return found
 
     def is_second(self, room: CompiledRoom, item: str, abilities) -> bool:
