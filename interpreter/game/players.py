@@ -236,10 +236,10 @@ class GreedyBot:
     """A one-step look-ahead that knows no card: it tries each legal card against a few
     guesses of the others' cards (what they revealed, else a draw from what they have left),
     resolves a copy of the room with its compiled text, and keeps the card with the best
-    average outcome for itself — coins up, wounds down, items kept, high cards saved — plus,
-    for a power card, what the rest of its hand can still do in the rooms later on this floor
-    that it knows (face up, or looked at): its foresight (`later`), so it keeps a high card
-    for the boss it can see rather than spend it on a treasure."""
+    average outcome for itself — coins up, wounds down, items kept, high cards saved — less
+    what playing it costs the rest of its hand in the rooms later on this floor that it knows
+    (face up, or looked at): its foresight (`later`), so it keeps a high card or an item for
+    the boss it can see rather than spend it on a treasure."""
 
     name = "greedy"
     COIN, WOUND, ITEM, OUT, SAVE = 1.0, 1.6, 0.9, 60.0, 0.15

@@ -323,6 +323,12 @@ def signed(f: Known, pts: bool = False) -> str:
     return f"{value:+.2f} [{low:+.2f}, {high:+.2f}]"
 
 
+# What a card does to a player, per figure: (nothing, less than nothing, more than nothing)
+_DOES = {"wounds": ("wounds no player", "heals a player {} wounds", "wounds a player {}"),
+         "coins": ("gives no player a coin", "takes {} coins from a player",
+                   "gives a player {} coins")}
+
+
 def _head(measure: str, f: Known) -> str:
     """What the card does, said as it does it: 'takes 0.50 [0.40, 0.60] coins from a
     player', not 'gives -0.50'."""
@@ -331,19 +337,12 @@ def _head(measure: str, f: Known) -> str:
         if _zero(f):
             return "puts no player out"
         return f"puts {_num(f, 'out')} of the players out each time resolved"
-    if measure == "wounds":
-        if _zero(f):
-            return "wounds no player"
-        if value < 0:
-            healed = _num((-value, -high, -low), measure)
-            return f"heals a player {healed} wounds each time resolved"
-        return f"wounds a player {_num(f, measure)} each time resolved"
+    nothing, less, more = _DOES[measure]
     if _zero(f):
-        return "gives no player a coin"
+        return nothing
     if value < 0:
-        taken = _num((-value, -high, -low), measure)
-        return f"takes {taken} coins from a player each time resolved"
-    return f"gives a player {_num(f, measure)} coins each time resolved"
+        return less.format(_num((-value, -high, -low), measure)) + " each time resolved"
+    return more.format(_num(f, measure)) + " each time resolved"
 
 
 def _words(measure: str, value: float) -> tuple[str, str, str, str]:
