@@ -28,7 +28,7 @@ from .mods import (
     mod_rulesets,
     unused_items,
 )
-from .rulesets import RULESET_FILE, Ruleset, load_ruleset, resolve_ruleset_path
+from .rulesets import RULESET_FILE, Ruleset, builtin_ids, load_ruleset, resolve_ruleset_path
 from .safeio import BUILTIN, Confinement, files_below, listed_files, read_text
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -180,16 +180,26 @@ def validate_paths(paths: Iterable[str], base: str = "deluxe", loader: Loader = 
             deeper = [m for m in mods if m != sub and m.is_relative_to(sub)]
             own = {f.resolve() for f in loader.card_files(sub)
                    if not any(f.resolve().is_relative_to(m) for m in deeper)}
-            wants = mod_rulesets(sub)
             validate_mod(report, [f for f in mod_files if f.resolve() in own],
-                         base if wants is None or base in wants else wants[0], [sub], loader)
+                         _base_for(sub, base), [sub], loader)
             mod_files = [f for f in mod_files if f.resolve() not in own]
     if mod_files or mod_dirs:
         # one mod folder: on the ruleset its mod.yaml names, as in a folder of mods above
-        wants = mod_rulesets(mod_dirs[0]) if len(mod_dirs) == 1 else None
         validate_mod(report, mod_files,
-                     base if wants is None or base in wants else wants[0], mod_dirs, loader)
+                     _base_for(mod_dirs[0], base) if len(mod_dirs) == 1 else base, mod_dirs,
+                     loader)
     return report
+
+
+def _base_for(mod: Path, base: str) -> str:
+    """The ruleset a mod is checked on: `base`, unless its mod.yaml's `rulesets:` leaves it
+    out and names a built-in one (a game would load it there); a name that is none (a typo,
+    another game's ruleset) is the manifest's own diagnostic, and the mod is checked on
+    `base`."""
+    wants = mod_rulesets(mod)
+    if wants is None or base in wants:
+        return base
+    return next((w for w in wants if w in builtin_ids()), base)
 
 
 def _unsaved(loader: Loader, folder: Path, listed: list[Path]) -> list[Path]:

@@ -80,3 +80,23 @@ def test_one_mod_is_checked_on_the_ruleset_its_mod_yaml_names(tmp_path):
         assert "error[E502]" in result.output and "`mummy`" in result.output
     # told which ruleset to build on, and it is one the mod names: that one
     assert CliRunner().invoke(main, ["validate", "--base", "classic", str(mod)]).exit_code == 1
+
+
+def test_a_mod_naming_no_built_in_ruleset_is_checked_on_base_with_its_own_diagnostic(tmp_path):
+    """`rulesets: [delux]` is the manifest's typo (E503, with the name to use), not a ruleset
+    to build on: checked on --base, alone or among other mods (it gave `unknown base ruleset`
+    at `delux:1:1` and "nothing to check" among other mods)."""
+    from click.testing import CliRunner
+
+    from raiders.interpreter.cli import main
+
+    mod = tmp_path / "mods" / "typo"
+    mod.mkdir(parents=True)
+    (mod / "mod.yaml").write_text("rulesets: [delux]\n")
+    (mod / "ogre.dsl").write_text('monster ogre { name "Ogre" strength 9 / 12 / 15  wounds 2 }\n')
+    for path in (mod, tmp_path / "mods"):
+        result = CliRunner().invoke(main, ["validate", str(path)])
+        assert result.exit_code == 1, result.output
+        assert "error[E503]" in result.output and "deluxe" in result.output
+        assert "unknown base ruleset" not in result.output and "nothing to check" not in \
+            result.output
