@@ -213,6 +213,9 @@ class RandomBot:
     """Uniform over legal plays; peeks now and then when rooms are hidden."""
 
     name = "random"
+    # Its answers depend on nothing beyond the floor it is on (balance may replay them there:
+    # tools/balance.py `replays_before_slot`).
+    sees_past_floor = False
 
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
         # index_below(view.rng, len(legal)), written out: this is the game's commonest
@@ -242,6 +245,7 @@ class GreedyBot:
     the boss it can see rather than spend it on a treasure."""
 
     name = "greedy"
+    sees_past_floor = False  # its foresight ends with the floor (RandomBot)
     COIN, WOUND, ITEM, OUT, SAVE = 1.0, 1.6, 0.9, 60.0, 0.15
     GUESSES = 4
     SLACK = 0.5

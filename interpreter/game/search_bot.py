@@ -154,6 +154,7 @@ class SearchBot(GreedyBot):
     """Determinized Monte Carlo search; see the module's docstring for the budget."""
 
     name = "search"
+    sees_past_floor = True  # its playouts sample the rooms nobody has seen, from the rules
     takes_budget = True
     FLOORS = 1  # floors a playout plays: this one (its horizon; see the module's docstring)
 
