@@ -269,7 +269,7 @@ def replays_before_slot(base: Rules, modded: Rules, dealt: set[str], bots) -> Op
     for cid, decl in after.cards.items():
         was = before.cards.get(cid)
         if was is not None:
-            if was.span != decl.span:
+            if was != decl:  # (a sweep's rewritten number keeps the card's span)
                 return f"the mod changes {cid}"
         elif cid not in dealt and cid not in modded.statuses and cid not in modded.rooms:
             return f"the mod adds {cid}, which is not a room card"
@@ -352,13 +352,13 @@ def _play(setup: sim.Setup, rules: Rules, seed: int, deal: Optional[Deal],
         raise sim.SimulationError(f"game with seed {seed}: {err}") from None
 
 
-def _play_pair(plan: tuple[Entry, ...], setups: tuple[sim.Setup, ...], rules: tuple[Rules, Rules],
-               seed: int, has_boss: bool, replay: bool) -> tuple:
-    """The base game of a seed, then each entry's game with its card in its slot; with
-    `replay`, each of these takes the base game's answers up to its slot's floor."""
-    base_rules, mod_rules = rules
-    base = _play(setups[0], base_rules, seed, None,
-                 (lambda bots: [_Recorded(b) for b in bots]) if replay else None)
+def _play_pair(plan: tuple[Entry, ...], setups: tuple[sim.Setup, ...], rules: tuple[Rules, ...],
+               seed: int, has_boss: bool, replay: tuple[bool, ...]) -> tuple:
+    """The base game of a seed (`rules[0]`), then each entry's game with its card in its
+    slot (entry k: `setups[k]`, `rules[k]`); where `replay[k]`, that game takes the base
+    game's answers up to its slot's floor."""
+    base = _play(setups[0], rules[0], seed, None,
+                 (lambda bots: [_Recorded(b) for b in bots]) if any(replay) else None)
     deal, game = base[2], base[4]
     answers = tuple(s.answers for s in game.recorded)
 
@@ -366,12 +366,13 @@ def _play_pair(plan: tuple[Entry, ...], setups: tuple[sim.Setup, ...], rules: tu
         return [_Replayed(b, a) for b, a in zip(bots, answers, strict=True)]
 
     runs = []
-    for entry, setup in zip(plan, setups[1:], strict=True):
+    for entry, setup, mod_rules, replays in zip(plan, setups[1:], rules[1:], replay,
+                                                strict=True):
         slot = slot_of(entry, deal, seed, has_boss)
         dealt = with_card(deal, slot, entry.card)
         floor = slot[0]
         played = None
-        if replay and 0 < floor < len(game.at_floor):
+        if replays and 0 < floor < len(game.at_floor):
             tape = Tape(floor, game.at_floor[floor], answers, base[0].rooms)
             try:
                 played = _play(setup, mod_rules, seed, dealt, replaying, tape)
@@ -386,19 +387,22 @@ def _play_pair(plan: tuple[Entry, ...], setups: tuple[sim.Setup, ...], rules: tu
 def run_slots(plan: tuple[Entry, ...], setups: tuple[sim.Setup, ...], seeds: range,
               progress: Optional[Callable[[int], None]] = None, replay: bool = True) -> sim.Tally:
     """The chunk of seeds for `sim.play_games`: run 0 the base game, run k the same deal
-    with entry k's card in its slot. Stops on Ctrl-C as `sim.run_chunk` does. `replay`: the
-    paired games replay the base game's answers before their slot's floor where
-    `replays_before_slot` allows (the same figures, less thinking); False plays every game
-    afresh.
+    with entry k's card in its slot, played with setup k's rules (a mod's, or, for a sweep,
+    the mod's with one number of the card rewritten). Stops on Ctrl-C as `sim.run_chunk`
+    does. `replay`: the paired games replay the base game's answers before their slot's floor
+    where `replays_before_slot` allows (the same figures, less thinking); False plays every
+    game afresh.
 
     Besides the figures, each run's counts (`Tally.counts`) hold `resolved.CARD` (times
     resolved), `games.CARD` (games in which it was resolved) and `dealt.CARD` (games whose
     deal held it): what says whether a card's interval rests on enough games (`judge`)."""
-    base_rules, mod_rules = setups[0].rules(), setups[1].rules()
+    rules = tuple(s.rules() for s in setups)
+    base_rules = rules[0]
     has_boss = bool(base_rules.bosses)
-    if replay:
-        replay = replays_before_slot(base_rules, mod_rules, {e.card for e in plan},
-                                     {b for s in setups for b in s.bots}) is None
+    bots = {b for s in setups for b in s.bots}
+    dealt = {e.card for e in plan}
+    replays = tuple(replay and replays_before_slot(base_rules, r, dealt, bots) is None
+                    for r in rules[1:])
     tally = sim.Tally(len(setups), setups[0].players)
     resolved: list[dict[str, int]] = [{} for _ in setups]
     met: list[Counter] = [Counter() for _ in setups]
@@ -407,7 +411,7 @@ def run_slots(plan: tuple[Entry, ...], setups: tuple[sim.Setup, ...], seeds: ran
         if sim._STOP:
             break
         played = sim.unless_interrupted(functools.partial(
-            _play_pair, plan, setups, (base_rules, mod_rules), seed, has_boss, replay))
+            _play_pair, plan, setups, rules, seed, has_boss, replays))
         if played is None:
             break
         (base, start, deal, base_out), runs = played

@@ -150,8 +150,8 @@ def test_a_pair_that_leaves_the_base_game_early_is_played_afresh(tmp_path, monke
               sim.Setup("deluxe", None, 4, ("greedy",) * 4, (str(mod),)))
     seen = _hand_overs(monkeypatch)
     for seed in (1, 2):
-        forced = bal._play_pair(plan, setups, (base, modded), seed, True, replay=True)
-        afresh = bal._play_pair(plan, setups, (base, modded), seed, True, replay=False)
+        forced = bal._play_pair(plan, setups, (base, modded), seed, True, replay=(True,))
+        afresh = bal._play_pair(plan, setups, (base, modded), seed, True, replay=(False,))
         assert forced[1][0][2][0].rooms == afresh[1][0][2][0].rooms
     assert seen["diverged"] == 2 and not seen["handed over"]
 
@@ -275,19 +275,21 @@ def _recipe() -> list[list[str]]:
 def test_the_recipe_in_the_docs_runs_and_answers():
     """docs/simulate.md's "is my boss too strong?" recipe, run as written but with fewer games."""
     cmds = _recipe()
-    assert [c[0] for c in cmds] == ["balance", "simulate"], cmds
+    assert [c[0] for c in cmds] == ["balance", "balance"], cmds
+    assert "--sweep" in cmds[1] and "--target" in cmds[1]
     for args in cmds:
         args = [a.replace("examples/", str(ROOT / "examples") + "/") for a in args]
         i = args.index("--games")
         args[i + 1] = "6"
         r = CliRunner().invoke(main, [*args, "--jobs", "1"])
         assert r.exit_code == 0, (args, r.output)
-        if args[0] == "balance":
+        if "--sweep" not in args:
             assert "verdict:" in r.stdout
         else:
             # six games a value: the answer may be that they do not tell the values apart
-            assert "target card.gorgon.wounds" in r.stdout
+            assert "target wounds = 1.2" in r.stdout
             assert "<- nearest" in r.stdout or "does not separate the values" in r.stdout
+            assert "in line with the printed bosses at" in r.stdout
 
 
 # ---- issue 22, the reviewer playing a modder: the verdict must be honest ----------------------
@@ -429,3 +431,68 @@ def test_a_peer_met_a_few_times_is_marked_and_not_judged_against():
     # fewer than half the peers compared: no verdict at all
     j = _judge(_side("Me", wounds=(2, 1.9, 2.1)), [peers[0], seldom, never])
     assert j.code == "too_few_games" and "1 of the 3 printed bosses" in j.sentence
+
+
+# ---- balance --sweep: what number makes it fair? ------------------------------------------
+
+def _balance_json(*args: str) -> dict:
+    r = CliRunner().invoke(main, ["balance", *args, "--jobs", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def test_a_swept_value_gives_the_figures_of_the_card_written_with_it(tmp_path):
+    """`balance --sweep 'gorgon.wounds=1,3'`: the value 3 is measured exactly as `balance` of
+    the same mod with `wounds 3` written in the card, figure for figure (the same deals, the
+    same slot, the same replayed floors)."""
+    text = (Path(GORGON) / "gorgon.dsl").read_text()
+    assert "  wounds 2\n" in text
+    written = tmp_path / "gorgon3"
+    written.mkdir()
+    (written / "gorgon.dsl").write_text(text.replace("  wounds 2\n", "  wounds 3\n"))
+    (written / "mod.yaml").write_text((Path(GORGON) / "mod.yaml").read_text())
+    common = ("--games", "24", "--players", "3", "--bots", "greedy")
+    swept = _balance_json(GORGON, *common, "--sweep", "gorgon.wounds=1,3",
+                          "--target", "wounds=1.5")
+    plain = _balance_json(str(written), *common)
+    assert swept["format"] == "raiders-balance-sweep/1" and swept["card"] == "gorgon"
+    values = swept["sweep"]["values"]
+    assert [v["value"] for v in values] == [1, 3]
+    card = plain["cards"][0]
+    for key in ("out", "wounds", "coins", "resolved", "against_slot", "game", "verdict_code"):
+        assert values[1][key] == card[key], key
+    assert values[0]["wounds"]["value"] < values[1]["wounds"]["value"]
+    assert swept["peers"] == card["peers"]
+    target = swept["sweep"]["target"]
+    assert target["figure"] == "wounds" and target["value"] == 1.5
+    assert set(swept["sweep"]["in_line"]) <= {1, 3}
+
+
+def test_the_sweep_lines_name_each_value_its_verdict_and_the_nearest():
+    r = CliRunner().invoke(main, ["balance", GORGON, "--games", "40", "--jobs", "1", "--bots",
+                                  "random", "--sweep", "gorgon.strength=2,40",
+                                  "--target", "wounds=0.5"])
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    assert "balance " in out and "--sweep gorgon.strength=2,40" in out
+    rows = re.findall(r"^ +(\d+) +(\d+) .*(in line|OUT OF LINE, \w+|too few games)", out, re.M)
+    assert [int(v) for v, _, _ in rows] == [2, 40] and all(int(n) == 40 for _, n, _ in rows)
+    assert re.search(r"in line with the printed bosses at (gorgon\.strength = [\d, ]+|no value "
+                     r"swept)", out)
+    assert re.search(r"target wounds = 0\.5: (nearest at gorgon\.strength = (2|40) \(|the "
+                     r"figure does not separate)", out), out
+    assert "the printed bosses (base games" in out and out.rstrip().splitlines()[-1].startswith(
+        "Design:")
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--sweep", "dragon.wounds=1..3"], "not one of the cards this mod deals"),
+    (["--target", "wounds=1"], "--target needs --sweep"),
+    (["--sweep", "gorgon.wounds=1..3", "--target", "win.seat.P1=0.2"], "no figure `win.seat.P1`"),
+    (["--sweep", "gorgon.armour=1..3"], "gorgon"),
+    (["--sweep", "gorgon.wounds"], "--sweep"),
+])
+def test_a_sweep_balance_cannot_run_is_a_usage_error(args, said):
+    r = CliRunner().invoke(main, ["balance", GORGON, "--games", "5", "--jobs", "1", *args])
+    assert r.exit_code == 2, r.output
+    assert said in r.output and "Traceback" not in r.output
