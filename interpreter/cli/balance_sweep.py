@@ -136,15 +136,19 @@ def sweep_lines(entry, param: str, values: list[int], verdicts: list, fair: list
         lines.append(f"  {v:>6}  {verdict.me.resolved:>8}  {cells[0]:>22}  {cells[1]:>20}  "
                      f"{cells[2]:>22}  {SHORT[verdict.judgement.code]}{mark}")
     kind = entry.kind + ("es" if entry.kind.endswith("s") else "s")
-    if fair:
-        lines.append(f"  in line with the printed {kind} at {param} = "
-                     f"{', '.join(map(str, fair))}")
+    unjudged = [v for v, verdict in zip(values, verdicts, strict=True)
+                if verdict.judgement.code in ("too_few_games", "no_peers")]
+    if len(unjudged) == len(values):
+        lines.append("  no verdict at any value (below)")
     else:
-        lines.append(f"  in line with the printed {kind} at no value swept")
+        lines.append(f"  in line with the printed {kind} "
+                     + (f"at {param} = {', '.join(map(str, fair))}" if fair else
+                        "at no value swept")
+                     + (f"; no verdict at {', '.join(map(str, unjudged))}" if unjudged else ""))
     if aim:
         lines.append("  " + _target_line(param, aim, verdicts, values))
     for v, verdict in zip(values, verdicts, strict=True):
-        if verdict.judgement.code == "too_few_games":
+        if verdict.judgement.code in ("too_few_games", "no_peers"):
             lines.append(f"  at {v}: {verdict.judgement.sentence}")
             break
     return lines

@@ -289,7 +289,7 @@ def test_the_recipe_in_the_docs_runs_and_answers():
             # six games a value: the answer may be that they do not tell the values apart
             assert "target wounds = 1.2" in r.stdout
             assert "<- nearest" in r.stdout or "does not separate the values" in r.stdout
-            assert "in line with the printed bosses at" in r.stdout
+            assert "no verdict at any value" in r.stdout  # six games: too few to judge
 
 
 # ---- issue 22, the reviewer playing a modder: the verdict must be honest ----------------------
@@ -469,16 +469,20 @@ def test_a_swept_value_gives_the_figures_of_the_card_written_with_it(tmp_path):
 
 
 def test_the_sweep_lines_name_each_value_its_verdict_and_the_nearest():
-    r = CliRunner().invoke(main, ["balance", GORGON, "--games", "40", "--jobs", "1", "--bots",
+    r = CliRunner().invoke(main, ["balance", GORGON, "--games", "300", "--jobs", "1", "--bots",
                                   "random", "--sweep", "gorgon.strength=2,40",
                                   "--target", "wounds=0.5"])
     assert r.exit_code == 0, r.output
     out = r.stdout
     assert "balance " in out and "--sweep gorgon.strength=2,40" in out
     rows = re.findall(r"^ +(\d+) +(\d+) .*(in line|OUT OF LINE, \w+|too few games)", out, re.M)
-    assert [int(v) for v, _, _ in rows] == [2, 40] and all(int(n) == 40 for _, n, _ in rows)
-    assert re.search(r"in line with the printed bosses at (gorgon\.strength = [\d, ]+|no value "
-                     r"swept)", out)
+    assert [int(v) for v, _, _ in rows] == [2, 40] and all(int(n) == 300 for _, n, _ in rows)
+    verdicts = {int(v): said for v, _, said in rows}
+    assert "too few games" not in verdicts.values()
+    fair = [v for v, said in verdicts.items() if said == "in line"]
+    assert re.search(r"in line with the printed bosses at " + (
+        "gorgon\\.strength = " + ", ".join(map(str, fair)) if fair else "no value swept") + "\n",
+        out), out
     assert re.search(r"target wounds = 0\.5: (nearest at gorgon\.strength = (2|40) \(|the "
                      r"figure does not separate)", out), out
     assert "the printed bosses (base games" in out and out.rstrip().splitlines()[-1].startswith(
