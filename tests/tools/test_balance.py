@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from raiders.interpreter.cli import main
 from raiders.interpreter.runtime.rules import load_rules
 from raiders.interpreter.tools import balance as bal
+from raiders.interpreter.tools import pairs
 from raiders.interpreter.tools import simulate as sim
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,17 +80,17 @@ def _hand_overs(monkeypatch) -> Counter:
     """How often a paired game handed the base game's answers over to its bots, and how
     often it found it had not played the base game's rooms (`SlotGame._hand_over`)."""
     seen: Counter = Counter()
-    hand_over = bal.SlotGame._hand_over
+    hand_over = pairs.TapedGame._hand_over
 
     def counted(self, tape):
         try:
             hand_over(self, tape)
-        except bal._Diverged:
+        except pairs.Diverged:
             seen["diverged"] += 1
             raise
         seen["handed over"] += 1
 
-    monkeypatch.setattr(bal.SlotGame, "_hand_over", counted)
+    monkeypatch.setattr(pairs.TapedGame, "_hand_over", counted)
     return seen
 
 
@@ -112,27 +113,6 @@ def test_replaying_the_floors_before_the_slot_changes_no_figure(mod, games, monk
     assert replayed.sums == afresh.sums and replayed.counts == afresh.counts
 
 
-def test_what_keeps_a_paired_game_from_replaying_the_base_game(tmp_path):
-    """Only where nothing before the slot's floor can tell the two games apart."""
-    base = load_rules("deluxe", None, ())
-    gorgon = load_rules("deluxe", None, (GORGON,))
-    table = load_rules("deluxe", None, (str(ROOT / "examples/mods/table"),))
-    assert bal.replays_before_slot(base, gorgon, {"gorgon"}, {"greedy", "random"}) is None
-    assert "search" in bal.replays_before_slot(base, gorgon, {"gorgon"}, {"search:30"})
-    assert "buckler" in bal.replays_before_slot(base, table, {"snare"}, {"greedy"})
-    changed = tmp_path / "changed"
-    changed.mkdir()
-    (changed / "torch.dsl").write_text("extend monster { playable torch as 2 }\n")
-    assert "kind monster" in bal.replays_before_slot(
-        base, load_rules("deluxe", None, (str(changed),)), set(), {"greedy"})
-    ahead = tmp_path / "ahead"
-    ahead.mkdir()
-    (ahead / "a.dsl").write_text('kind omen() { resolve { do next_room } }\n'
-                                 'omen omen-room { name "Omen" }\n')
-    assert "do next_room" in bal.replays_before_slot(
-        base, load_rules("deluxe", None, (str(ahead),)), {"omen-room"}, {"greedy"})
-
-
 def test_a_pair_that_leaves_the_base_game_early_is_played_afresh(tmp_path, monkeypatch):
     """Replayed where it should not be (a house rule acts from the first room: answers given
     for the base game's rooms no longer fit), the pair finds out at the slot's floor and
@@ -144,7 +124,7 @@ def test_a_pair_that_leaves_the_base_game_early_is_played_afresh(tmp_path, monke
     (mod / "mod.yaml").write_text("bosses: [taxman]\n")
     base = load_rules("deluxe", None, ())
     modded = load_rules("deluxe", None, (str(mod),))
-    assert "toll" in bal.replays_before_slot(base, modded, {"taxman"}, {"greedy"})
+    assert "toll" in pairs.apart(base, modded, {"greedy"}, same_deck=False).why_not
     plan = (bal.Entry("taxman", "boss", True, ()),)
     setups = (sim.Setup("deluxe", None, 4, ("greedy",) * 4, ()),
               sim.Setup("deluxe", None, 4, ("greedy",) * 4, (str(mod),)))
