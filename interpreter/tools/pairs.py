@@ -210,8 +210,8 @@ def apart(before: Rules, after: Rules, bots: Iterable[str], same_deck: bool) -> 
     from raiders.interpreter.game.botspec import bot_classes, parse_bot
 
     was, now = before.library, after.library
-    rooms = {cid for cid, decl in now.cards.items()
-             if cid in after.rooms and was.cards.get(cid) != decl}
+    differs = {cid for cid, decl in now.cards.items() if not _same(was.cards.get(cid), decl)}
+    rooms = {cid for cid in differs if cid in after.rooms}
 
     def why_not() -> Optional[str]:
         classes = [bot_classes()[parse_bot(spec)[0]] for spec in bots]
@@ -220,14 +220,14 @@ def apart(before: Rules, after: Rules, bots: Iterable[str], same_deck: bool) -> 
                 return f"the {spec} bot looks past its floor"
         if all(getattr(cls, "cheap", False) for cls in classes):
             return "the bots think too little for replaying them to save anything"
-        for cid, decl in now.cards.items():
-            if cid not in rooms and was.cards.get(cid) != decl and cid not in after.statuses:
+        for cid in sorted(differs - rooms):
+            if cid not in after.statuses:
                 return f"{cid} differs, and it is not a room card"
         for cid in was.cards:
             if cid not in now.cards:
                 return f"{cid} is gone"
         for name, info in now.kinds.items():  # a new kind only the differing cards can use
-            if name in was.kinds and was.kinds[name] != info:
+            if name in was.kinds and not _same_kind(was.kinds[name], info):
                 return f"the kind {name} differs"
         if (after.supply != before.supply or after.pool != before.pool
                 or set(after.house) != set(before.house) or after.ruleset != before.ruleset
@@ -252,6 +252,17 @@ def apart(before: Rules, after: Rules, bots: Iterable[str], same_deck: bool) -> 
         return None
 
     return Apart(frozenset(rooms), why_not())
+
+
+def _same(a: Optional[ast.CardDecl], b: ast.CardDecl) -> bool:
+    """The same card, wherever it is written (two folders, two versions of a mod)."""
+    return a is not None and (a == b or ast.same_shape(a, b))
+
+
+def _same_kind(a, b) -> bool:
+    """The same kind: its ancestry and its extensions alike, wherever written."""
+    return a == b or ast.same_shape((a.chain, a.extensions, a.inherited_extensions),
+                                    (b.chain, b.extensions, b.inherited_extensions))
 
 
 def _named(effect: ast.Effect) -> str:
