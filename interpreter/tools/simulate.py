@@ -156,6 +156,17 @@ class Tally:
         for counter, theirs in zip(self.counts, other.counts, strict=True):
             counter.update(theirs)
 
+    def run(self, which: int) -> "Tally":
+        """One run of a tally of several as a tally of its own: the figures, counts and games
+        of that run alone (a figure none of its games had is left out, as it would be)."""
+        one = Tally(1, self.players, self.games, counts=[Counter(self.counts[which])],
+                    interrupted=self.interrupted)
+        for key, sums in self.sums.items():
+            part = sums.part(which)
+            if any(part.s) or any(part.ss):
+                one._sums[key] = part
+        return one
+
     def _with_n(self, key: str) -> Sums:
         """A figure's sums over every game: games without it count as zeros, except that a
         per-player figure (out.*) had the whole table at risk in every game: y = players."""

@@ -158,3 +158,32 @@ def test_diff_replays_and_says_the_same(tmp_path, monkeypatch):
     monkeypatch.setattr(sim, "_replays", lambda setups, rules: ())
     afresh = CliRunner().invoke(main, args)
     assert afresh.exit_code == 0 and afresh.stdout == replayed.stdout
+
+
+def test_a_sweep_plays_its_values_together_and_says_the_same(monkeypatch):
+    """`simulate --sweep` plays a few values on each seed together, each after the first
+    replaying it up to the swept card's floor: every value's figures are what it gave played
+    alone (one value a run), byte for byte in the JSON."""
+    from raiders.interpreter.cli import sweep as sweep_cli
+
+    args = ["simulate", "--sweep", "dragon.wounds=1..3", "--games", "12", "--jobs", "1",
+            "--bots", "greedy", "--json"]
+    seen = _hand_overs(monkeypatch)
+    together = CliRunner().invoke(main, args)
+    assert together.exit_code == 0, together.output
+    assert seen["handed over"] >= 2 and not seen["diverged"]
+    monkeypatch.setattr(sweep_cli, "GROUP", 1)
+    alone = CliRunner().invoke(main, args)
+    assert alone.exit_code == 0 and alone.stdout == together.stdout
+
+
+def test_one_run_of_a_tally_of_several_is_that_run_s_tally():
+    """Tally.run(k): the figures and counts run k would have had as a run of its own."""
+    setups = tuple(sim.Setup("deluxe", None, 3, ("random",) * 3, (), edits=e) for e in ((),))
+    alone = sim.run_chunk(setups, range(1, 21))
+    both = sim.run_chunk((setups[0], sim.Setup("deluxe", None, 3, ("random",) * 3,
+                                               (str(MODS / "gorgon"),))), range(1, 21))
+    first = both.run(0)
+    assert first.figures() == alone.figures() and first.counts == alone.counts
+    assert first.games == alone.games == 20
+    assert both.run(1).counts[0] == both.counts[1]
