@@ -28,10 +28,18 @@ from .progress import INTERRUPTED, games_bar, interrupted_note
               help="Other mods both sides play with (repeatable).")
 @click.option("--jobs", type=click.IntRange(1, 256), default=None,
               help="Processes (default: every core; the figures do not depend on it).")
+@click.option("--sweep", "sweep_text", default=None, metavar="CARD.FIELD=VALUES",
+              help="What number makes it fair? Play the mod's card once per value of one of "
+                   "its numbers (as `simulate --sweep`: 'gorgon.strength=10..22:2'), each "
+                   "in its slot of the same deals, with a verdict per value.")
+@click.option("--target", "target_text", default=None, metavar="FIGURE=VALUE",
+              help="With --sweep: the value whose figure comes nearest VALUE; FIGURE is out, "
+                   "wounds or coins (per player each time resolved), e.g. wounds=1.2.")
 @click.option("--json", "as_json", is_flag=True, help="The figures and verdicts as JSON.")
 def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
                 n_players: Optional[int], bots: str, games: int, seed: int,
-                cards: tuple[str, ...], jobs: Optional[int], as_json: bool) -> None:
+                cards: tuple[str, ...], jobs: Optional[int], sweep_text: Optional[str],
+                target_text: Optional[str], as_json: bool) -> None:
     """Is the mod's card fair? Each of its room cards beside the printed cards of its
     kind, with intervals and a verdict.
 
@@ -51,6 +59,11 @@ def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
     slot. So nothing unrelated moves (with greedy or random bots; a search bot's
     playouts see the card), and the card is measured in every game.
 
+    --sweep answers "what number makes it fair?": one of the card's numbers takes
+    each value in turn, every value on the same paired deals, and each value gets
+    the card's figures and its verdict beside the same peers (--target marks the
+    value nearest a figure). Only the swept card is measured then.
+
     --json adds a verdict_code: in_line, out_of_line_harder, out_of_line_easier,
     out_of_line_mixed, too_few_games or no_peers (docs/simulate.md#reading-the-verdict).
 
@@ -62,6 +75,8 @@ def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
       raiders balance examples/mods/gorgon
       raiders balance examples/mods/gorgon --games 3000 --players 3
       raiders balance my-trap/ --bots search:30,greedy,greedy,greedy --games 200
+      raiders balance examples/mods/gorgon --sweep 'gorgon.strength=10..22:2'
+      raiders balance examples/mods/gorgon --sweep 'gorgon.wounds=1..3' --target wounds=1.2
     """
     import json
     from pathlib import Path
@@ -87,8 +102,17 @@ def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
     if not plan:
         raise Failure(f"error: {mod} deals no room card of its own: nothing to measure "
                       "(balance measures the room cards a mod adds to the deck or the bosses)")
+    if target_text is not None and sweep_text is None:
+        raise click.UsageError("--target needs --sweep: it picks one of the swept values")
     difficulty = 3 if var.scoring == "solo" else None
-    setups = (Setup(ruleset, variant, n_players, kinds, tuple(cards), difficulty),
+    base_setup = Setup(ruleset, variant, n_players, kinds, tuple(cards), difficulty)
+    if sweep_text is not None:
+        from .balance_sweep import sweep_balance
+
+        sweep_balance(mod, base, modded, plan, base_setup, sweep_text, target_text, games,
+                      seed, jobs, as_json, closing_lines(kinds))
+        return
+    setups = (base_setup,
               *(Setup(ruleset, variant, n_players, kinds, (*cards, mod), difficulty)
                 for _ in plan))
     with games_bar(games, "paired games") as step:
@@ -136,14 +160,22 @@ def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
             for line in bal.peer_table(v):
                 click.echo(line)
         click.echo("")
-        click.echo(f"Bots: {bots_line}. " + (bal.BOTS_WHY if kinds[0] == DEFAULT_BOTS
-                                              and len(set(kinds)) == 1 else
-                                              "Chosen with --bots (default: " + DEFAULT_BOTS
-                                              + ", see docs/simulate.md)."))
-        click.echo("Design: each seed dealt once; the mod's card takes one slot of the same "
-                   "deal, every room's dice from its own slot's stream (docs/simulate.md).")
+        for line in closing_lines(kinds):
+            click.echo(line)
     if tally.interrupted:
         raise SystemExit(INTERRUPTED)
+
+
+def closing_lines(kinds: tuple[str, ...]) -> list[str]:
+    """Which bots played and why, and the design: the last lines of every balance answer."""
+    from raiders.interpreter.tools import balance as bal
+
+    bots_line = ", ".join(dict.fromkeys(kinds))
+    why = (bal.BOTS_WHY if kinds[0] == DEFAULT_BOTS and len(set(kinds)) == 1 else
+           "Chosen with --bots (default: " + DEFAULT_BOTS + ", see docs/simulate.md).")
+    return [f"Bots: {bots_line}. {why}",
+            "Design: each seed dealt once; the mod's card takes one slot of the same deal, "
+            "every room's dice from its own slot's stream (docs/simulate.md)."]
 
 
 COMMANDS = (balance_cmd,)

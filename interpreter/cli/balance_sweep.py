@@ -1,0 +1,201 @@
+"""`raiders balance MOD --sweep … [--target …]`: what number makes the card fair? One paired run
+per value of one of the card's numbers, every value in the card's slot of the same deals, with
+the card's figures and its verdict per value
+(docs/simulate.md#what-number-makes-it-fair-balance---sweep)."""
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+import attrs
+import click
+
+from .common import Failure, print_diagnostics
+from .progress import INTERRUPTED, games_bar, interrupted_note
+
+# The figures a target may name: the card's own, per player each time it is resolved.
+TARGETS = ("out", "wounds", "coins")
+# The verdict of each value, in a word or two (the codes as in `balance --json`)
+SHORT = {"in_line": "in line", "out_of_line_harder": "OUT OF LINE, harder",
+         "out_of_line_easier": "OUT OF LINE, easier", "out_of_line_mixed": "OUT OF LINE, mixed",
+         "too_few_games": "too few games", "no_peers": "no peers"}
+
+
+def sweep_balance(mod: str, base, modded, plan: list, base_setup, sweep_text: str,
+                  target_text: Optional[str], games: int, seed: int, jobs: Optional[int],
+                  as_json: bool, closing: list[str]) -> None:
+    """Check the sweep and the target (usage errors, exit 2), play, print; `closing`: the
+    last lines of every balance answer (the bots and the design)."""
+    from raiders.dsl.diagnostics import Problems
+    from raiders.interpreter.runtime.sweep import (
+        SweepError,
+        holding,
+        nearest,
+        parse_sweep,
+        parse_target,
+        resolve,
+        separates,
+    )
+    from raiders.interpreter.tools import balance as bal
+    from raiders.interpreter.tools.simulate import SimulationError, simulate
+
+    try:
+        sweep = parse_sweep(sweep_text)
+        target = parse_target(target_text) if target_text else None
+    except SweepError as err:
+        raise click.UsageError(f"--sweep/--target: {err}") from None
+    entry = next((e for e in plan if e.card == sweep.card), None)
+    if entry is None:
+        raise click.UsageError(
+            f"--sweep: {sweep.card} is not one of the cards this mod deals "
+            f"({', '.join(e.card for e in plan)}); balance sweeps a number of the mod's own "
+            "card in its slot (any other card: `raiders simulate --sweep`)")
+    if target is not None and target.figure not in TARGETS:
+        raise click.UsageError(f"--target: no figure `{target.figure}` here; balance aims at "
+                               f"the card's own figures: {', '.join(TARGETS)} (per player each "
+                               "time resolved), e.g. wounds=1.2")
+    mod_setup = attrs.evolve(base_setup, cards=(*base_setup.cards, mod))
+    try:
+        edits = resolve(modded.library, sweep, base_setup.players,
+                        modded.ruleset.strength_players)
+    except SweepError as err:
+        raise click.UsageError(f"--sweep: {err}") from None
+    setups = [base_setup]
+    for e in edits:
+        setup = attrs.evolve(mod_setup, edits=(e,))
+        try:
+            setup.rules()  # as the games will load it: every value checks like written text
+        except Problems as err:
+            print_diagnostics(err.diagnostics, err.sources)
+            raise click.UsageError(f"--sweep: {sweep.text} = {e.value} does not check "
+                                   "(above)") from None
+        setups.append(setup)
+    values = [e.value for e in edits]
+    sweep_plan = (entry,) * len(edits)
+    with games_bar(games, f"paired games, {len(values)} values") as step:
+        try:
+            tally = simulate(tuple(setups), games, seed, jobs, step,
+                             chunk_fn=bal.chunk_fn(sweep_plan))
+        except SimulationError as err:
+            raise Failure(f"\nerror: {err}") from None
+    players = base_setup.players
+    verdicts = [bal.verdict(tally, k, entry, base, setups[k].rules(), players)
+                for k in range(1, len(setups))]
+    fair = [v for v, verdict in zip(values, verdicts, strict=True)
+            if verdict.judgement.code == "in_line"]
+    aim: dict[str, Any] = {}
+    if target is not None:
+        figs = [(v, verdict.me.figures.get(target.figure))
+                for v, verdict in zip(values, verdicts, strict=True)]
+        spans = [(v, (f[1], f[2]) if f is not None else None) for v, f in figs]
+        aim = {"figure": target.figure, "value": target.value,
+               "separated": separates(spans, target.value),
+               "holding": holding(spans, target.value)}
+        aim["best"] = nearest([(v, f[0] if f is not None else None) for v, f in figs],
+                              target.value) if aim["separated"] else None
+    kinds = base_setup.bots
+    var = modded.variant
+    if as_json:
+        click.echo(json.dumps(_document(mod, modded, base_setup, seed, tally, sweep.text, values,
+                                        verdicts, fair, aim), indent=2, sort_keys=True))
+    else:
+        if tally.interrupted:
+            click.echo(interrupted_note(tally.games) + ": the figures of the games finished")
+        click.echo(f"balance {mod} --sweep {sweep_text}: {modded.ruleset.id} {var.name}, "
+                   f"{players} players, {tally.games} paired games a value on seeds "
+                   f"{seed}..{seed + tally.games - 1} (the same deals for every value), bots "
+                   f"{', '.join(dict.fromkeys(kinds))}; 95% intervals in brackets")
+        click.echo("")
+        for line in sweep_lines(entry, sweep.text, values, verdicts, fair, aim):
+            click.echo(line)
+        for line in bal.peer_table(verdicts[0]):
+            click.echo(line)
+        click.echo("")
+        for line in closing:
+            click.echo(line)
+    if tally.interrupted:
+        raise SystemExit(INTERRUPTED)
+
+
+def sweep_lines(entry, param: str, values: list[int], verdicts: list, fair: list[int],
+                aim: dict) -> list[str]:
+    """The card's figures and verdict per value, which values are in line, and the target."""
+    from raiders.interpreter.tools import balance as bal
+
+    me = verdicts[0].me
+    lines = [f"{me.name} ({entry.card}, a {entry.kind}"
+             + (", in the boss slot" if entry.boss else ", in one room slot a game")
+             + "), per player each time resolved:",
+             f"  {'value':>6}  {'resolved':>8}  {'players out':>22}  {'wounds':>20}  "
+             f"{'coins':>22}  verdict"]
+    for v, verdict in zip(values, verdicts, strict=True):
+        figs = verdict.me.figures
+        cells = [bal._num(f, m) if (f := figs.get(m)) is not None else "-"
+                 for m, _ in bal.MEASURES]
+        mark = "  <- nearest" if aim.get("best") == v else ""
+        lines.append(f"  {v:>6}  {verdict.me.resolved:>8}  {cells[0]:>22}  {cells[1]:>20}  "
+                     f"{cells[2]:>22}  {SHORT[verdict.judgement.code]}{mark}")
+    kind = entry.kind + ("es" if entry.kind.endswith("s") else "s")
+    unjudged = [v for v, verdict in zip(values, verdicts, strict=True)
+                if verdict.judgement.code in ("too_few_games", "no_peers")]
+    if len(unjudged) == len(values):
+        lines.append("  no verdict at any value (below)")
+    else:
+        lines.append(f"  in line with the printed {kind} "
+                     + (f"at {param} = {', '.join(map(str, fair))}" if fair else
+                        "at no value swept")
+                     + (f"; no verdict at {', '.join(map(str, unjudged))}" if unjudged else ""))
+    if aim:
+        lines.append("  " + _target_line(param, aim, verdicts, values))
+    for v, verdict in zip(values, verdicts, strict=True):
+        if verdict.judgement.code in ("too_few_games", "no_peers"):
+            lines.append(f"  at {v}: {verdict.judgement.sentence}")
+            break
+    return lines
+
+
+def _target_line(param: str, aim: dict, verdicts: list, values: list[int]) -> str:
+    figure, value = aim["figure"], aim["value"]
+    head = f"target {figure} = {value}: "
+    if not aim["separated"]:
+        why = (f"every value's 95% interval holds {value}" if aim["holding"] else
+               f"their 95% intervals all overlap, and none holds {value}")
+        return head + f"the figure does not separate the values: {why} (more --games may)"
+    best = aim["best"]
+    if best is None:
+        return head + "the card was never resolved"
+    f = verdicts[values.index(best)].me.figures[figure]
+    inside = f[1] <= value <= f[2]
+    places = 3 if figure == "out" else 2
+    others = [str(v) for v in aim["holding"] if v != best]
+    return (head + f"nearest at {param} = {best} ({f[0]:.{places}f}, 95% [{f[1]:.{places}f}, "
+            f"{f[2]:.{places}f}], the target is {'inside' if inside else 'outside'})"
+            + (f"; the intervals of {', '.join(others)} hold it too" if others else ""))
+
+
+def _document(mod: str, modded, setup, seed: int, tally, param: str, values: list[int],
+              verdicts: list, fair: list[int], aim: dict) -> dict:
+    from raiders.interpreter.tools import balance as bal
+
+    def fig(f):
+        return None if f is None else f.to_json()
+
+    def met(side):
+        return {"resolved": side.resolved, "games_resolved": side.games, "enough": side.enough}
+
+    first = verdicts[0]
+    return {"format": "raiders-balance-sweep/1", "mod": mod, "ruleset": modded.ruleset.id,
+            "variant": modded.variant.name, "players": setup.players, "bots": list(setup.bots),
+            "seed": seed, "games": tally.games, "interrupted": tally.interrupted,
+            "min_resolutions": bal.MIN_RESOLUTIONS, "min_games": bal.MIN_GAMES,
+            "card": first.entry.card, "kind": first.entry.kind, "boss": first.entry.boss,
+            "sweep": {"param": param, "in_line": fair, "target": aim or None, "values": [
+                {"value": v, **{m: fig(f) for m, f in verdict.figures.items()},
+                 **met(verdict.me),
+                 "against_slot": {m: fig(d) for m, d in verdict.against_slot.items()},
+                 "game": {k: fig(d) for k, d in verdict.game.items()},
+                 "verdict": verdict.judgement.sentence,
+                 "verdict_code": verdict.judgement.code, "flags": verdict.judgement.flags}
+                for v, verdict in zip(values, verdicts, strict=True)]},
+            "peers": {c: {**{m: fig(f) for m, f in figs.items()}, **met(side),
+                          "dealt": side.dealt} for c, (side, figs) in first.peers.items()}}
