@@ -165,22 +165,34 @@ bare gate-die { name "Gate die"
 SCENARIO = """format: raiders-scenario/1
 name: {name}
 ruleset: deluxe
-cards: [.]
+cards: [{cards}]
 players: {players}
 {body}
 """
 
 
+def mod_folder(tmp_path_factory, name: str) -> Path:
+    """A mod's folder, below the folder its scenarios are written to: a scenario file written
+    beside the cards would change their folder, and each scenario would load, check and
+    compile the rules again (runtime/rules.py load_rules keeps them while their folders are
+    unchanged)."""
+    folder = tmp_path_factory.mktemp(name) / "mod"
+    folder.mkdir()
+    return folder
+
+
 @pytest.fixture(scope="module")
 def mod(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("semantics")
+    folder = mod_folder(tmp_path_factory, "semantics")
     (folder / "mod.dsl").write_text(MOD)
     return folder
 
 
 def scenario(folder: Path, name: str, body: str, players: str = "[A, B, C]"):
-    path = folder / f"{name.replace(' ', '-')}.yaml"
-    path.write_text(SCENARIO.format(name=name, players=players, body=body.strip()))
+    """A scenario of the mod in `folder`, written beside that folder."""
+    path = folder.parent / f"{name.replace(' ', '-')}.yaml"
+    path.write_text(SCENARIO.format(name=name, cards=folder.name, players=players,
+                                    body=body.strip()))
     [outcome] = run_file(str(path))
     return outcome
 
@@ -669,7 +681,7 @@ def deep(tmp_path_factory) -> dict[str, Path]:
         loops=loops)
     folders = {}
     for room, text in DEEP.items():
-        folders[room] = folder = tmp_path_factory.mktemp(room)
+        folders[room] = folder = mod_folder(tmp_path_factory, room)
         (folder / "mod.dsl").write_text("kind bare() { }\n" + text.format(**parts) + "\n")
     return folders
 

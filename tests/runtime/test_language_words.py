@@ -2,6 +2,7 @@
 `may … else`, the selectors `left` and `right`, an event naming its card (`mark(venom)`,
 `give(torch)`) and a steal naming who it takes `from`. Each is pinned by scenarios on a small
 mod written here, and its mistakes by the checker's diagnostics (docs/dsl.md)."""
+import itertools
 from pathlib import Path
 
 import pytest
@@ -62,19 +63,31 @@ deck: {spider: 1, alley: 1, gifts: 1, empty: 1, toll-troll: 1, echo-hall: 1,
 """
 
 
-def scenario(tmp_path: Path, body: str, players: str = "[A, B, C]"):
-    (tmp_path / "mod.dsl").write_text(MOD)
-    (tmp_path / "mod.yaml").write_text(MANIFEST)
-    path = tmp_path / "s.yaml"
-    path.write_text("format: raiders-scenario/1\nname: s\nruleset: deluxe\ncards: [.]\n"
+@pytest.fixture(scope="module")
+def mod(tmp_path_factory) -> Path:
+    """The mod, written once, in a folder below its scenarios' (a scenario file written beside
+    the cards would change their folder: each scenario would load the rules again)."""
+    folder = tmp_path_factory.mktemp("words") / "mod"
+    folder.mkdir()
+    (folder / "mod.dsl").write_text(MOD)
+    (folder / "mod.yaml").write_text(MANIFEST)
+    return folder
+
+
+_SCENARIOS = itertools.count()
+
+
+def scenario(mod: Path, body: str, players: str = "[A, B, C]"):
+    path = mod.parent / f"s{next(_SCENARIOS)}.yaml"
+    path.write_text("format: raiders-scenario/1\nname: s\nruleset: deluxe\ncards: [mod]\n"
                     f"players: {players}\n" + body.strip() + "\n")
     [outcome] = run_file(str(path))
     assert outcome.ok, outcome.differences + [d.message for d in outcome.diagnostics]
 
 
-def test_may_else_runs_the_else_block_for_those_who_say_no(tmp_path):
+def test_may_else_runs_the_else_block_for_those_who_say_no(mod):
     # the lowest are attacked (strength 99) and asked: A pays, B takes the wounds
-    scenario(tmp_path, """
+    scenario(mod, """
 start: {A: {coins: 2}, B: {coins: 2}}
 room: toll-troll
 plays: {A: 1, B: 1, C: 5}
@@ -87,10 +100,10 @@ expect:
 
 
 @pytest.mark.parametrize("seat,robbed", [("A", "B"), ("B", "C"), ("C", "A")])
-def test_left_is_the_next_seat_clockwise_and_wraps_around(tmp_path, seat, robbed):
+def test_left_is_the_next_seat_clockwise_and_wraps_around(mod, seat, robbed):
     start = {p: "{coins: 5}" for p in "ABC"}
     start[seat] = "{character: pickpocket, coins: 0}"
-    scenario(tmp_path, f"""
+    scenario(mod, f"""
 start: {{{", ".join(f"{p}: {v}" for p, v in start.items())}}}
 room: empty
 plays: {{A: 1, B: 2, C: 3}}
@@ -100,8 +113,8 @@ expect:
 """)
 
 
-def test_right_is_the_seat_before_wrapping_back(tmp_path):
-    scenario(tmp_path, """
+def test_right_is_the_seat_before_wrapping_back(mod):
+    scenario(mod, """
 start: {A: {character: hermit}}
 room: empty
 plays: {A: 1, B: 2, C: 3}
@@ -111,9 +124,9 @@ expect:
 """)
 
 
-def test_a_tag_left_hears_only_the_neighbour(tmp_path):
+def test_a_tag_left_hears_only_the_neighbour(mod):
     # B watches its left (C): C's chest coin pays B one; A's does not
-    scenario(tmp_path, """
+    scenario(mod, """
 start: {B: {character: watcher}}
 rooms:
   - room: treasure-1
@@ -127,9 +140,9 @@ expect:
 """)
 
 
-def test_an_event_naming_its_card_hears_only_that_card(tmp_path):
+def test_an_event_naming_its_card_hears_only_that_card(mod):
     # the ring stops venom but not the blessing; torch-lover pays for the torch, not the key
-    scenario(tmp_path, """
+    scenario(mod, """
 start: {A: {items: [antidote-ring, torch-lover]}}
 room: spider
 plays: {A: 1, B: 2, C: 3}
@@ -137,7 +150,7 @@ expect:
   A: {marks: {blessed: 1}}
   B: {marks: {venom: 1, blessed: 1}}
 """)
-    scenario(tmp_path, """
+    scenario(mod, """
 start: {A: {items: [torch-lover]}}
 room: gifts
 plays: {A: 1, B: 2, C: 3}
@@ -147,9 +160,9 @@ expect:
 """)
 
 
-def test_a_steal_from_the_holder_is_replaced_not_one_by_the_holder(tmp_path):
+def test_a_steal_from_the_holder_is_replaced_not_one_by_the_holder(mod):
     # C (lowest) steals 2 from the richest: A holds the lockbox, B does not
-    scenario(tmp_path, """
+    scenario(mod, """
 start: {A: {coins: 5, items: [lockbox]}, B: {coins: 5}}
 room: alley
 plays: {A: 4, B: 5, C: 1}
@@ -159,7 +172,7 @@ expect:
   C: {coins: 2}
 """)
     # the box guards the one stolen from, not the thief: A, the lowest, robs B
-    scenario(tmp_path, """
+    scenario(mod, """
 start: {A: {coins: 0, items: [lockbox]}, B: {coins: 5}}
 room: alley
 plays: {A: 1, B: 5, C: 4}
@@ -169,9 +182,9 @@ expect:
 """)
 
 
-def test_count_them_counts_the_players_a_row_or_a_block_is_about(tmp_path):
+def test_count_them_counts_the_players_a_row_or_a_block_is_about(mod):
     # three played 2 (the row's `them`), one played 5; everyone (4) in the deep block
-    scenario(tmp_path, """
+    scenario(mod, """
 rooms:
   - room: echo-hall
     plays: {A: 2, B: 2, C: 5, D: 2}
@@ -183,10 +196,10 @@ expect:
 """, players="[A, B, C, D]")
 
 
-def test_a_card_hears_the_event_that_brings_it_into_play(tmp_path):
+def test_a_card_hears_the_event_that_brings_it_into_play(mod):
     """docs/dsl.md "The event bus": an item hears the `give` that gave it, a status the
     `mark` that marked it, even when no other card in play hears that event."""
-    scenario(tmp_path, """
+    scenario(mod, """
 rooms:
   - room: purse-vault
     plays: {A: 5, B: 1, C: 2}
@@ -198,10 +211,10 @@ expect:
 """)
 
 
-def test_a_mark_by_0_gives_no_status(tmp_path):
+def test_a_mark_by_0_gives_no_status(mod):
     # the lowest value is 1: `by lowest_value - 1` marks by 0, which gives nothing (no
     # status at count 0 whose rules would still run)
-    scenario(tmp_path, """
+    scenario(mod, """
 rooms:
   - room: faint-room
     plays: {A: 1, B: 4, C: 2}
@@ -212,9 +225,9 @@ expect:
 """)
 
 
-def test_them_in_a_per_player_condition_is_still_the_blocks_players(tmp_path):
+def test_them_in_a_per_player_condition_is_still_the_blocks_players(mod):
     # count(them) == 1 is false for everyone (3 of them), whatever else the condition reads
-    scenario(tmp_path, """
+    scenario(mod, """
 room: headcount
 plays: {A: 1, B: 4, C: 2}
 expect:
@@ -340,6 +353,16 @@ treasure any-item { name "Any"  chest 1  playable any as 0 }
 """
 
 
+@pytest.fixture(scope="module")
+def six_mod(tmp_path_factory) -> Path:
+    """The six-shooter's mod, below the folder its scenarios are written to (as `mod`)."""
+    folder = tmp_path_factory.mktemp("six") / "mod"
+    folder.mkdir()
+    (folder / "six.dsl").write_text(SIX)
+    (folder / "mod.yaml").write_text("items: {six-shooter: 1}\n")
+    return folder
+
+
 @pytest.mark.parametrize("room,expect", [
     ("plain", "A: {coins: 1}"),  # 6 beats 3: the item's own value
     ("goblin", "A: {wounds: 0}\n  B: {wounds: 2}"),  # a built-in room: 6 + 1 + 2 < 11, B lowest
@@ -348,14 +371,12 @@ treasure any-item { name "Any"  chest 1  playable any as 0 }
     ("bars-it", "error: cannot be played"),
 ])
 def test_an_item_that_says_what_it_counts_for_plays_in_rooms_that_say_nothing_of_it(
-        tmp_path, room, expect):
-    (tmp_path / "six.dsl").write_text(SIX)
-    (tmp_path / "mod.yaml").write_text("items: {six-shooter: 1}\n")
-    path = tmp_path / "s.yaml"
+        six_mod, room, expect):
+    path = six_mod.parent / f"{room}.yaml"
     path.write_text(f"""format: raiders-scenario/1
 name: six-shooter in {room}
 ruleset: deluxe
-cards: [.]
+cards: [mod]
 players: [A, B, C]
 start: {{A: {{items: [six-shooter]}}}}
 room: {room}
