@@ -21,15 +21,24 @@ if not os.environ.get("RAIDERS_CACHE_DIR"):
     os.environ["RAIDERS_CACHE_DIR"] = _cache
     atexit.register(shutil.rmtree, _cache, ignore_errors=True)
 
-# Where PYTHONDONTWRITEBYTECODE is set (no __pycache__ in the tree), each of the ~70 `raiders`
-# commands the tests start would compile every module it imports again (0.1-0.2 s of CPU
-# each): the run keeps that bytecode in a folder of its own instead, removed at its end, as
-# benchmarks/simulate.py does. The xdist workers start after this, with the same settings.
-if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
-    _pyc = tempfile.mkdtemp(prefix="raiders-test-pyc-")
-    os.environ.pop("PYTHONDONTWRITEBYTECODE")
-    os.environ["PYTHONPYCACHEPREFIX"] = _pyc
-    atexit.register(shutil.rmtree, _pyc, ignore_errors=True)
+# Where PYTHONDONTWRITEBYTECODE is set (no __pycache__ in the tree), each of the ~70 commands
+# the tests start in a child process (`raiders ...`) would compile again every module of raiders
+# it imports, 0.1-0.2 s of CPU each: they keep that bytecode in a folder of the run's own
+# instead, removed at its end (as benchmarks/simulate.py does). Not the test processes: with
+# the folder they would compile the installed libraries again too, whose bytecode pip wrote.
+_PYC = "RAIDERS_TEST_PYCACHE"
+if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX") \
+        and not os.environ.get(_PYC):
+    os.environ[_PYC] = tempfile.mkdtemp(prefix="raiders-test-pyc-")
+    atexit.register(shutil.rmtree, os.environ[_PYC], ignore_errors=True)
+
+
+def pytest_configure(config):
+    # an xdist controller starts its workers after this: they must not start with the folder
+    controller = not hasattr(config, "workerinput") and config.getoption("dist", "no") != "no"
+    if os.environ.get(_PYC) and not controller:
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+        os.environ["PYTHONPYCACHEPREFIX"] = os.environ[_PYC]
 
 
 @pytest.fixture
