@@ -130,11 +130,16 @@ def test_a_set_up_the_rules_refuse_leaves_no_file(tmp_path):
 # ---- over HTTP ---------------------------------------------------------------------------
 
 
+POLL = 0.05  # seconds between a server's looks at whether it is asked to stop
+
+
 class Client:
     def __init__(self, folder: Path, token=None, mods=()):
         self.server = make_server(Recorder(folder, mods), "127.0.0.1", 0, token)
         self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        # polled often, so that close() need not wait out the default half second
+        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": POLL},
+                         daemon=True).start()
 
     def request(self, method, path, body=None, headers=None, raw=None):
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
@@ -316,7 +321,8 @@ def test_idle_half_sent_requests_neither_hang_the_server_nor_pile_up_threads():
     server = make_server(Recorder(Path(tempfile.mkdtemp()), ()), "127.0.0.1", 0, None,
                          client_timeout=0.5)
     port = server.server_address[1]
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": POLL},
+                     daemon=True).start()
     before = threading.active_count()
     idle = []
     try:
