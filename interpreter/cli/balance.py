@@ -6,7 +6,7 @@ from typing import Optional
 import click
 
 from .common import DEFAULT_BOTS, MAX_GAMES, SEED, Failure, bot_kinds, load_rules_or_exit
-from .progress import INTERRUPTED, games_bar, interrupted_note
+from .progress import INTERRUPTED, games_bar, interrupted_note, seeds_played
 
 
 @click.command(name="balance")
@@ -123,8 +123,8 @@ def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
     verdicts = [bal.verdict(tally, k, e, base, modded, n_players)
                 for k, e in enumerate(plan, start=1)]
     bots_line = ", ".join(dict.fromkeys(kinds))
-    setup = (f"{modded.ruleset.id} {var.name}, {n_players} players, {tally.games} games on seeds "
-             f"{seed}..{seed + tally.games - 1}, bots {bots_line}")
+    setup = (f"{modded.ruleset.id} {var.name}, {n_players} players, {tally.games} games "
+             f"{seeds_played(seed, games, tally.interrupted)}, bots {bots_line}")
     if tally.interrupted:
         click.echo(interrupted_note(tally.games), err=True)
     if as_json:

@@ -11,7 +11,7 @@ import attrs
 import click
 
 from .common import Failure, print_diagnostics
-from .progress import INTERRUPTED, games_bar, interrupted_note
+from .progress import INTERRUPTED, games_bar, interrupted_note, seeds_played
 
 # The figures a target may name: the card's own, per player each time it is resolved.
 TARGETS = ("out", "wounds", "coins")
@@ -95,6 +95,8 @@ def sweep_balance(mod: str, base, modded, plan: list, base_setup, sweep_text: st
                               target.value) if aim["separated"] else None
     kinds = base_setup.bots
     var = modded.variant
+    if tally.interrupted:  # on stderr too, as every long run says it (a --json reader sees it)
+        click.echo(interrupted_note(tally.games), err=True)
     if as_json:
         click.echo(json.dumps(_document(mod, modded, base_setup, seed, tally, sweep.text, values,
                                         verdicts, fair, aim), indent=2, sort_keys=True))
@@ -102,8 +104,9 @@ def sweep_balance(mod: str, base, modded, plan: list, base_setup, sweep_text: st
         if tally.interrupted:
             click.echo(interrupted_note(tally.games) + ": the figures of the games finished")
         click.echo(f"balance {mod} --sweep {sweep_text}: {modded.ruleset.id} {var.name}, "
-                   f"{players} players, {tally.games} paired games a value on seeds "
-                   f"{seed}..{seed + tally.games - 1} (the same deals for every value), bots "
+                   f"{players} players, {tally.games} paired games a value "
+                   f"{seeds_played(seed, games, tally.interrupted)} (the same deals for every "
+                   "value), bots "
                    f"{', '.join(dict.fromkeys(kinds))}; 95% intervals in brackets")
         click.echo("")
         for line in sweep_lines(entry, sweep.text, values, verdicts, fair, aim):

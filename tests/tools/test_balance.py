@@ -496,3 +496,34 @@ def test_a_sweep_balance_cannot_run_is_a_usage_error(args, said):
     r = CliRunner().invoke(main, ["balance", GORGON, "--games", "5", "--jobs", "1", *args])
     assert r.exit_code == 2, r.output
     assert said in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("sweep", [[], ["--sweep", "gorgon.wounds=1,2"]], ids=["plain", "sweep"])
+def test_a_run_stopped_by_ctrl_c_does_not_claim_seeds_it_did_not_play(sweep, monkeypatch):
+    """Ctrl-C after 2 of 10 games: the header said "2 games on seeds 1..2", yet with --jobs 2
+    the games finished are each worker's first ones (seeds 1..224 and 501..724 of 2000, say),
+    whose figures differ from seeds 1..448's. It now says how many of the seeds asked were
+    played, and the note is on stderr for a --json reader (a sweep said it on stdout only)."""
+    real = bal._play_pair
+    played = []
+
+    def stop_after_two(*args):
+        played.append(args)
+        if len(played) == 2:  # as the SIGINT handler does: the chunk stops before the next
+            monkeypatch.setattr(sim, "_STOP", True)
+        return real(*args)
+
+    monkeypatch.setattr(bal, "_play_pair", stop_after_two)
+    r = CliRunner().invoke(main, ["balance", GORGON, "--games", "10", "--jobs", "1", "--bots",
+                                  "random", *sweep])
+    assert r.exit_code == 130, r.output
+    assert r.stdout.startswith("interrupted after 2 games"), r.stdout
+    assert "interrupted after 2 games" in r.stderr
+    assert "seeds 1..2" not in r.stdout
+    assert re.search(r" 2 (paired )?games (a value )?of the 10 asked \(those finished when "
+                     r"stopped\) from seeds 1\.\.10", r.stdout), r.stdout
+    played.clear()
+    r = CliRunner().invoke(main, ["balance", GORGON, "--games", "10", "--jobs", "1", "--bots",
+                                  "random", "--json", *sweep])
+    assert r.exit_code == 130 and "interrupted after 2 games" in r.stderr, r.output
+    assert json.loads(r.stdout)["interrupted"] is True
