@@ -33,8 +33,9 @@ from .progress import INTERRUPTED, games_bar, interrupted_note, seeds_played
                    "its numbers (as `simulate --sweep`: 'gorgon.strength=10..22:2'), each "
                    "in its slot of the same deals, with a verdict per value.")
 @click.option("--target", "target_text", default=None, metavar="FIGURE=VALUE",
-              help="With --sweep: the value whose figure comes nearest VALUE; FIGURE is out, "
-                   "wounds or coins (per player each time resolved), e.g. wounds=1.2.")
+              help="With --sweep: the value whose figure comes nearest VALUE; FIGURE is out "
+                   "(a share of the players, 0..1), wounds or coins (negative: taken), per "
+                   "player each time resolved, e.g. wounds=1.2 or coins=-1.")
 @click.option("--json", "as_json", is_flag=True, help="The figures and verdicts as JSON.")
 def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
                 n_players: Optional[int], bots: str, games: int, seed: int,

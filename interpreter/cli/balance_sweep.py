@@ -15,6 +15,8 @@ from .progress import INTERRUPTED, games_bar, interrupted_note, seeds_played
 
 # The figures a target may name: the card's own, per player each time it is resolved.
 TARGETS = ("out", "wounds", "coins")
+TARGET_EXAMPLE = ("wounds=1.2, out=0.3 (a share of the players) or coins=-1.0 (taken); FIGURE "
+                  "is out, wounds or coins")
 # The verdict of each value, in a word or two (the codes as in `balance --json`)
 SHORT = {"in_line": "in line", "out_of_line_harder": "OUT OF LINE, harder",
          "out_of_line_easier": "OUT OF LINE, easier", "out_of_line_mixed": "OUT OF LINE, mixed",
@@ -41,9 +43,12 @@ def sweep_balance(mod: str, base, modded, plan: list, base_setup, sweep_text: st
 
     try:
         sweep = parse_sweep(sweep_text)
-        target = parse_target(target_text) if target_text else None
     except SweepError as err:
-        raise click.UsageError(f"--sweep/--target: {err}") from None
+        raise click.UsageError(f"--sweep: {err}") from None
+    try:
+        target = parse_target(target_text, TARGET_EXAMPLE) if target_text else None
+    except SweepError as err:
+        raise click.UsageError(f"--target: {err}") from None
     entry = next((e for e in plan if e.card == sweep.card), None)
     if entry is None:
         raise click.UsageError(
@@ -54,6 +59,9 @@ def sweep_balance(mod: str, base, modded, plan: list, base_setup, sweep_text: st
         raise click.UsageError(f"--target: no figure `{target.figure}` here; balance aims at "
                                f"the card's own figures: {', '.join(TARGETS)} (per player each "
                                "time resolved), e.g. wounds=1.2")
+    if target is not None and target.figure == "out" and not 0 <= target.value <= 1:
+        raise click.UsageError(f"--target: `{target_text}`: out is a share of the players, "
+                               "0..1 (30% is out=0.3)")
     mod_setup = attrs.evolve(base_setup, cards=(*base_setup.cards, mod))
     try:
         edits = resolve(modded.library, sweep, base_setup.players,

@@ -13,6 +13,7 @@ comes nearest. Syntax in docs/simulate.md.
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import Optional
 
@@ -239,16 +240,19 @@ class Target:
     value: float
 
 
-def parse_target(text: str) -> Target:
-    """`FIGURE=VALUE`: a figure name as in the JSON (win.seat.P1, card.ID.wounds, …)."""
+def parse_target(text: str, example: str = "win.seat.P1=0.25 or card.ID.wounds=1.5 (figure "
+                                           "names: docs/simulate.md)") -> Target:
+    """`FIGURE=VALUE`: a figure name as in the JSON (win.seat.P1, card.ID.wounds, …);
+    `example`: what the caller's targets look like, for the error."""
     left, eq, right = text.partition("=")
     try:
         value = float(right)
     except ValueError:
         value = None
     if not eq or not left.strip() or value is None or value != value:
-        raise SweepError(f"`{text}`: a target is FIGURE=VALUE, e.g. win.seat.P1=0.25 or "
-                         "card.ID.wounds=1.5 (figure names: docs/simulate.md)")
+        raise SweepError(f"`{text}`: a target is FIGURE=VALUE, e.g. {example}")
+    if not math.isfinite(value):  # every figure is nearest an infinite target: no answer
+        raise SweepError(f"`{text}`: a target is a finite number, e.g. {example}")
     return Target(left.strip(), value)
 
 

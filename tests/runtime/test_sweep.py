@@ -41,6 +41,11 @@ def test_values_and_specs_parse():
             parse_sweep(bad)
     with pytest.raises(SweepError):
         parse_target("win.seat.P1")
+    # an infinite target is nearest nothing: every value tied, the smallest named (`inf` named
+    # the value of 0.00 wounds beside one of 1.00)
+    for bad in ("card.lich.wounds=inf", "wounds=-inf", "out=1e400", "coins=nan"):
+        with pytest.raises(SweepError, match="FIGURE=VALUE|finite"):
+            parse_target(bad)
 
 
 def test_a_per_player_field_sweeps_the_shield_of_the_table_played():

@@ -491,11 +491,16 @@ def test_the_sweep_lines_name_each_value_its_verdict_and_the_nearest():
     (["--sweep", "gorgon.wounds=1..3", "--target", "win.seat.P1=0.2"], "no figure `win.seat.P1`"),
     (["--sweep", "gorgon.armour=1..3"], "gorgon"),
     (["--sweep", "gorgon.wounds"], "--sweep"),
+    # balance's own figures in the example, not simulate's (win.seat.P1 is refused above)
+    (["--sweep", "gorgon.wounds=1..3", "--target", "wounds"], "e.g. wounds=1.2"),
+    (["--sweep", "gorgon.wounds=1..3", "--target", "wounds=inf"], "a finite number"),
+    (["--sweep", "gorgon.wounds=1..3", "--target", "out=30"], "out is a share of the players"),
 ])
 def test_a_sweep_balance_cannot_run_is_a_usage_error(args, said):
     r = CliRunner().invoke(main, ["balance", GORGON, "--games", "5", "--jobs", "1", *args])
     assert r.exit_code == 2, r.output
     assert said in r.output and "Traceback" not in r.output
+    assert "win.seat.P1=0.25" not in r.output  # a figure balance does not know
 
 
 @pytest.mark.parametrize("sweep", [[], ["--sweep", "gorgon.wounds=1,2"]], ids=["plain", "sweep"])
