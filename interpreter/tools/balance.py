@@ -576,6 +576,11 @@ def _beyond_words(measure: str, value: float, above: bool) -> str:
             f"takes {'fewer' if above else 'more'} coins than")
 
 
+def _count(n: int, thing: str) -> str:
+    """'1 resolution', '2 resolutions'."""
+    return f"{n} {thing}{'s' if n != 1 else ''}"
+
+
 def _names(sides: list[Side], most: int = 5) -> str:
     names = [s.name for s in sides]
     return ", ".join(names) if len(names) <= most else \
@@ -666,9 +671,10 @@ def judge(me: Side, peers: list[Side], kind: str, games: int) -> Judgement:
                          "it by the whole game's change above", [])
     too_few = None
     if not me.enough:
-        short = (f"{me.resolved} resolutions of the card, at least {MIN_RESOLUTIONS} wanted"
-                 if me.resolved < MIN_RESOLUTIONS else
-                 f"the card was resolved in {me.games} games, at least {MIN_GAMES} wanted")
+        short = (f"{_count(me.resolved, 'resolution')} of the card, at least "
+                 f"{MIN_RESOLUTIONS} wanted" if me.resolved < MIN_RESOLUTIONS else
+                 f"the card was resolved in {_count(me.games, 'game')}, at least {MIN_GAMES} "
+                 "wanted")
         too_few = short
     elif len(compared) < need_peers:
         too_few = (f"{len(compared)} of the {len(peers)} printed {kinds} resolved at least "
@@ -689,8 +695,8 @@ def judge(me: Side, peers: list[Side], kind: str, games: int) -> Judgement:
             continue
         head = f"  {_head(measure, mine)}"
         if too_few is not None:
-            lines.append(head + ("" if me.enough else f" (too few: {me.resolved} "
-                                 "resolutions)"))
+            lines.append(head + ("" if me.enough else
+                                 f" (too few: {_count(me.resolved, 'resolution')})"))
             continue
         with_fig = [(p, f) for p in compared if (f := p.figures.get(measure)) is not None]
         if measure != "out" and lethal_alone:
@@ -712,7 +718,7 @@ def judge(me: Side, peers: list[Side], kind: str, games: int) -> Judgement:
         left_out = []
         if left:
             left_out.append("too few to compare: " + ", ".join(
-                f"{p.name} ({p.resolved} resolution{'s' if p.resolved != 1 else ''})"
+                f"{p.name} ({_count(p.resolved, 'resolution')})"
                 for p in left))
         if never:
             left_out.append(f"never dealt: {_names(never, 10)}")
@@ -807,8 +813,7 @@ def peer_table(v: Verdict) -> list[str]:
                     for m in ("out", "wounds"))
         cells = [_num(fig, m) if (fig := f.get(m)) is not None else "-" for m, _ in MEASURES]
         note = ("never dealt" if not side.dealt else "" if side.enough else
-                f"too few to compare: {side.resolved} resolution"
-                + ("s" if side.resolved != 1 else ""))
+                f"too few to compare: {_count(side.resolved, 'resolution')}")
         rows.append((key, c, side.name, cells, note))
     rows.sort(key=lambda r: (r[0], r[1]))
     kind = v.entry.kind

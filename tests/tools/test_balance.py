@@ -409,6 +409,18 @@ def test_too_few_games_give_no_verdict():
     assert "never dealt" in text and "too few" in text
 
 
+def test_one_resolution_is_said_in_the_singular():
+    """`balance --games 1 --sweep …`: "too few games for a verdict: 1 resolutions of the card"."""
+    peers = [_side(f"Peer {i}") for i in range(3)]
+    j = _judge(_side("Me", resolved=1, games=1), peers, games=1)
+    assert j.code == "too_few_games"
+    assert j.sentence.startswith("too few games for a verdict: 1 resolution of the card,"), \
+        j.sentence
+    assert "(too few: 1 resolution)" in "\n".join(j.lines)
+    j = _judge(_side("Me", resolved=40, games=1), peers, games=1)
+    assert "the card was resolved in 1 game, at least 10 wanted" in j.sentence, j.sentence
+
+
 def test_a_difference_of_exactly_nothing_is_printed_as_0():
     assert bal.signed((0.0, 0.0, 0.0)) == "0"
     assert bal.signed((0.25, -0.5, 1.0)) == "+0.25 [-0.50, +1.00]"
