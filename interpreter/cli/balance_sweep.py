@@ -147,11 +147,19 @@ def sweep_lines(entry, param: str, values: list[int], verdicts: list, fair: list
         lines.append(f"  {v:>6}  {verdict.me.resolved:>8}  {cells[0]:>22}  {cells[1]:>20}  "
                      f"{cells[2]:>22}  {SHORT[verdict.judgement.code]}{mark}")
     kind = entry.kind + ("es" if entry.kind.endswith("s") else "s")
-    if fair:
-        lines.append(f"  in line with the printed {kind} at {param} = "
-                     f"{', '.join(map(str, fair))}")
+    # values without a verdict are neither in line nor out of it: said apart
+    open_ = [v for v, verdict in zip(values, verdicts, strict=True)
+             if verdict.judgement.code in ("too_few_games", "no_peers")]
+    why = ("too few games" if any(verdicts[values.index(v)].judgement.code == "too_few_games"
+                                  for v in open_) else f"no printed {kind}")
+    if len(open_) == len(values):
+        lines.append(f"  no verdict at any value swept ({why})")
     else:
-        lines.append(f"  in line with the printed {kind} at no value swept")
+        said = (f"at {param} = {', '.join(map(str, fair))}" if fair else
+                "at no value swept")
+        if open_:
+            said += f"; no verdict at {', '.join(map(str, open_))} ({why})"
+        lines.append(f"  in line with the printed {kind} {said}")
     if aim:
         lines.append("  " + _target_line(param, aim, verdicts, values))
     for v, verdict in zip(values, verdicts, strict=True):

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from raiders.interpreter.cli import balance_sweep as bal_sweep
 from raiders.interpreter.cli import main
 from raiders.interpreter.runtime.rules import load_rules
 from raiders.interpreter.tools import balance as bal
@@ -489,12 +490,39 @@ def test_the_sweep_lines_name_each_value_its_verdict_and_the_nearest():
     assert "balance " in out and "--sweep gorgon.strength=2,40" in out
     rows = re.findall(r"^ +(\d+) +(\d+) .*(in line|OUT OF LINE, \w+|too few games)", out, re.M)
     assert [int(v) for v, _, _ in rows] == [2, 40] and all(int(n) == 40 for _, n, _ in rows)
-    assert re.search(r"in line with the printed bosses at (gorgon\.strength = [\d, ]+|no value "
-                     r"swept)", out)
+    assert re.search(r"(in line with the printed bosses at (gorgon\.strength = [\d, ]+|no value "
+                     r"swept)|no verdict at any value swept \(too few games\))", out)
     assert re.search(r"target wounds = 0\.5: (nearest at gorgon\.strength = (2|40) \(|the "
                      r"figure does not separate)", out), out
     assert "the printed bosses (base games" in out and out.rstrip().splitlines()[-1].startswith(
         "Design:")
+
+
+def test_values_without_a_verdict_are_not_said_to_be_out_of_line():
+    """`--games 5`: every value "too few games", and the line under them said "in line with the
+    printed bosses at no value swept", as though each were out of line."""
+    r = CliRunner().invoke(main, ["balance", GORGON, "--games", "5", "--jobs", "1", "--bots",
+                                  "random", "--sweep", "gorgon.wounds=1,3"])
+    assert r.exit_code == 0, r.output
+    assert "at no value swept" not in r.stdout and "in line with" not in r.stdout, r.stdout
+    assert "  no verdict at any value swept (too few games)\n" in r.stdout
+    lines = bal_sweep.sweep_lines(*_sweep_case(["in_line", "too_few_games", "out_of_line_harder"]))
+    assert "  in line with the printed bosses at gorgon.wounds = 1; no verdict at 2 (too few "
+    "games)" in lines
+    lines = bal_sweep.sweep_lines(*_sweep_case(["out_of_line_easier", "too_few_games",
+                                                "out_of_line_harder"]))
+    assert "  in line with the printed bosses at no value swept; no verdict at 2 (too few "
+    "games)" in lines
+
+
+def _sweep_case(codes: list[str]):
+    """sweep_lines' arguments for gorgon.wounds = 1, 2, 3 with these verdicts."""
+    entry = bal.Entry("gorgon", "boss", True, ())
+    me = _side("Gorgon")
+    verdicts = [bal.Verdict(entry, {}, me, {}, {}, {},
+                            bal.Judgement([], code, code, []), []) for code in codes]
+    fair = [v for v, c in zip((1, 2, 3), codes) if c == "in_line"]
+    return entry, "gorgon.wounds", [1, 2, 3], verdicts, fair, {}
 
 
 @pytest.mark.parametrize("args, said", [
