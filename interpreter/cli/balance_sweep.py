@@ -170,6 +170,8 @@ def sweep_lines(entry, param: str, values: list[int], verdicts: list, fair: list
 
 
 def _target_line(param: str, aim: dict, verdicts: list, values: list[int]) -> str:
+    from raiders.interpreter.runtime.sweep import places_for
+
     figure, value = aim["figure"], aim["value"]
     head = f"target {figure} = {value}: "
     if not aim["separated"]:
@@ -181,7 +183,7 @@ def _target_line(param: str, aim: dict, verdicts: list, values: list[int]) -> st
         return head + "the card was never resolved"
     f = verdicts[values.index(best)].me.figures[figure]
     inside = f[1] <= value <= f[2]
-    places = 3 if figure == "out" else 2
+    places = places_for(f[1], f[2], value, 3 if figure == "out" else 2)
     others = [str(v) for v in aim["holding"] if v != best]
     return (head + f"nearest at {param} = {best} ({f[0]:.{places}f}, 95% [{f[1]:.{places}f}, "
             f"{f[2]:.{places}f}], the target is {'inside' if inside else 'outside'})"

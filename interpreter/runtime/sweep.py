@@ -262,6 +262,16 @@ def nearest(rows: list[tuple[int, Optional[float]]], target: float) -> Optional[
     return min(scored)[1] if scored else None
 
 
+def places_for(low: float, high: float, target: float, places: int) -> int:
+    """Decimal places (`places` or more, at most 6) at which an interval reads on the side of
+    the target it lies: 0.2 just below [0.2042, 0.3025] reads "[0.20, 0.30], the target is
+    outside" at 2 places, "[0.205, 0.302]" at 3."""
+    while places < 6 and ((target < low and round(low, places) <= target)
+                          or (target > high and round(high, places) >= target)):
+        places += 1
+    return places
+
+
 def holding(rows: list[tuple[int, Optional[tuple[float, float]]]], target: float) -> list[int]:
     """The swept values whose 95% interval (low, high) holds the target."""
     return [v for v, iv in rows if iv is not None and iv[0] <= target <= iv[1]]

@@ -14,6 +14,7 @@ from raiders.interpreter.runtime.sweep import (
     parse_sweep,
     parse_target,
     parse_values,
+    places_for,
     resolve,
     separates,
 )
@@ -206,3 +207,18 @@ def test_the_target_line_rounds_the_value_and_its_interval_alike():
     lines = sweep_lines("lich.wounds", [(1, Run({"win.seat.P1": rate}))], ["win.seat.P1"],
                         parse_target("win.seat.P1=0.9"), 1, {"separated": True, "holding": [1]})
     assert "(0.838, 95% [0.747, 0.930], the target is inside)" in lines[-1], lines[-1]
+    # a target just outside must not read as inside once rounded: "(0.25, 95% [0.20, 0.30], the
+    # target is outside)" for coins 0.2 below [0.2042, 0.3025]
+    coins = Figure("card.lich.coins", "mean", 0.253333, 0.204188, 0.302478, 600, 600)
+    lines = sweep_lines("lich.wounds", [(1, Run({"card.lich.coins": coins}))],
+                        ["card.lich.coins"], parse_target("card.lich.coins=0.2"), 1,
+                        {"separated": True, "holding": []})
+    assert "(0.253, 95% [0.204, 0.302], the target is outside)" in lines[-1], lines[-1]
+
+
+def test_an_interval_reads_on_the_side_of_the_target_it_lies():
+    assert places_for(0.204188, 0.302478, 0.2, 2) == 3
+    assert places_for(0.1, 0.19999, 0.2, 2) == 5  # rounded up to 0.2 until 5 places
+    assert places_for(0.1, 0.3, 0.2, 2) == 2  # inside: as the table rounds
+    assert places_for(0.5, 0.6, 0.2, 2) == 2  # far outside
+    assert places_for(0.2000001, 0.3, 0.2, 3) == 6  # no more than the JSON's 6 places

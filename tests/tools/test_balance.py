@@ -6,6 +6,7 @@ import shlex
 from collections import Counter
 from pathlib import Path
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
@@ -513,6 +514,18 @@ def test_values_without_a_verdict_are_not_said_to_be_out_of_line():
                                                 "out_of_line_harder"]))
     assert "  in line with the printed bosses at no value swept; no verdict at 2 (too few "
     "games)" in lines
+
+
+def test_the_target_line_does_not_round_a_target_outside_into_the_interval():
+    """coins=0.2 against [0.204188, 0.302478] read "(0.25, 95% [0.20, 0.30], the target is
+    outside)"."""
+    entry, param, values, verdicts, fair, _ = _sweep_case(["in_line"])
+    me = _side("Gorgon", coins=(0.253333, 0.204188, 0.302478))
+    verdicts = [attrs.evolve(verdicts[0], me=me)]
+    aim = {"figure": "coins", "value": 0.2, "separated": True, "holding": [], "best": 1}
+    line = bal_sweep.sweep_lines(entry, param, values[:1], verdicts, fair, aim)[-1]
+    assert line == ("  target coins = 0.2: nearest at gorgon.wounds = 1 (0.253, 95% [0.204, "
+                    "0.302], the target is outside)"), line
 
 
 def _sweep_case(codes: list[str]):
