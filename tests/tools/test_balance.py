@@ -508,12 +508,12 @@ def test_values_without_a_verdict_are_not_said_to_be_out_of_line():
     assert "at no value swept" not in r.stdout and "in line with" not in r.stdout, r.stdout
     assert "  no verdict at any value swept (too few games)\n" in r.stdout
     lines = bal_sweep.sweep_lines(*_sweep_case(["in_line", "too_few_games", "out_of_line_harder"]))
-    assert "  in line with the printed bosses at gorgon.wounds = 1; no verdict at 2 (too few "
-    "games)" in lines
+    assert ("  in line with the printed bosses at gorgon.wounds = 1; no verdict at 2 (too few "
+            "games)") in lines, lines
     lines = bal_sweep.sweep_lines(*_sweep_case(["out_of_line_easier", "too_few_games",
                                                 "out_of_line_harder"]))
-    assert "  in line with the printed bosses at no value swept; no verdict at 2 (too few "
-    "games)" in lines
+    assert ("  in line with the printed bosses at no value swept; no verdict at 2 (too few "
+            "games)") in lines, lines
 
 
 def test_the_target_line_does_not_round_a_target_outside_into_the_interval():
@@ -523,7 +523,7 @@ def test_the_target_line_does_not_round_a_target_outside_into_the_interval():
     me = _side("Gorgon", coins=(0.253333, 0.204188, 0.302478))
     verdicts = [attrs.evolve(verdicts[0], me=me)]
     aim = {"figure": "coins", "value": 0.2, "separated": True, "holding": [], "best": 1}
-    line = bal_sweep.sweep_lines(entry, param, values[:1], verdicts, fair, aim)[-1]
+    line = bal_sweep.sweep_lines(entry, param, values, verdicts, fair, aim)[-1]
     assert line == ("  target coins = 0.2: nearest at gorgon.wounds = 1 (0.253, 95% [0.204, "
                     "0.302], the target is outside)"), line
 
@@ -534,8 +534,9 @@ def _sweep_case(codes: list[str]):
     me = _side("Gorgon")
     verdicts = [bal.Verdict(entry, {}, me, {}, {}, {},
                             bal.Judgement([], code, code, []), []) for code in codes]
-    fair = [v for v, c in zip((1, 2, 3), codes) if c == "in_line"]
-    return entry, "gorgon.wounds", [1, 2, 3], verdicts, fair, {}
+    values = [1, 2, 3][:len(codes)]
+    fair = [v for v, c in zip(values, codes, strict=True) if c == "in_line"]
+    return entry, "gorgon.wounds", values, verdicts, fair, {}
 
 
 @pytest.mark.parametrize("args, said", [
