@@ -145,7 +145,7 @@ def sweep_lines(entry, param: str, values: list[int], verdicts: list, fair: list
                  for m, _ in bal.MEASURES]
         mark = "  <- nearest" if aim.get("best") == v else ""
         lines.append(f"  {v:>6}  {verdict.me.resolved:>8}  {cells[0]:>22}  {cells[1]:>20}  "
-                     f"{cells[2]:>22}  {SHORT[verdict.judgement.code]}{mark}")
+                     f"{cells[2]:>22}  {short(verdict.judgement)}{mark}")
     kind = entry.kind + ("es" if entry.kind.endswith("s") else "s")
     # values without a verdict are neither in line nor out of it: said apart
     open_ = [v for v, verdict in zip(values, verdicts, strict=True)
@@ -160,6 +160,11 @@ def sweep_lines(entry, param: str, values: list[int], verdicts: list, fair: list
         if open_:
             said += f"; no verdict at {', '.join(map(str, open_))} ({why})"
         lines.append(f"  in line with the printed {kind} {said}")
+    # the peers every verdict rests on are the same (the base games'): said once
+    partial = next((v.judgement.partial for v in verdicts if v.judgement.partial), "")
+    if partial:
+        peers = partial.replace(" compared", f" printed {kind}", 1)
+        lines.append(f"  the verdicts compare it with {peers}")
     if aim:
         lines.append("  " + _target_line(param, aim, verdicts, values))
     for v, verdict in zip(values, verdicts, strict=True):
@@ -167,6 +172,17 @@ def sweep_lines(entry, param: str, values: list[int], verdicts: list, fair: list
             lines.append(f"  at {v}: {verdict.judgement.sentence}")
             break
     return lines
+
+
+def short(judgement) -> str:
+    """A value's verdict in the table: the word, and the figures out of line
+    ("OUT OF LINE, harder (coins)"; mixed: each figure's way)."""
+    flags = judgement.flags
+    if not flags:
+        return SHORT[judgement.code]
+    mixed = judgement.code == "out_of_line_mixed"
+    return SHORT[judgement.code] + " (" + ", ".join(
+        f"{f['figure']} {f['direction']}" if mixed else f["figure"] for f in flags) + ")"
 
 
 def _target_line(param: str, aim: dict, verdicts: list, values: list[int]) -> str:

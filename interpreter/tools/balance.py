@@ -496,6 +496,9 @@ class Judgement:
     code: str  # in_line, out_of_line_harder/_easier/_mixed, too_few_games, no_peers
     sentence: str  # the verdict, said
     flags: list[dict]  # each figure out of line: {"figure", "direction": "harder"|"easier"}
+    # the peers compared when not all are ("6 of the 10 compared, the others too seldom met:
+    # --games 550 would compare them"); "" when every peer is, or there is no verdict
+    partial: str = ""
 
 
 def _same(a: float, b: float) -> bool:
@@ -727,9 +730,10 @@ def judge(me: Side, peers: list[Side], kind: str, games: int) -> Judgement:
         return Judgement(lines, "too_few_games", f"too few games for a verdict: {too_few}; run "
                          f"with --games {games_wanted(games, me, peers)}", [])
     # peers left out are said in the verdict too, with the games that would compare them
-    within = ("" if not measured else
-              f" ({len(compared)} of the {len(peers)} compared, the others too seldom met: "
-              f"--games {games_wanted(games, me, peers, every=True)} would compare them)")
+    partial = ("" if not measured else
+               f"{len(compared)} of the {len(peers)} compared, the others too seldom met: "
+               f"--games {games_wanted(games, me, peers, every=True)} would compare them")
+    within = f" ({partial})" if partial else ""
     if flags:
         ways = {f["direction"] for f in flags}
         code = "out_of_line_" + (ways.pop() if len(ways) == 1 else "mixed")
@@ -737,9 +741,9 @@ def judge(me: Side, peers: list[Side], kind: str, games: int) -> Judgement:
         sentence = (f"OUT OF LINE, {code.rsplit('_', 1)[1]}: {said}, beyond every interval"
                     f"{within}. Try `--sweep` on its numbers "
                     "(docs/simulate.md#is-my-boss-too-strong)")
-        return Judgement(lines, code, sentence, flags)
+        return Judgement(lines, code, sentence, flags, partial)
     return Judgement(lines, "in_line", f"in line with the printed {kinds}: within their range "
-                     f"on every figure{within}", [])
+                     f"on every figure{within}", [], partial)
 
 
 @attrs.frozen

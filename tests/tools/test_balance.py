@@ -291,7 +291,9 @@ def test_the_recipe_in_the_docs_runs_and_answers():
             # six games a value: the answer may be that they do not tell the values apart
             assert "target wounds = 1.2" in r.stdout
             assert "<- nearest" in r.stdout or "does not separate the values" in r.stdout
-            assert "in line with the printed bosses at" in r.stdout
+            # six games give no verdict: the values are not all "out of line" for it
+            assert ("in line with the printed bosses at" in r.stdout
+                    or "no verdict at any value swept (too few games)" in r.stdout)
 
 
 # ---- issue 22, the reviewer playing a modder: the verdict must be honest ----------------------
@@ -526,6 +528,28 @@ def test_the_target_line_does_not_round_a_target_outside_into_the_interval():
     line = bal_sweep.sweep_lines(entry, param, values, verdicts, fair, aim)[-1]
     assert line == ("  target coins = 0.2: nearest at gorgon.wounds = 1 (0.253, 95% [0.204, "
                     "0.302], the target is outside)"), line
+
+
+def test_a_value_out_of_line_says_on_which_figure_and_what_the_verdicts_rest_on():
+    """The table said "OUT OF LINE, harder" with no figure, and nothing said that the verdicts
+    rested on 6 of the 10 printed bosses (plain balance's verdict says so)."""
+    peers = [_side(f"Peer {i}", coins=(-0.8, -1.0, -0.6)) for i in range(3)]
+    seldom = _side("Seldom", resolved=4, games=4)
+    harder = _judge(_side("Me", coins=(-1.2, -1.3, -1.1)), [*peers, seldom])
+    assert harder.code == "out_of_line_harder" and harder.partial.startswith(
+        "3 of the 4 compared, the others too seldom met: --games "), harder.partial
+    mixed = _judge(_side("Me", wounds=(3, 2.9, 3.1), coins=(0.9, 0.8, 1.0)), peers)
+    assert mixed.code == "out_of_line_mixed" and mixed.partial == ""
+    assert bal_sweep.short(harder) == "OUT OF LINE, harder (coins)"
+    assert bal_sweep.short(mixed) == "OUT OF LINE, mixed (wounds harder, coins easier)"
+    entry, param, values, verdicts, fair, aim = _sweep_case(["in_line", "in_line"])
+    verdicts = [attrs.evolve(verdicts[0], judgement=harder),
+                attrs.evolve(verdicts[1], judgement=mixed)]
+    lines = bal_sweep.sweep_lines(entry, param, values, verdicts, [], aim)
+    assert lines[2].endswith("OUT OF LINE, harder (coins)"), lines
+    assert lines[3].endswith("OUT OF LINE, mixed (wounds harder, coins easier)"), lines
+    assert re.fullmatch(r"  the verdicts compare it with 3 of the 4 printed bosses, the others "
+                        r"too seldom met: --games \d+ would compare them", lines[5]), lines
 
 
 def _sweep_case(codes: list[str]):
