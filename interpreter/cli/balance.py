@@ -31,7 +31,10 @@ from .progress import INTERRUPTED, games_bar, interrupted_note, seeds_played
 @click.option("--sweep", "sweep_text", default=None, metavar="CARD.FIELD=VALUES",
               help="What number makes it fair? Play the mod's card once per value of one of "
                    "its numbers (as `simulate --sweep`: 'gorgon.strength=10..22:2'), each "
-                   "in its slot of the same deals, with a verdict per value.")
+                   "in its slot of the same deals, with a verdict per value. VALUES: A..B, "
+                   "A..B:STEP or A,B,C; a per-player field sweeps the --players shield; "
+                   "CARD.FIELD#K, CARD.FIELD.ROW (a table row) and CARD#K (any number of the "
+                   "card's text) reach the others; a wrong one lists the card's numbers.")
 @click.option("--target", "target_text", default=None, metavar="FIGURE=VALUE",
               help="With --sweep: the value whose figure comes nearest VALUE; FIGURE is out "
                    "(a share of the players, 0..1), wounds or coins (negative: taken), per "

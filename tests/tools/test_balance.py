@@ -610,3 +610,12 @@ def test_a_run_stopped_by_ctrl_c_does_not_claim_seeds_it_did_not_play(sweep, mon
                                   "random", "--json", *sweep])
     assert r.exit_code == 130 and "interrupted after 2 games" in r.stderr, r.output
     assert json.loads(r.stdout)["interrupted"] is True
+
+
+def test_the_help_says_how_to_name_any_number_and_the_values():
+    """`balance --help` named only 'gorgon.strength=10..22:2': nothing of `#K`, table rows or
+    `A,B,C`, which a modder sweeping a trap's row needs."""
+    text = " ".join(CliRunner().invoke(main, ["balance", "--help"]).stdout.split())
+    for said in ("A..B:STEP", "A,B,C", "CARD.FIELD#K", "CARD.FIELD.ROW", "CARD#K",
+                 "lists the card's numbers"):
+        assert said in text, said
