@@ -552,6 +552,20 @@ def test_a_value_out_of_line_says_on_which_figure_and_what_the_verdicts_rest_on(
                         r"too seldom met: --games \d+ would compare them", lines[5]), lines
 
 
+def test_a_figure_that_is_0_at_every_value_is_not_said_to_want_more_games():
+    """`--sweep 'lich.strength=10,20' --target out=0.1` on a boss that puts nobody out said
+    "their 95% intervals all overlap, and none holds 0.1 (more --games may)": no number of
+    games moves a figure that is 0 every time."""
+    entry, param, values, verdicts, fair, _ = _sweep_case(["in_line", "in_line"])
+    aim = {"figure": "out", "value": 0.1, "separated": False, "holding": [], "best": None}
+    line = bal_sweep.sweep_lines(entry, param, values, verdicts, fair, aim)[-1]
+    assert line == ("  target out = 0.1: the figure does not separate the values: the card's "
+                    "out was 0 every time it was resolved, at every value swept"), line
+    aim = {"figure": "wounds", "value": 3.0, "separated": False, "holding": [], "best": None}
+    line = bal_sweep.sweep_lines(entry, param, values, verdicts, fair, aim)[-1]
+    assert line.endswith("none holds 3.0 (more --games may)"), line  # a real spread: it may
+
+
 def _sweep_case(codes: list[str]):
     """sweep_lines' arguments for gorgon.wounds = 1, 2, 3 with these verdicts."""
     entry = bal.Entry("gorgon", "boss", True, ())
