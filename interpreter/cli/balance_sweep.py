@@ -193,8 +193,10 @@ def _target_line(param: str, aim: dict, verdicts: list, values: list[int]) -> st
     figs = [v.me.figures.get(figure) for v in verdicts]
     if not aim["separated"] and all(f is not None and f[0] == f[1] == f[2] == 0 for f in figs):
         # not noise that more games would narrow: the card never did it, at any value
-        return head + (f"the figure does not separate the values: the card's {figure} was 0 "
-                       "every time it was resolved, at every value swept")
+        never = {"out": "put no player out", "wounds": "wounded no player",
+                 "coins": "gave or took no coin"}[figure]
+        return head + (f"the figure does not separate the values: the card {never} any time "
+                       "it was resolved, at any value swept")
     if not aim["separated"]:
         why = (f"every value's 95% interval holds {value}" if aim["holding"] else
                f"their 95% intervals all overlap, and none holds {value}")

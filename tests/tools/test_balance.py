@@ -559,8 +559,8 @@ def test_a_figure_that_is_0_at_every_value_is_not_said_to_want_more_games():
     entry, param, values, verdicts, fair, _ = _sweep_case(["in_line", "in_line"])
     aim = {"figure": "out", "value": 0.1, "separated": False, "holding": [], "best": None}
     line = bal_sweep.sweep_lines(entry, param, values, verdicts, fair, aim)[-1]
-    assert line == ("  target out = 0.1: the figure does not separate the values: the card's "
-                    "out was 0 every time it was resolved, at every value swept"), line
+    assert line == ("  target out = 0.1: the figure does not separate the values: the card put "
+                    "no player out any time it was resolved, at any value swept"), line
     aim = {"figure": "wounds", "value": 3.0, "separated": False, "holding": [], "best": None}
     line = bal_sweep.sweep_lines(entry, param, values, verdicts, fair, aim)[-1]
     assert line.endswith("none holds 3.0 (more --games may)"), line  # a real spread: it may
