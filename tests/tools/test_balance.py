@@ -587,6 +587,10 @@ def _sweep_case(codes: list[str]):
     (["--sweep", "gorgon.wounds=1..3", "--target", "wounds"], "e.g. wounds=1.2"),
     (["--sweep", "gorgon.wounds=1..3", "--target", "wounds=inf"], "a finite number"),
     (["--sweep", "gorgon.wounds=1..3", "--target", "out=30"], "out is a share of the players"),
+    # the second --sweep was silently played instead of the first
+    (["--sweep", "gorgon.wounds=1..3", "--sweep", "gorgon.strength=10,20"], "given 2 times"),
+    (["--sweep", "gorgon.wounds=1..3", "--target", "wounds=1", "--target", "out=0.2"],
+     "aims at one figure at a time"),
 ])
 def test_a_sweep_balance_cannot_run_is_a_usage_error(args, said):
     r = CliRunner().invoke(main, ["balance", GORGON, "--games", "5", "--jobs", "1", *args])
