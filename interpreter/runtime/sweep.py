@@ -160,7 +160,11 @@ def resolve(lib: Library, sweep: Sweep, players: int, strength_players: int) -> 
         raise SweepError(f"no card `{sweep.card}` in these rules" + (f"; {hint}" if hint else "")
                          + " (a mod's card needs its folder in --cards)")
     found = numbers(card)
-    listing = "; ".join(describe_numbers(card)) or "none"
+    listing = "; ".join(describe_numbers(card)) or "none written"
+    unset = _defaulted_fields(lib, card)
+    if unset:  # sweepable too (the field is added), but nowhere in the card's text
+        listing += (f"; and, left at the kind's default (a sweep adds the field): "
+                    f"{', '.join(f'{card.id}.{name}' for name in unset)}")
     if not sweep.path:  # CARD#K
         if sweep.k is None or sweep.k > len(found):
             raise SweepError(f"`{sweep.text}`: {card.id} has {len(found)} number(s): {listing}")
@@ -195,14 +199,21 @@ def _is_per_players(card: ast.CardDecl, path: tuple[str, ...]) -> bool:
                                   and isinstance(m.value, ast.PerPlayers) for m in card.members)
 
 
+def _defaulted_fields(lib: Library, card: ast.CardDecl) -> list[str]:
+    """The whole-number parameters of the card's kind that the card does not set."""
+    kind = lib.kinds.get(card.kind)
+    if kind is None:
+        return []
+    has = {m.name for m in card.members if isinstance(m, ast.Field)}
+    return [name for name, param in kind.params.items()
+            if param.type == "int" and name not in has]
+
+
 def _absent_field(lib: Library, card: ast.CardDecl, sweep: Sweep) -> Optional[str]:
     """A whole-number parameter of the card's kind that the card leaves at its default."""
     if len(sweep.path) != 1 or sweep.k is not None:
         return None
-    kind = lib.kinds.get(card.kind)
-    param = kind.params.get(sweep.path[0]) if kind else None
-    has = any(isinstance(m, ast.Field) and m.name == sweep.path[0] for m in card.members)
-    return sweep.path[0] if param is not None and param.type == "int" and not has else None
+    return sweep.path[0] if sweep.path[0] in _defaulted_fields(lib, card) else None
 
 
 def edited_card(card: ast.CardDecl, edit: NumberEdit) -> ast.CardDecl:

@@ -81,6 +81,24 @@ def test_rows_numbers_in_rules_and_absent_fields():
         resolve(lib, parse_sweep("lavaa.hits.5=1"), 4, first)
 
 
+def test_a_wrong_number_lists_the_fields_a_sweep_would_add_too():
+    """`balance examples/mods/shrine --sweep 'shrine-of-ash.x=1'` said "its numbers: none",
+    though `shrine-of-ash.offering` (left at the kind's default) sweeps."""
+    rules = load_rules("deluxe", None, ("examples/mods/shrine",))
+    lib, first = rules.library, rules.ruleset.strength_players
+    with pytest.raises(SweepError) as err:
+        resolve(lib, parse_sweep("shrine-of-ash.x=1"), 4, first)
+    said = str(err.value)
+    assert "its numbers: none written; and, left at the kind's default (a sweep adds the " \
+           "field): " in said, said
+    assert "shrine-of-ash.offering" in said and "shrine-of-ash.blessing" in said
+    with pytest.raises(SweepError) as err:  # the dawn sets its blessing: listed as written
+        resolve(lib, parse_sweep("shrine-of-dawn.x=1"), 4, first)
+    said = str(err.value)
+    assert "shrine-of-dawn.blessing = 2" in said and "shrine-of-dawn.blessing," not in said
+    assert not said.endswith("shrine-of-dawn.blessing")
+
+
 def test_nearest_picks_the_closest_figure_smaller_value_on_ties():
     assert nearest([(1, 0.1), (2, 0.3), (3, 0.5)], 0.31) == 2
     assert nearest([(1, 0.2), (2, 0.4)], 0.3) == 1
