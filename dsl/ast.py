@@ -434,6 +434,35 @@ def walk(node: object) -> Iterator[object]:
         stack.extend(reversed([getattr(here, name) for name in names]))
 
 
+def same_shape(a: object, b: object) -> bool:
+    """Whether two trees are equal but for their positions (spans): the same card written in
+    two files, or in two versions of a mod. (A stack, not recursion: a tree may be deeper
+    than Python's recursion allows.)"""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if x is y:
+            continue
+        if type(x) is not type(y):
+            return False
+        if isinstance(x, (tuple, list)):
+            assert isinstance(y, (tuple, list))
+            if len(x) != len(y):
+                return False
+            stack.extend(zip(x, y, strict=True))
+            continue
+        names = _field_names(type(x))
+        if names is None:
+            if x != y:
+                return False
+            continue
+        for name in names:
+            u, v = getattr(x, name), getattr(y, name)
+            if type(u) is not Span and type(v) is not Span:
+                stack.append((u, v))
+    return True
+
+
 def name_text(e: object) -> str:
     """The word a checked tree holds where the grammar allows only a bare name (an item, a
     status, a room card, a list entry): the checker refused anything else before compiling."""

@@ -168,7 +168,7 @@ def sweep_lines(entry, param: str, values: list[int], verdicts: list, fair: list
     if aim:
         lines.append("  " + _target_line(param, aim, verdicts, values))
     for v, verdict in zip(values, verdicts, strict=True):
-        if verdict.judgement.code == "too_few_games":
+        if verdict.judgement.code in ("too_few_games", "no_peers"):
             lines.append(f"  at {v}: {verdict.judgement.sentence}")
             break
     return lines

@@ -10,6 +10,10 @@ import click
 from .common import Failure, print_diagnostics, write_page
 from .progress import INTERRUPTED, games_bar, interrupted_note
 
+# Values played together on each seed (tools/pairs.py replays the first one's answers for the
+# others up to the swept card's floor); a paired tally's sums grow as the square of its runs.
+GROUP = 8
+
 
 def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: int, seed: int,
               jobs: Optional[int], precision: Optional[float], max_games: Optional[int],
@@ -57,24 +61,31 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
     shown.append("win.seat.P1")
     if target is not None and target.figure not in shown:
         shown.insert(0, target.figure)
-    rows = []
-    stopped = None  # Ctrl-C: the games finished, all values together
-    with games_bar(len(edits) * (max_games or games), "sweep") as step:
-        for e in edits:
-            setup = attrs.evolve(base, edits=(e,))
+    rows: list[tuple[int, Any]] = []  # (value, its one-run tally)
+    stopped = None  # Ctrl-C: how many values the group stopped held
+    # The values are played together on each seed, a few at a time: a game under each value
+    # after the first replays that one's answers up to the floor where the swept card lies
+    # (tools/pairs.py), and a tally of several runs grows as the square of their number.
+    groups = [edits[i:i + GROUP] for i in range(0, len(edits), GROUP)]
+    with games_bar(len(groups) * (max_games or games), "sweep (seeds, a group of values each)"
+                   ) as step:
+        for group in groups:
+            setups = tuple(attrs.evolve(base, edits=(e,)) for e in group)
             try:
-                tally = simulate((setup,), games, seed, jobs, step, precision, max_games)
+                tally = simulate(setups, games, seed, jobs, step, precision, max_games)
             except SimulationError as err:
-                raise Failure(f"\nerror: {sweep.text} = {e.value}: {err}") from None
+                values = ", ".join(str(e.value) for e in group)
+                raise Failure(f"\nerror: {sweep.text} = {values}: {err}") from None
             if tally.games:
-                rows.append((e.value, tally))
+                rows.extend((e.value, tally.run(k)) for k, e in enumerate(group))
             if tally.interrupted:
-                stopped = sum(t.games for _, t in rows)
-                click.echo(interrupted_note(stopped), err=True)
+                stopped = len(group)
                 break
     if stopped is not None:  # no target, no report: the sweep did not see every value
-        click.echo(interrupted_note(stopped) + f": {len(rows)} of {len(edits)} values, the "
-                   "last one partly")
+        games_done = sum(t.games for _, t in rows)
+        click.echo(interrupted_note(games_done), err=True)
+        click.echo(interrupted_note(games_done) + f": {len(rows)} of {len(edits)} values, the "
+                   + (f"last {stopped} partly" if stopped > 1 else "last one partly"))
         for line in sweep_lines(sweep.text, rows, shown, None, None, room=room):
             click.echo(line)
         raise SystemExit(INTERRUPTED)

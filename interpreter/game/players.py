@@ -213,9 +213,10 @@ class RandomBot:
     """Uniform over legal plays; peeks now and then when rooms are hidden."""
 
     name = "random"
-    # Its answers depend on nothing beyond the floor it is on (balance may replay them there:
-    # tools/balance.py `replays_before_slot`).
+    # Its answers depend on nothing beyond the floor it is on (a paired game may replay them
+    # there: tools/pairs.py); but it thinks too little for a replay to save anything.
     sees_past_floor = False
+    cheap = True
 
     def choose_card(self, view: SeatView, legal: Sequence[Card], second: bool) -> Card:
         # index_below(view.rng, len(legal)), written out: this is the game's commonest

@@ -13,7 +13,7 @@ holds the mod's card in every game instead of one game in ten, and its effect is
 against the card it replaced on the same table, the noise both share cancelled.
 
 Those floors are not thought through twice: a paired game replays the base game's answers
-there and its bots take over as the slot's floor starts (`replays_before_slot`, `Tape`), with
+there and its bots take over as the slot's floor starts (tools/pairs.py), with
 the same figures as the pair played afresh.
 
 Ordinary games (`play`, `simulate`, `replay`) do not pay for this: the per-slot streams live in
@@ -30,12 +30,14 @@ from typing import Callable, Optional
 
 import attrs
 
-from raiders.interpreter.game.engine import Deal, Game, GameResult
+from raiders.interpreter.game.engine import Deal, GameResult
 from raiders.interpreter.runtime.room import RulesError
 from raiders.interpreter.runtime.rules import Rules
 from raiders.interpreter.runtime.state import Floor, RoomSlot
 
+from . import pairs
 from . import simulate as sim
+from .pairs import Tape, TapedGame
 from .stats import Difference, Figure, Known, Sums, difference, known
 
 # Why greedy is the default for every command that plays bots (cli/common.DEFAULT_BOTS).
@@ -86,50 +88,20 @@ def entries(base: Rules, modded: Rules, own: set[str]) -> tuple[list[Entry], lis
     return out, notes
 
 
-class SlotGame(Game):
+class SlotGame(TapedGame):
     """A game whose dice come from one stream per room (the seed and the room's place), so
     that changing one room leaves every other room's dice as they were. Solo's monster deck
-    reshuffle, the only other draw, gets a stream of its own.
-
-    A base game whose seats are `_Recorded` notes, as each floor starts, where every seat's
-    answers and generator stand (`at_floor`); a paired game whose seats are `_Replayed` hands
-    them over to their bots as the `tape`'s floor starts (`_hand_over`)."""
+    reshuffle, the only other draw, gets a stream of its own. A base game records its seats'
+    answers, a paired game replays them (tools/pairs.py)."""
 
     def __init__(self, rules: Rules, names, seats, seed: int, deal: Optional[Deal] = None,
-                 difficulty: Optional[int] = None, tape: Optional["Tape"] = None) -> None:
-        super().__init__(rules, names, seats, seed=seed, deal=deal, difficulty=difficulty)
+                 difficulty: Optional[int] = None, tape: Optional[Tape] = None) -> None:
+        super().__init__(rules, names, seats, seed=seed, deal=deal, difficulty=difficulty,
+                         tape=tape)
         self.slot_seed = seed
         self.streams: dict[int, random.Random] = {}
         self.rng = random.Random(f"{seed}/rest")  # the deal has been drawn (or given)
         self.went_out: list[int] = []  # per room played: the players who went out in it
-        self.tape = tape
-        # the seats as what they are: recording (a base game) or replaying (a paired game)
-        self.recorded = [s for s in self.seats if isinstance(s, _Recorded)]
-        self.replayed = [s for s in self.seats if isinstance(s, _Replayed)]
-        self.at_floor: list[FloorStart] = []  # recording: where it stood as each floor started
-
-    def start_floor(self, f: int, floor) -> None:
-        if self.recorded:
-            self.at_floor.append(FloorStart(tuple(len(s.answers) for s in self.recorded),
-                                            tuple(r.getstate() for r in self.seat_rngs),
-                                            len(self.records), tuple(self.went_out)))
-        if self.tape is not None and f == self.tape.floor:
-            self._hand_over(self.tape)
-        super().start_floor(f, floor)
-
-    def _hand_over(self, tape: "Tape") -> None:
-        """The base game's answers end here: each seat's bot decides from now on, with its
-        generator where the base game's stood. Only if this game has played the base game's
-        rooms so far, answer for answer (`_Diverged` otherwise: the pair is played afresh)."""
-        mark = tape.mark
-        if (tuple(s.given for s in self.replayed) != mark.answers
-                or self.records != tape.rooms[:mark.rooms]
-                or tuple(self.went_out) != mark.went_out):
-            raise _Diverged
-        for seat, rng, state in zip(self.replayed, self.seat_rngs, mark.generators,
-                                    strict=True):
-            rng.setstate(state)
-            seat.answers = None
 
     def play_room(self, f, r, floor, slot):
         """The room, and how many players went out in it (eliminated, dead, fallen…: what the
@@ -153,138 +125,6 @@ class SlotGame(Game):
         value = stream.randint(1, faces)
         self._rolls.append(value)
         return value
-
-
-# ---- the floors before the slot's, replayed (docs/simulate.md, "Replayed, not thought again")
-# A paired game plays the base game's deal with one slot changed. Where nothing before the
-# slot's floor can see that slot, those floors play as in the base game, answer for answer;
-# so the paired game takes the base game's answers there (the engine still plays every room:
-# only the bots' thinking, most of a game's cost, is spared) and its bots decide from the
-# slot's floor on, their generators set where the base game's stood. The figures are those of
-# the pair played afresh, integer for integer (tests/tools/test_balance.py).
-
-@attrs.frozen
-class FloorStart:
-    """Where a base game stood as a floor started."""
-
-    answers: tuple[int, ...]  # each seat's answers so far
-    generators: tuple  # each seat's generator's state (random.Random.getstate)
-    rooms: int  # rooms played
-    went_out: tuple[int, ...]  # SlotGame.went_out
-
-
-@attrs.frozen
-class Tape:
-    """A base game's answers for a paired game to replay, and the floor where they end."""
-
-    floor: int
-    mark: FloorStart  # the base game as that floor started
-    answers: tuple[list, ...]  # per seat, every answer of the base game, in order
-    rooms: list  # the base game's rooms (RoomRecord)
-
-
-class _Diverged(Exception):
-    """A paired game did not play the base game's rooms before the slot's floor."""
-
-
-class _Recorded:
-    """A bot whose answers are kept, in order (`SlotGame` notes where they stand)."""
-
-    __slots__ = ("bot", "answers")
-
-    def __init__(self, bot) -> None:
-        self.bot = bot
-        self.answers: list = []
-
-    def choose_card(self, view, legal, second):
-        card = self.bot.choose_card(view, legal, second)
-        self.answers.append(card)
-        return card
-
-    def use_peek(self, view) -> bool:
-        peek = self.bot.use_peek(view)
-        self.answers.append(peek)
-        return peek
-
-    def decide(self, view, question: str, card: str) -> bool:
-        decide = getattr(self.bot, "decide", None)  # as the engine asks a seat without one
-        yes = bool(decide(view, question, card)) if decide is not None else False
-        self.answers.append(yes)
-        return yes
-
-
-class _Replayed:
-    """The base game's answers, in order, until `SlotGame._hand_over` (answers None); its own
-    bot's from then on."""
-
-    __slots__ = ("bot", "answers", "given")
-
-    def __init__(self, bot, answers: Optional[list]) -> None:
-        self.bot = bot
-        self.answers = answers
-        self.given = 0
-
-    def _next(self):
-        assert self.answers is not None
-        if self.given >= len(self.answers):
-            raise _Diverged
-        answer = self.answers[self.given]
-        self.given += 1
-        return answer
-
-    def choose_card(self, view, legal, second):
-        if self.answers is None:
-            return self.bot.choose_card(view, legal, second)
-        card = self._next()
-        if card not in legal:
-            raise _Diverged
-        return card
-
-    def use_peek(self, view) -> bool:
-        return self.bot.use_peek(view) if self.answers is None else self._next()
-
-    def decide(self, view, question: str, card: str) -> bool:
-        if self.answers is None:
-            decide = getattr(self.bot, "decide", None)
-            return bool(decide(view, question, card)) if decide is not None else False
-        return self._next()
-
-
-def replays_before_slot(base: Rules, modded: Rules, dealt: set[str], bots) -> Optional[str]:
-    """Why a paired game must play the floors before its slot's afresh (None: it may replay
-    the base game's answers there). It may when nothing there can tell the two games apart:
-    - every seat's bot looks no further than the floor it is on (`sees_past_floor`: a search
-      bot's playouts sample the rest of the dungeon from the rules);
-    - the mod only adds room cards (those dealt into slots, others only they can name), and
-      statuses and kinds; it changes no card, item, character, house rule or supply;
-    - no card runs the next room's procedure (`do next_room`: a floor's last room reaches the
-      next floor's first)."""
-    from raiders.dsl import ast
-    from raiders.interpreter.game.botspec import bot_classes, parse_bot
-
-    for spec in bots:
-        if getattr(bot_classes()[parse_bot(spec)[0]], "sees_past_floor", True):
-            return f"the {spec} bot looks past its floor"
-    before, after = base.library, modded.library
-    for cid, decl in after.cards.items():
-        was = before.cards.get(cid)
-        if was is not None:
-            if was != decl:  # (a sweep's rewritten number keeps the card's span)
-                return f"the mod changes {cid}"
-        elif cid not in dealt and cid not in modded.statuses and cid not in modded.rooms:
-            return f"the mod adds {cid}, which is not a room card"
-    for name, info in after.kinds.items():
-        if name in before.kinds and before.kinds[name] != info:
-            return f"the mod changes the kind {name}"
-    if (modded.supply != base.supply or modded.pool != base.pool
-            or set(modded.house) != set(base.house) or modded.ruleset != base.ruleset
-            or modded.variant != base.variant):
-        return "the mod changes the supply, the characters, the house rules or the ruleset"
-    for module in after.modules:
-        for node in ast.walk(module):
-            if isinstance(node, ast.Do) and node.name.name == "next_room":
-                return "a card runs `do next_room`"
-    return None
 
 
 def slot_of(entry: Entry, deal: Deal, seed: int, has_boss: bool) -> tuple[int, int]:
@@ -339,7 +179,7 @@ def add_outs(obs: dict[str, tuple[int, int]], result: GameResult, went_out: list
 def _play(setup: sim.Setup, rules: Rules, seed: int, deal: Optional[Deal],
           seats: Optional[Callable[[list], list]] = None, tape: Optional[Tape] = None):
     """One game of a pair: its result, how everyone started, its deal, its players out per
-    room, and the game (`seats` wraps the bots: `_Recorded`, `_Replayed`)."""
+    room, and the game (`seats` wraps the bots: tools/pairs.py)."""
     names = [f"P{i + 1}" for i in range(setup.players)]
     solo = rules.variant.scoring == "solo"
     bots = [sim._bot_maker(b)() for b in setup.bots]
@@ -357,29 +197,18 @@ def _play_pair(plan: tuple[Entry, ...], setups: tuple[sim.Setup, ...], rules: tu
     """The base game of a seed (`rules[0]`), then each entry's game with its card in its
     slot (entry k: `setups[k]`, `rules[k]`); where `replay[k]`, that game takes the base
     game's answers up to its slot's floor."""
-    base = _play(setups[0], rules[0], seed, None,
-                 (lambda bots: [_Recorded(b) for b in bots]) if any(replay) else None)
+    base = _play(setups[0], rules[0], seed, None, pairs.recording if any(replay) else None)
     deal, game = base[2], base[4]
-    answers = tuple(s.answers for s in game.recorded)
-
-    def replaying(bots: list) -> list:
-        return [_Replayed(b, a) for b, a in zip(bots, answers, strict=True)]
-
     runs = []
     for entry, setup, mod_rules, replays in zip(plan, setups[1:], rules[1:], replay,
                                                 strict=True):
         slot = slot_of(entry, deal, seed, has_boss)
         dealt = with_card(deal, slot, entry.card)
-        floor = slot[0]
-        played = None
-        if replays and 0 < floor < len(game.at_floor):
-            tape = Tape(floor, game.at_floor[floor], answers, base[0].rooms)
-            try:
-                played = _play(setup, mod_rules, seed, dealt, replaying, tape)
-            except _Diverged:  # not expected where `replays_before_slot` allows: played afresh
-                played = None
-        if played is None:
-            played = _play(setup, mod_rules, seed, dealt)
+
+        def play(seats, tape, setup=setup, mod_rules=mod_rules, dealt=dealt):
+            return _play(setup, mod_rules, seed, dealt, seats, tape)
+
+        played = pairs.play_replaying(game, slot[0], play) if replays else play(None, None)
         runs.append((entry, slot, played[:4]))
     return base[:4], runs
 
@@ -390,8 +219,8 @@ def run_slots(plan: tuple[Entry, ...], setups: tuple[sim.Setup, ...], seeds: ran
     with entry k's card in its slot, played with setup k's rules (a mod's, or, for a sweep,
     the mod's with one number of the card rewritten). Stops on Ctrl-C as `sim.run_chunk`
     does. `replay`: the paired games replay the base game's answers before their slot's floor
-    where `replays_before_slot` allows (the same figures, less thinking); False plays every
-    game afresh.
+    where `pairs.apart` allows (the same figures, less thinking); False plays every game
+    afresh.
 
     Besides the figures, each run's counts (`Tally.counts`) hold `resolved.CARD` (times
     resolved), `games.CARD` (games in which it was resolved) and `dealt.CARD` (games whose
@@ -400,8 +229,7 @@ def run_slots(plan: tuple[Entry, ...], setups: tuple[sim.Setup, ...], seeds: ran
     base_rules = rules[0]
     has_boss = bool(base_rules.bosses)
     bots = {b for s in setups for b in s.bots}
-    dealt = {e.card for e in plan}
-    replays = tuple(replay and replays_before_slot(base_rules, r, dealt, bots) is None
+    replays = tuple(replay and pairs.apart(base_rules, r, bots, same_deck=False).why_not is None
                     for r in rules[1:])
     tally = sim.Tally(len(setups), setups[0].players)
     resolved: list[dict[str, int]] = [{} for _ in setups]

@@ -156,6 +156,17 @@ class Tally:
         for counter, theirs in zip(self.counts, other.counts, strict=True):
             counter.update(theirs)
 
+    def run(self, which: int) -> "Tally":
+        """One run of a tally of several as a tally of its own: the figures, counts and games
+        of that run alone (a figure none of its games had is left out, as it would be)."""
+        one = Tally(1, self.players, self.games, counts=[Counter(self.counts[which])],
+                    interrupted=self.interrupted)
+        for key, sums in self.sums.items():
+            part = sums.part(which)
+            if any(part.s) or any(part.ss):
+                one._sums[key] = part
+        return one
+
     def _with_n(self, key: str) -> Sums:
         """A figure's sums over every game: games without it count as zeros, except that a
         per-player figure (out.*) had the whole table at risk in every game: y = players."""
@@ -289,18 +300,32 @@ def _bot_maker(spec: str) -> Callable[[], Seat]:
     return cls if arg is None else functools.partial(cls, arg)
 
 
-Played = tuple[GameResult, dict[str, tuple[int, int]]]  # a game, and how everyone started
+# a game's result, how everyone started, and the game
+Played = tuple[GameResult, dict[str, tuple[int, int]], Game]
 
 
-def play_one(setup: Setup, rules: Rules, seed: int) -> Played:
-    """One game, and the players' coins and wounds before the first room (for `observe`)."""
+def play_one(setup: Setup, rules: Rules, seed: int, seats=None, tape=None,
+             same_deal: Optional[Game] = None) -> Played:
+    """One game, and the players' coins and wounds before the first room (for `observe`).
+    `seats` wraps the bots and `tape` is what they replay (tools/pairs.py: a game that
+    records or replays another); `same_deal`: the recorded game, whose deal this one must
+    have drawn (else pairs.Diverged)."""
     names = [f"P{i + 1}" for i in range(setup.players)]
     solo = rules.variant.scoring == "solo"
+    bots = [_bot_maker(b)() for b in setup.bots]
+    difficulty = (setup.difficulty or 3) if solo else None
     try:  # the deal itself may break a rule (a supply without a character's items)
-        game = Game(rules, names, [_bot_maker(b)() for b in setup.bots], seed=seed,
-                    difficulty=(setup.difficulty or 3) if solo else None)
+        if seats is None and tape is None:
+            game = Game(rules, names, bots, seed=seed, difficulty=difficulty)
+        else:
+            from .pairs import Diverged, TapedGame
+
+            game = TapedGame(rules, names, seats(bots) if seats is not None else bots,
+                             seed=seed, difficulty=difficulty, tape=tape)
+            if same_deal is not None and game.deal != same_deal.deal:
+                raise Diverged
         start = {p.name: (p.coins, p.wounds) for p in game.players}
-        return game.run(), start
+        return game.run(), start, game
     except RulesError as err:
         raise SimulationError(f"game with seed {seed}: {err}") from None
 
@@ -359,9 +384,27 @@ def _worker_start(parent: int) -> None:
         os._exit(1)
 
 
-def _play_each(setups: tuple[Setup, ...], all_rules: list[Rules], seed: int) -> list[Played]:
-    """One seed's game under every setup."""
-    return [play_one(setup, rules, seed) for setup, rules in zip(setups, all_rules, strict=True)]
+def _play_each(setups: tuple[Setup, ...], all_rules: list[Rules], seed: int,
+               replays: tuple = ()) -> list[Played]:
+    """One seed's game under every setup; where `replays[k]` (pairs.Apart, the cards setup k
+    holds apart from setup 0), setup k's game replays setup 0's answers up to the floor where
+    one of those cards first lies (tools/pairs.py: the same game, less thinking)."""
+    if not any(replays):
+        return [play_one(setup, rules, seed)
+                for setup, rules in zip(setups, all_rules, strict=True)]
+    from . import pairs
+
+    first = play_one(setups[0], all_rules[0], seed, pairs.recording)
+    played = [first]
+    game = first[2]
+    assert isinstance(game, pairs.TapedGame)  # recorded
+    for setup, rules, apart in zip(setups[1:], all_rules[1:], replays, strict=True):
+        def play(seats, tape, setup=setup, rules=rules):
+            return play_one(setup, rules, seed, seats, tape, game if tape is not None else None)
+
+        played.append(pairs.play_replaying(game, pairs.first_floor(game.deal, apart.rooms),
+                                           play) if apart else play(None, None))
+    return played
 
 
 def unless_interrupted(play: Callable[[], T]) -> Optional[T]:
@@ -376,6 +419,22 @@ def unless_interrupted(play: Callable[[], T]) -> Optional[T]:
         _IN_GAMES = False
 
 
+def _replays(setups: tuple[Setup, ...], all_rules: list[Rules]) -> tuple:
+    """Per setup after the first: how its cards stand apart from the first's (pairs.Apart)
+    where its games may replay the first's answers up to the floor where they differ, else
+    None (tools/pairs.py `apart`: nothing before that floor can tell the games apart)."""
+    if len(setups) < 2 or any(s.difficulty != setups[0].difficulty or s.players !=
+                              setups[0].players or s.bots != setups[0].bots for s in setups):
+        return ()
+    from . import pairs
+
+    found = []
+    for rules in all_rules[1:]:
+        apart = pairs.apart(all_rules[0], rules, setups[0].bots, same_deck=True)
+        found.append(apart if apart.why_not is None else None)
+    return tuple(found)
+
+
 def run_chunk(setups: tuple[Setup, ...], seeds: range,
               progress: Optional[Callable[[int], None]] = None) -> Tally:
     """Play each seed under every setup (a pair: base and mod on the same seed). Ctrl-C ends
@@ -384,17 +443,19 @@ def run_chunk(setups: tuple[Setup, ...], seeds: range,
     all_rules = [s.rules() for s in setups]
     tally = Tally(len(setups), setups[0].players)
     resolved: list[dict[str, int]] = [{} for _ in setups]  # card -> times, named at the end
+    replays = _replays(setups, all_rules)
     for seed in seeds:
         if _STOP:
             break
         if _PARENT is not None and os.getppid() != _PARENT:
             os._exit(1)  # orphaned: nobody reads these games, and no log may follow
-        played = unless_interrupted(functools.partial(_play_each, setups, all_rules, seed))
+        played = unless_interrupted(functools.partial(_play_each, setups, all_rules, seed,
+                                                      replays))
         if played is None:
             break
         per_run = []
-        for setup, rules, times, (result, start) in zip(setups, all_rules, resolved, played,
-                                                        strict=True):
+        for setup, rules, times, (result, start, _game) in zip(setups, all_rules, resolved,
+                                                               played, strict=True):
             if setup.log_dir:
                 write_log(setup, setup.log_dir, rules, seed, result)
             per_run.append(observe(result, start, setup.bots, times))
