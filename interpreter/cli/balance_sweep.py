@@ -208,9 +208,13 @@ def _target_line(param: str, aim: dict, verdicts: list, values: list[int]) -> st
     inside = f[1] <= value <= f[2]
     places = places_for(f[1], f[2], value, 3 if figure == "out" else 2)
     others = [str(v) for v in aim["holding"] if v != best]
+    judged = verdicts[values.index(best)].judgement
+    # the recipe writes the nearest value into the card: not without saying it is out of line
+    warn = (f"; but its verdict there is {short(judged)}"
+            if judged.code.startswith("out_of_line") else "")
     return (head + f"nearest at {param} = {best} ({f[0]:.{places}f}, 95% [{f[1]:.{places}f}, "
             f"{f[2]:.{places}f}], the target is {'inside' if inside else 'outside'})"
-            + (f"; the intervals of {', '.join(others)} hold it too" if others else ""))
+            + (f"; the intervals of {', '.join(others)} hold it too" if others else "") + warn)
 
 
 def _document(mod: str, modded, setup, seed: int, tally, param: str, values: list[int],

@@ -549,6 +549,24 @@ def test_a_figure_that_is_0_at_every_value_is_not_said_to_want_more_games():
     assert line.endswith("none holds 3.0 (more --games may)"), line  # a real spread: it may
 
 
+def test_the_target_line_says_when_the_nearest_value_is_out_of_line():
+    """The recipe writes the nearest value into the card: `--target wounds=1.2` named
+    lich.strength = 16 with nothing on that line saying 16 was OUT OF LINE (on its coins)."""
+    entry, param, values, verdicts, fair, _ = _sweep_case(["in_line", "in_line"])
+    peers = [_side(f"Peer {i}", coins=(-0.8, -1.0, -0.6)) for i in range(3)]
+    harder = _judge(_side("Me", wounds=(1.18, 1.08, 1.27), coins=(-1.2, -1.3, -1.1)), peers)
+    verdicts = [verdicts[0], attrs.evolve(verdicts[1], judgement=harder,
+                                          me=_side("Me", wounds=(1.18, 1.08, 1.27)))]
+    aim = {"figure": "wounds", "value": 1.2, "separated": True, "holding": [2], "best": 2}
+    line = bal_sweep.sweep_lines(entry, param, values, verdicts, [1], aim)[-1]
+    assert line == ("  target wounds = 1.2: nearest at gorgon.wounds = 2 (1.18, 95% [1.08, "
+                    "1.27], the target is inside); but its verdict there is OUT OF LINE, harder "
+                    "(coins)"), line
+    aim = {"figure": "wounds", "value": 1.0, "separated": True, "holding": [1], "best": 1}
+    line = bal_sweep.sweep_lines(entry, param, values, verdicts, [1], aim)[-1]
+    assert "verdict there" not in line, line  # in line there: nothing to add
+
+
 def _sweep_case(codes: list[str]):
     """sweep_lines' arguments for gorgon.wounds = 1, 2, 3 with these verdicts."""
     entry = bal.Entry("gorgon", "boss", True, ())
