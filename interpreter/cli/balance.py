@@ -137,7 +137,8 @@ def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
     verdicts = [bal.verdict(tally, k, e, base, modded, n_players)
                 for k, e in enumerate(plan, start=1)]
     bots_line = ", ".join(dict.fromkeys(kinds))
-    setup = (f"{modded.ruleset.id} {var.name}, {n_players} players, {tally.games} games "
+    setup = (f"{modded.ruleset.id} {var.name}, {n_players} player"
+             f"{'s' if n_players != 1 else ''}, {tally.games} games "
              f"{seeds_played(seed, games, tally.interrupted)}, bots {bots_line}")
     if tally.interrupted:
         click.echo(interrupted_note(tally.games), err=True)

@@ -112,7 +112,8 @@ def sweep_balance(mod: str, base, modded, plan: list, base_setup, sweep_text: st
         if tally.interrupted:
             click.echo(interrupted_note(tally.games) + ": the figures of the games finished")
         click.echo(f"balance {mod} --sweep {sweep_text}: {modded.ruleset.id} {var.name}, "
-                   f"{players} players, {tally.games} paired games a value "
+                   f"{players} player{'s' if players != 1 else ''}, {tally.games} paired "
+                   "games a value "
                    f"{seeds_played(seed, games, tally.interrupted)} (the same deals for every "
                    "value), bots "
                    f"{', '.join(dict.fromkeys(kinds))}; 95% intervals in brackets")

@@ -638,3 +638,17 @@ def test_the_help_says_how_to_name_any_number_and_the_values():
     for said in ("A..B:STEP", "A,B,C", "CARD.FIELD#K", "CARD.FIELD.ROW", "CARD#K",
                  "lists the card's numbers"):
         assert said in text, said
+
+
+def test_a_solo_balance_says_one_player(tmp_path):
+    """`balance MOD --ruleset classic --variant solo --players 1` said "classic solo, 1 players"
+    (simulate says "1 player")."""
+    (tmp_path / "pit.dsl").write_text("trap pit {\n  name \"Pit\"\n  hits { 1 -> lowest: "
+                                      "wound 1 }\n}\n")
+    (tmp_path / "mod.yaml").write_text("deck: {pit: 1}\nrulesets: [classic]\n")
+    mod = str(tmp_path)
+    for sweep in ([], ["--sweep", "pit.hits.1=1,2"]):
+        r = CliRunner().invoke(main, ["balance", mod, "--variant", "solo", "--players", "1",
+                                      "--games", "3", "--jobs", "1", *sweep])
+        assert r.exit_code == 0, r.output
+        assert "classic solo, 1 player, 3 " in r.stdout, r.stdout
