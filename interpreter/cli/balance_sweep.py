@@ -199,9 +199,14 @@ def _target_line(param: str, aim: dict, verdicts: list, values: list[int]) -> st
         return head + (f"the figure does not separate the values: the card {never} any time "
                        "it was resolved, at any value swept")
     if not aim["separated"]:
-        why = (f"every value's 95% interval holds {value}" if aim["holding"] else
-               f"their 95% intervals all overlap, and none holds {value}")
-        return head + f"the figure does not separate the values: {why} (more --games may)"
+        if aim["holding"]:
+            return head + ("the figure does not separate the values: every value's 95% "
+                           f"interval holds {value} (more --games may)")
+        # intervals that share a point and miss the target all lie on one side of it
+        side = "below" if all(f[2] < value for f in figs if f is not None) else "above"
+        return head + (f"the figure does not separate the values: their 95% intervals all lie "
+                       f"{side} {value} and overlap one another; the values swept do not reach "
+                       "it (sweep further, or more --games may tell them apart)")
     best = aim["best"]
     if best is None:
         return head + "the card was never resolved"

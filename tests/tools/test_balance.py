@@ -546,7 +546,14 @@ def test_a_figure_that_is_0_at_every_value_is_not_said_to_want_more_games():
                     "no player out any time it was resolved, at any value swept"), line
     aim = {"figure": "wounds", "value": 3.0, "separated": False, "holding": [], "best": None}
     line = bal_sweep.sweep_lines(entry, param, values, verdicts, fair, aim)[-1]
-    assert line.endswith("none holds 3.0 (more --games may)"), line  # a real spread: it may
+    # alike, and alike far from the target: the values swept do not reach it ("none holds 3.0
+    # (more --games may)" said nothing of where the target lay)
+    assert line.endswith("their 95% intervals all lie below 3.0 and overlap one another; the "
+                         "values swept do not reach it (sweep further, or more --games may tell "
+                         "them apart)"), line
+    aim = {"figure": "wounds", "value": 0.5, "separated": False, "holding": [], "best": None}
+    line = bal_sweep.sweep_lines(entry, param, values, verdicts, fair, aim)[-1]
+    assert "all lie above 0.5" in line, line
 
 
 def test_the_target_line_says_when_the_nearest_value_is_out_of_line():
