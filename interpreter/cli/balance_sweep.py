@@ -169,7 +169,11 @@ def sweep_lines(entry, param: str, values: list[int], verdicts: list, fair: list
     if aim:
         lines.append("  " + _target_line(param, aim, verdicts, values))
     for v, verdict in zip(values, verdicts, strict=True):
-        if verdict.judgement.code in ("too_few_games", "no_peers"):
+        if verdict.judgement.code == "no_peers":  # its sentence points at lines not shown here
+            lines.append(f"  no printed {entry.kind} to measure it against: its figures above are "
+                         "the answer (each value's change to the whole game: --json, `game`)")
+            break
+        if verdict.judgement.code == "too_few_games":
             lines.append(f"  at {v}: {verdict.judgement.sentence}")
             break
     return lines

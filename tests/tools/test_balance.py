@@ -574,6 +574,18 @@ def test_the_target_line_says_when_the_nearest_value_is_out_of_line():
     assert "verdict there" not in line, line  # in line there: nothing to add
 
 
+def test_a_card_without_peers_is_not_sent_to_lines_a_sweep_does_not_print():
+    """`balance examples/mods/bosses-2013 --ruleset classic --sweep 'medusa-2013#1=10,20'` said
+    "at 10: no printed boss-2013 …; judge it by the whole game's change above": a sweep prints
+    no whole game's change."""
+    entry, param, values, verdicts, fair, aim = _sweep_case(["no_peers", "no_peers"])
+    lines = bal_sweep.sweep_lines(entry, param, values, verdicts, fair, aim)
+    assert "  no verdict at any value swept (no printed bosses)" in lines, lines
+    assert lines[-1] == ("  no printed boss to measure it against: its figures above are the "
+                         "answer (each value's change to the whole game: --json, `game`)"), lines
+    assert not any("above" in line and "whole game's change" in line for line in lines)
+
+
 def _sweep_case(codes: list[str]):
     """sweep_lines' arguments for gorgon.wounds = 1, 2, 3 with these verdicts."""
     entry = bal.Entry("gorgon", "boss", True, ())
