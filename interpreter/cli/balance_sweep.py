@@ -135,9 +135,7 @@ def sweep_lines(entry, param: str, values: list[int], verdicts: list, fair: list
     from raiders.interpreter.tools import balance as bal
 
     me = verdicts[0].me
-    lines = [f"{me.name} ({entry.card}, a {entry.kind}"
-             + (", in the boss slot" if entry.boss else ", in one room slot a game")
-             + "), per player each time resolved:",
+    lines = [f"{me.name} {entry.describe()}, per player each time resolved:",
              f"  {'value':>6}  {'resolved':>8}  {'players out':>22}  {'wounds':>20}  "
              f"{'coins':>22}  verdict"]
     for v, verdict in zip(values, verdicts, strict=True):
@@ -147,7 +145,7 @@ def sweep_lines(entry, param: str, values: list[int], verdicts: list, fair: list
         mark = "  <- nearest" if aim.get("best") == v else ""
         lines.append(f"  {v:>6}  {verdict.me.resolved:>8}  {cells[0]:>22}  {cells[1]:>20}  "
                      f"{cells[2]:>22}  {short(verdict.judgement)}{mark}")
-    kind = entry.kind + ("es" if entry.kind.endswith("s") else "s")
+    kind = bal.plural(entry.peer_kind)
     # values without a verdict are neither in line nor out of it: said apart
     open_ = [v for v, verdict in zip(values, verdicts, strict=True)
              if verdict.judgement.code in ("too_few_games", "no_peers")]
@@ -170,8 +168,9 @@ def sweep_lines(entry, param: str, values: list[int], verdicts: list, fair: list
         lines.append("  " + _target_line(param, aim, verdicts, values))
     for v, verdict in zip(values, verdicts, strict=True):
         if verdict.judgement.code == "no_peers":  # its sentence points at lines not shown here
-            lines.append(f"  no printed {entry.kind} to measure it against: its figures above are "
-                         "the answer (each value's change to the whole game: --json, `game`)")
+            lines.append(f"  no printed {entry.peer_kind} to measure it against: its figures "
+                         "above are the answer (each value's change to the whole game: "
+                         "--json, `game`)")
             break
         if verdict.judgement.code == "too_few_games":
             lines.append(f"  at {v}: {verdict.judgement.sentence}")
@@ -242,7 +241,8 @@ def _document(mod: str, modded, setup, seed: int, tally, param: str, values: lis
             "variant": modded.variant.name, "players": setup.players, "bots": list(setup.bots),
             "seed": seed, "games": tally.games, "interrupted": tally.interrupted,
             "min_resolutions": bal.MIN_RESOLUTIONS, "min_games": bal.MIN_GAMES,
-            "card": first.entry.card, "kind": first.entry.kind, "boss": first.entry.boss,
+            "card": first.entry.card, "kind": first.entry.kind,
+            "peer_kind": first.entry.peer_kind, "boss": first.entry.boss,
             "sweep": {"param": param, "in_line": fair, "target": aim or None, "values": [
                 {"value": v, **{m: fig(f) for m, f in verdict.figures.items()},
                  **met(verdict.me),

@@ -54,9 +54,28 @@ class Entry:
     """One of the mod's cards: where it goes, and the printed cards it is measured against."""
 
     card: str
-    kind: str
+    kind: str  # the card's own kind
     boss: bool  # takes the boss slot; else a room slot drawn from the seed
-    peers: tuple[str, ...]  # the base game's dealt cards of the same kind
+    peers: tuple[str, ...]  # the base game's dealt cards of `peer_kind` in the same place
+    # the kind it is measured as: its own, or the nearest ancestor with printed cards dealt
+    # where it goes (a card of `kind elite : boss` beside the printed bosses)
+    peer_kind: str = attrs.field(default=attrs.Factory(lambda self: self.kind, takes_self=True))
+
+    def describe(self) -> str:
+        """'(gorgon, a boss, in the boss slot)', with the kind it is measured as when not its
+        own."""
+        among = (f", measured among the printed {plural(self.peer_kind)}"
+                 if self.peer_kind != self.kind else "")
+        return (f"({self.card}, {article(self.kind)} {self.kind}{among}"
+                + (", in the boss slot)" if self.boss else ", in one room slot a game)"))
+
+
+def plural(kind: str) -> str:
+    return kind + ("es" if kind.endswith("s") else "s")
+
+
+def article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 class BalanceError(Exception):
@@ -82,9 +101,17 @@ def entries(base: Rules, modded: Rules, own: set[str]) -> tuple[list[Entry], lis
         if cid in dealt_base:
             notes.append(f"{cid}: already dealt without the mod: not measured")
             continue
-        peers = tuple(sorted(c for c in dealt_base if base.rooms[c].kind == room.kind
-                             and (c in base.bosses) == boss))
-        out.append(Entry(cid, room.kind, boss, peers))
+        # the printed cards of its kind dealt in its place; for a kind of the mod's own, those
+        # of its nearest ancestor that has some (`kind elite : boss`: the printed bosses)
+        peers: tuple[str, ...] = ()
+        peer_kind = room.kind
+        for kind in room.kinds:
+            peers = tuple(sorted(c for c in dealt_base if base.rooms[c].kind == kind
+                                 and (c in base.bosses) == boss))
+            if peers:
+                peer_kind = kind
+                break
+        out.append(Entry(cid, room.kind, boss, peers, peer_kind))
     return out, notes
 
 
@@ -489,7 +516,7 @@ def games_wanted(games: int, me: Side, peers: list[Side], every: bool = False) -
 
 def judge(me: Side, peers: list[Side], kind: str, games: int) -> Judgement:
     """The card's lines and verdict against its peers (docs/simulate.md#reading-the-verdict)."""
-    kinds = kind + ("es" if kind.endswith("s") else "s")
+    kinds = plural(kind)
     lines: list[str] = []
     compared = [p for p in peers if p.enough]
     need_peers = math.ceil(len(peers) / 2)
@@ -609,10 +636,8 @@ def verdict(tally: sim.Tally, run: int, entry: Entry, rules: Rules, mod_rules: R
     me, figures = _side(mod_rules.rooms[entry.card].name, tally.figures(run),
                         tally.counts[run], entry.card)
     peers = {c: _side(rules.rooms[c].name, base, tally.counts[0], c) for c in entry.peers}
-    j = judge(me, [s for s, _ in peers.values()], entry.kind, tally.games)
-    lines = [f"{me.name} ({entry.card}, a {entry.kind}"
-             + (", in the boss slot" if entry.boss else ", in one room slot a game") + "):",
-             *j.lines]
+    j = judge(me, [s for s, _ in peers.values()], entry.peer_kind, tally.games)
+    lines = [f"{me.name} {entry.describe()}:", *j.lines]
     slot = {m: paired(tally, run, f"slot.{entry.card}.{m}") for m, _ in MEASURES}
     # the slot's figures rest on the same games (the times it resolved): all or none
     got = {m: known(d) for m, d in slot.items()}
@@ -648,8 +673,8 @@ def peer_table(v: Verdict) -> list[str]:
                 f"too few to compare: {_count(side.resolved, 'resolution')}")
         rows.append((key, c, side.name, cells, note))
     rows.sort(key=lambda r: (r[0], r[1]))
-    kind = v.entry.kind
-    kinds = kind + ("es" if kind.endswith("s") else "s")
+    kind = v.entry.peer_kind
+    kinds = plural(kind)
     out = [f"  the printed {kinds} (base games; per player each time resolved):",
            f"    {'':<20} {'players out':>22} {'wounds':>20} {'coins':>22}"]
     out += [f"    {name:<20} {cells[0]:>22} {cells[1]:>20} {cells[2]:>22}"

@@ -671,3 +671,24 @@ def test_a_solo_balance_says_one_player(tmp_path):
                                       "--games", "3", "--jobs", "1", *sweep])
         assert r.exit_code == 0, r.output
         assert "classic solo, 1 player, 3 " in r.stdout, r.stdout
+
+
+def test_a_boss_of_a_kind_of_the_mod_s_own_is_measured_among_the_printed_bosses(tmp_path):
+    """`kind elite-boss : boss` (docs/dsl.md derives kinds so): its boss was "no printed
+    elite-boss to compare with" and got no verdict, though it is a boss in the boss slot."""
+    mod = _mod(tmp_path, "kind elite-boss : boss(wounds = 2) { }\n"
+               "elite-boss ogre-king { name \"Ogre King\"  strength 12 / 16 / 20 }\n",
+               "bosses: [ogre-king]\n")
+    base = load_rules("deluxe", None, ())
+    modded = load_rules("deluxe", None, (mod,))
+    (entry,), _ = bal.entries(base, modded, bal.own_cards(mod, modded))
+    assert (entry.kind, entry.peer_kind) == ("elite-boss", "boss")
+    assert set(entry.peers) == set(base.bosses)
+    assert entry.describe() == ("(ogre-king, an elite-boss, measured among the printed bosses, "
+                                "in the boss slot)")
+    gorgon = bal.Entry("gorgon", "boss", True, ())
+    assert gorgon.describe() == "(gorgon, a boss, in the boss slot)"
+    r = CliRunner().invoke(main, ["balance", mod, "--games", "3", "--jobs", "1", "--json"])
+    card = json.loads(r.stdout)["cards"][0]
+    assert (card["kind"], card["peer_kind"]) == ("elite-boss", "boss")
+    assert set(card["peers"]) == set(base.bosses)
