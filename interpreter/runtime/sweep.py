@@ -276,7 +276,7 @@ def nearest(rows: list[tuple[int, Optional[float]]], target: float) -> Optional[
 def places_for(low: float, high: float, target: float, places: int) -> int:
     """Decimal places (`places` or more, at most 6) at which an interval reads on the side of
     the target it lies: 0.2 just below [0.2042, 0.3025] reads "[0.20, 0.30], the target is
-    outside" at 2 places, "[0.205, 0.302]" at 3."""
+    outside" at 2 places, "[0.204, 0.302]" at 3."""
     while places < 6 and ((target < low and round(low, places) <= target)
                           or (target > high and round(high, places) >= target)):
         places += 1
