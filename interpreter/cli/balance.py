@@ -5,18 +5,16 @@ from typing import Optional
 
 import click
 
-from .common import DEFAULT_BOTS, MAX_GAMES, SEED, Failure, bot_kinds, load_rules_or_exit
+from .common import (
+    DEFAULT_BOTS,
+    MAX_GAMES,
+    SEED,
+    Failure,
+    bot_kinds,
+    given_once,
+    load_rules_or_exit,
+)
 from .progress import INTERRUPTED, games_bar, interrupted_note, seeds_played
-
-
-def _once(ctx: click.Context, param: click.Parameter, given: tuple[str, ...]) -> Optional[str]:
-    """An option that may be given once: a second --sweep was silently taken instead of the
-    first (click keeps the last)."""
-    if len(given) > 1:
-        what = "sweeps one number" if param.name == "sweep_text" else "aims at one figure"
-        raise click.BadParameter(f"given {len(given)} times ({'; '.join(given)}): balance "
-                                 f"{what} at a time (run it once for each)")
-    return given[0] if given else None
 
 
 @click.command(name="balance")
@@ -38,14 +36,16 @@ def _once(ctx: click.Context, param: click.Parameter, given: tuple[str, ...]) ->
               help="Other mods both sides play with (repeatable).")
 @click.option("--jobs", type=click.IntRange(1, 256), default=None,
               help="Processes (default: every core; the figures do not depend on it).")
-@click.option("--sweep", "sweep_text", multiple=True, callback=_once, metavar="CARD.FIELD=VALUES",
+@click.option("--sweep", "sweep_text", multiple=True, callback=given_once,
+              metavar="CARD.FIELD=VALUES",
               help="What number makes it fair? Play the mod's card once per value of one of "
                    "its numbers (as `simulate --sweep`: 'gorgon.strength=10..22:2'), each "
                    "in its slot of the same deals, with a verdict per value. VALUES: A..B, "
                    "A..B:STEP or A,B,C; a per-player field sweeps the --players shield; "
                    "CARD.FIELD#K, CARD.FIELD.ROW (a table row) and CARD#K (any number of the "
                    "card's text) reach the others; a wrong one lists the card's numbers.")
-@click.option("--target", "target_text", multiple=True, callback=_once, metavar="FIGURE=VALUE",
+@click.option("--target", "target_text", multiple=True, callback=given_once,
+              metavar="FIGURE=VALUE",
               help="With --sweep: the value whose figure comes nearest VALUE; FIGURE is out "
                    "(a share of the players, 0..1), wounds or coins (negative: taken), per "
                    "player each time resolved, e.g. wounds=1.2 or coins=-1.")

@@ -170,6 +170,8 @@ def test_a_target_the_figure_does_not_separate_names_no_nearest():
     ["--sweep", "lava.hits.5=1", "--target", "nonsense"],
     ["--target", "coins=3"],                        # a target without a sweep
     ["--sweep", "lava.hits.5=1", "--compare", GORGON],
+    ["--sweep", "lava.hits.5=1", "--sweep", "lava.hits.5=2"],  # click kept the last silently
+    ["--sweep", "lava.hits.5=1", "--target", "coins=1", "--target", "wounds=1"],
 ])
 def test_bad_sweeps_exit_2_with_a_message(args):
     out = run("simulate", "--games", "2", "--jobs", "1", *args)
