@@ -6,7 +6,8 @@ give the same figures, which it checks.
 
     balance  `raiders balance MOD`: the base game, then the mod's card in its slot
     diff     `raiders diff` / `simulate --compare`: the mod, then the mod with one number changed
-    sweep    `simulate --sweep`: a printed card at three values of one number
+    sweep    `simulate --sweep`: a printed card (the deck's most copied) at three values of
+             its last number
 
     python benchmarks/replay.py [--mod examples/mods/gorgon] [--games 40] [--bots greedy]
                                 [--repeat 2] [--only balance,diff,sweep]
@@ -49,8 +50,15 @@ def workloads(mod: str, bots: tuple[str, ...], scratch: Path) -> dict:
     copy.write_text("".join(lines))
     compared = (sim.Setup("deluxe", None, players, bots, (mod,)),
                 sim.Setup("deluxe", None, players, bots, (str(changed),)))
+    # a printed deck card with the most copies, its last number (a monster's wounds) swept
+    # over three values around the printed one
+    printed = max((c for c in base.deck if numbers(base.library.cards[c])),
+                  key=lambda c: (base.deck[c], c))
+    last = numbers(base.library.cards[printed])
+    value = last[-1][1].value
+    spec = f"{printed}#{len(last)}={max(0, value - 1)}..{value + 1}"
     swept = tuple(sim.Setup("deluxe", None, players, bots, (), edits=(e,)) for e in resolve(
-        base.library, parse_sweep("dragon.wounds=1..3"), players, base.ruleset.strength_players))
+        base.library, parse_sweep(spec), players, base.ruleset.strength_players))
 
     def chunk(setups):
         def afresh(seeds):
@@ -69,7 +77,7 @@ def workloads(mod: str, bots: tuple[str, ...], scratch: Path) -> dict:
                     lambda seeds: bal.run_slots(plan, paired, seeds)),
         "diff": (f"{Path(mod).name} against a copy with {card}'s first number changed",
                  *chunk(compared)),
-        "sweep": ("dragon.wounds = 1, 2, 3", *chunk(swept)),
+        "sweep": (f"a printed card swept: {spec}", *chunk(swept)),
     }
 
 

@@ -5,8 +5,16 @@ from typing import Optional
 
 import click
 
-from .common import DEFAULT_BOTS, MAX_GAMES, SEED, Failure, bot_kinds, load_rules_or_exit
-from .progress import INTERRUPTED, games_bar, interrupted_note
+from .common import (
+    DEFAULT_BOTS,
+    MAX_GAMES,
+    SEED,
+    Failure,
+    bot_kinds,
+    given_once,
+    load_rules_or_exit,
+)
+from .progress import INTERRUPTED, games_bar, interrupted_note, seeds_played
 
 
 @click.command(name="balance")
@@ -28,13 +36,19 @@ from .progress import INTERRUPTED, games_bar, interrupted_note
               help="Other mods both sides play with (repeatable).")
 @click.option("--jobs", type=click.IntRange(1, 256), default=None,
               help="Processes (default: every core; the figures do not depend on it).")
-@click.option("--sweep", "sweep_text", default=None, metavar="CARD.FIELD=VALUES",
+@click.option("--sweep", "sweep_text", multiple=True, callback=given_once,
+              metavar="CARD.FIELD=VALUES",
               help="What number makes it fair? Play the mod's card once per value of one of "
                    "its numbers (as `simulate --sweep`: 'gorgon.strength=10..22:2'), each "
-                   "in its slot of the same deals, with a verdict per value.")
-@click.option("--target", "target_text", default=None, metavar="FIGURE=VALUE",
-              help="With --sweep: the value whose figure comes nearest VALUE; FIGURE is out, "
-                   "wounds or coins (per player each time resolved), e.g. wounds=1.2.")
+                   "in its slot of the same deals, with a verdict per value. VALUES: A..B, "
+                   "A..B:STEP or A,B,C; a per-player field sweeps the --players shield; "
+                   "CARD.FIELD#K, CARD.FIELD.ROW (a table row) and CARD#K (any number of the "
+                   "card's text) reach the others; a wrong one lists the card's numbers.")
+@click.option("--target", "target_text", multiple=True, callback=given_once,
+              metavar="FIGURE=VALUE",
+              help="With --sweep: the value whose figure comes nearest VALUE; FIGURE is out "
+                   "(a share of the players, 0..1), wounds or coins (negative: taken), per "
+                   "player each time resolved, e.g. wounds=1.2 or coins=-1.")
 @click.option("--json", "as_json", is_flag=True, help="The figures and verdicts as JSON.")
 def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
                 n_players: Optional[int], bots: str, games: int, seed: int,
@@ -123,8 +137,9 @@ def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
     verdicts = [bal.verdict(tally, k, e, base, modded, n_players)
                 for k, e in enumerate(plan, start=1)]
     bots_line = ", ".join(dict.fromkeys(kinds))
-    setup = (f"{modded.ruleset.id} {var.name}, {n_players} players, {tally.games} games on seeds "
-             f"{seed}..{seed + tally.games - 1}, bots {bots_line}")
+    setup = (f"{modded.ruleset.id} {var.name}, {n_players} player"
+             f"{'s' if n_players != 1 else ''}, {tally.games} games "
+             f"{seeds_played(seed, games, tally.interrupted)}, bots {bots_line}")
     if tally.interrupted:
         click.echo(interrupted_note(tally.games), err=True)
     if as_json:
@@ -139,7 +154,8 @@ def balance_cmd(mod: str, ruleset: Optional[str], variant: Optional[str],
                "variant": var.name, "players": n_players, "bots": list(kinds), "seed": seed,
                "games": tally.games, "interrupted": tally.interrupted,
                "min_resolutions": bal.MIN_RESOLUTIONS, "min_games": bal.MIN_GAMES, "cards": [
-                   {"card": v.entry.card, "kind": v.entry.kind, "boss": v.entry.boss,
+                   {"card": v.entry.card, "kind": v.entry.kind,
+                    "peer_kind": v.entry.peer_kind, "boss": v.entry.boss,
                     **{m: fig(f) for m, f in v.figures.items()}, **met(v.me),
                     "against_slot": {m: fig(d) for m, d in v.against_slot.items()},
                     "game": {k: fig(d) for k, d in v.game.items()},

@@ -267,3 +267,15 @@ def replay_hint(meta, target, cards: tuple[str, ...], ruleset: str,
                "(docs/security.md); replay "
                f"{'them' if folder else 'it'} with:\n  "
                + shlex.join([*words, str(folder or target)]), err=True)
+
+
+def given_once(ctx: click.Context, param: click.Parameter, given: tuple[str, ...]
+               ) -> Optional[str]:
+    """The callback of an option that may be given at most once (declared `multiple=True`):
+    click keeps the last of several silently, so a second --sweep replaced the first without
+    a word. None when not given."""
+    if len(given) > 1:
+        what = "sweeps one number" if param.name == "sweep_text" else "aims at one figure"
+        raise click.BadParameter(f"given {len(given)} times ({'; '.join(given)}): "
+                                 f"{ctx.info_name} {what} at a time (run it once for each)")
+    return given[0] if given else None

@@ -45,3 +45,13 @@ def games_bar(total: int, label: str) -> Iterator[Optional[Callable[[int], None]
 def interrupted_note(games: int) -> str:
     """The line a run stopped by Ctrl-C prints (on stderr, and above its figures)."""
     return f"interrupted after {games} game{'s' if games != 1 else ''}"
+
+
+def seeds_played(seed: int, asked: int, interrupted: bool) -> str:
+    """Which seeds the figures rest on, said truly: all of them, or after Ctrl-C the games
+    finished, which are not the first ones asked for (each process had its own share of the
+    seeds when it stopped)."""
+    span = f"seeds {seed}..{seed + asked - 1}"
+    if not interrupted:
+        return f"on {span}"
+    return f"of the {asked} asked (those finished when stopped) from {span}"

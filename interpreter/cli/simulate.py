@@ -16,6 +16,7 @@ from .common import (
     check_seed_range,
     check_targets,
     complete_ruleset,
+    given_once,
     load_rules_or_exit,
     nonempty_path,
     relative_to_log,
@@ -54,12 +55,14 @@ from .progress import INTERRUPTED, games_bar, interrupted_note
 @click.option("--until-resolved", is_flag=True, help="Same as --precision 0.01.")
 @click.option("--max-games", type=click.IntRange(1, MAX_GAMES), default=None,
               help="The cap for --precision (default: 100 × --games).")
-@click.option("--sweep", "sweep_text", default=None, metavar="CARD.FIELD=A..B",
+@click.option("--sweep", "sweep_text", multiple=True, callback=given_once,
+              metavar="CARD.FIELD=A..B",
               help="Play the games once per value of one number on one card, rewritten in "
                    "the card's text: CARD.FIELD (per-player fields: the shield for --players), "
                    "CARD.FIELD#K (its K-th number), CARD.FIELD.ROW (a table row), CARD#K (the "
                    "card's K-th number); values A..B, A..B:STEP or A,B,C. One line per value.")
-@click.option("--target", "target_text", default=None, metavar="FIGURE=VALUE",
+@click.option("--target", "target_text", multiple=True, callback=given_once,
+              metavar="FIGURE=VALUE",
               help="With --sweep: the value whose FIGURE comes nearest VALUE, e.g. "
                    "win.seat.P1=0.25, card.ID.wounds=1.5, out.unconscious=0.2 (figure names "
                    "as in --json).")

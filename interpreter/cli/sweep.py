@@ -119,6 +119,7 @@ def sweep_lines(param: str, rows: list, shown: list[str], target, best,
     """One line per value; `room`: the swept room card, whose times resolved get a column
     (dealt as the deck deals it, about one game in eleven for a boss: the precision of its
     figures rests on that count, not on the games)."""
+    from raiders.interpreter.runtime.sweep import places_for
     from raiders.interpreter.tools.simulate import _cell, _kind
 
     head = f"  {'value':>6}  {'games':>6}  " + (f"{'resolved':>8}  " if room else "")
@@ -150,7 +151,8 @@ def sweep_lines(param: str, rows: list, shown: list[str], target, best,
             inside = f.low <= target.value <= f.high
             # the figure and its interval rounded alike, as the table shows them (a rate to
             # its 0.1%), in the target's own units
-            places = 3 if _kind(target.figure)[0] == "rate" else 2
+            places = places_for(f.low, f.high, target.value,
+                                3 if _kind(target.figure)[0] == "rate" else 2)
             lines.append(f"target {target.figure} = {target.value}: nearest at {param} = {best} "
                          f"({f.value:.{places}f}, 95% [{f.low:.{places}f}, {f.high:.{places}f}]"
                          + (", the target is inside)" if inside else ", the target is outside)")

@@ -13,6 +13,7 @@ comes nearest. Syntax in docs/simulate.md.
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import Optional
 
@@ -159,7 +160,11 @@ def resolve(lib: Library, sweep: Sweep, players: int, strength_players: int) -> 
         raise SweepError(f"no card `{sweep.card}` in these rules" + (f"; {hint}" if hint else "")
                          + " (a mod's card needs its folder in --cards)")
     found = numbers(card)
-    listing = "; ".join(describe_numbers(card)) or "none"
+    listing = "; ".join(describe_numbers(card)) or "none written"
+    unset = _defaulted_fields(lib, card)
+    if unset:  # sweepable too (the field is added), but nowhere in the card's text
+        listing += (f"; and, left at the kind's default (a sweep adds the field): "
+                    f"{', '.join(f'{card.id}.{name}' for name in unset)}")
     if not sweep.path:  # CARD#K
         if sweep.k is None or sweep.k > len(found):
             raise SweepError(f"`{sweep.text}`: {card.id} has {len(found)} number(s): {listing}")
@@ -194,14 +199,21 @@ def _is_per_players(card: ast.CardDecl, path: tuple[str, ...]) -> bool:
                                   and isinstance(m.value, ast.PerPlayers) for m in card.members)
 
 
+def _defaulted_fields(lib: Library, card: ast.CardDecl) -> list[str]:
+    """The whole-number parameters of the card's kind that the card does not set."""
+    kind = lib.kinds.get(card.kind)
+    if kind is None:
+        return []
+    has = {m.name for m in card.members if isinstance(m, ast.Field)}
+    return [name for name, param in kind.params.items()
+            if param.type == "int" and name not in has]
+
+
 def _absent_field(lib: Library, card: ast.CardDecl, sweep: Sweep) -> Optional[str]:
     """A whole-number parameter of the card's kind that the card leaves at its default."""
     if len(sweep.path) != 1 or sweep.k is not None:
         return None
-    kind = lib.kinds.get(card.kind)
-    param = kind.params.get(sweep.path[0]) if kind else None
-    has = any(isinstance(m, ast.Field) and m.name == sweep.path[0] for m in card.members)
-    return sweep.path[0] if param is not None and param.type == "int" and not has else None
+    return sweep.path[0] if sweep.path[0] in _defaulted_fields(lib, card) else None
 
 
 def edited_card(card: ast.CardDecl, edit: NumberEdit) -> ast.CardDecl:
@@ -239,16 +251,19 @@ class Target:
     value: float
 
 
-def parse_target(text: str) -> Target:
-    """`FIGURE=VALUE`: a figure name as in the JSON (win.seat.P1, card.ID.wounds, …)."""
+def parse_target(text: str, example: str = "win.seat.P1=0.25 or card.ID.wounds=1.5 (figure "
+                                           "names: docs/simulate.md)") -> Target:
+    """`FIGURE=VALUE`: a figure name as in the JSON (win.seat.P1, card.ID.wounds, …);
+    `example`: what the caller's targets look like, for the error."""
     left, eq, right = text.partition("=")
     try:
         value = float(right)
     except ValueError:
         value = None
     if not eq or not left.strip() or value is None or value != value:
-        raise SweepError(f"`{text}`: a target is FIGURE=VALUE, e.g. win.seat.P1=0.25 or "
-                         "card.ID.wounds=1.5 (figure names: docs/simulate.md)")
+        raise SweepError(f"`{text}`: a target is FIGURE=VALUE, e.g. {example}")
+    if not math.isfinite(value):  # every figure is nearest an infinite target: no answer
+        raise SweepError(f"`{text}`: a target is a finite number, e.g. {example}")
     return Target(left.strip(), value)
 
 
@@ -256,6 +271,16 @@ def nearest(rows: list[tuple[int, Optional[float]]], target: float) -> Optional[
     """The swept value whose figure is nearest the target (ties: the smaller value)."""
     scored = [(abs(f - target), v) for v, f in rows if f is not None]
     return min(scored)[1] if scored else None
+
+
+def places_for(low: float, high: float, target: float, places: int) -> int:
+    """Decimal places (`places` or more, at most 6) at which an interval reads on the side of
+    the target it lies: 0.2 just below [0.2042, 0.3025] reads "[0.20, 0.30], the target is
+    outside" at 2 places, "[0.204, 0.302]" at 3."""
+    while places < 6 and ((target < low and round(low, places) <= target)
+                          or (target > high and round(high, places) >= target)):
+        places += 1
+    return places
 
 
 def holding(rows: list[tuple[int, Optional[tuple[float, float]]]], target: float) -> list[int]:

@@ -54,9 +54,28 @@ class Entry:
     """One of the mod's cards: where it goes, and the printed cards it is measured against."""
 
     card: str
-    kind: str
+    kind: str  # the card's own kind
     boss: bool  # takes the boss slot; else a room slot drawn from the seed
-    peers: tuple[str, ...]  # the base game's dealt cards of the same kind
+    peers: tuple[str, ...]  # the base game's dealt cards of `peer_kind` in the same place
+    # the kind it is measured as: its own, or the nearest ancestor with printed cards dealt
+    # where it goes (a card of `kind elite : boss` beside the printed bosses)
+    peer_kind: str = attrs.field(default=attrs.Factory(lambda self: self.kind, takes_self=True))
+
+    def describe(self) -> str:
+        """'(gorgon, a boss, in the boss slot)', with the kind it is measured as when not its
+        own."""
+        among = (f", measured among the printed {plural(self.peer_kind)}"
+                 if self.peer_kind != self.kind else "")
+        return (f"({self.card}, {article(self.kind)} {self.kind}{among}"
+                + (", in the boss slot)" if self.boss else ", in one room slot a game)"))
+
+
+def plural(kind: str) -> str:
+    return kind + ("es" if kind.endswith("s") else "s")
+
+
+def article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 class BalanceError(Exception):
@@ -82,9 +101,17 @@ def entries(base: Rules, modded: Rules, own: set[str]) -> tuple[list[Entry], lis
         if cid in dealt_base:
             notes.append(f"{cid}: already dealt without the mod: not measured")
             continue
-        peers = tuple(sorted(c for c in dealt_base if base.rooms[c].kind == room.kind
-                             and (c in base.bosses) == boss))
-        out.append(Entry(cid, room.kind, boss, peers))
+        # the printed cards of its kind dealt in its place; for a kind of the mod's own, those
+        # of its nearest ancestor that has some (`kind elite : boss`: the printed bosses)
+        peers: tuple[str, ...] = ()
+        peer_kind = room.kind
+        for kind in room.kinds:
+            peers = tuple(sorted(c for c in dealt_base if base.rooms[c].kind == kind
+                                 and (c in base.bosses) == boss))
+            if peers:
+                peer_kind = kind
+                break
+        out.append(Entry(cid, room.kind, boss, peers, peer_kind))
     return out, notes
 
 
@@ -324,6 +351,9 @@ class Judgement:
     code: str  # in_line, out_of_line_harder/_easier/_mixed, too_few_games, no_peers
     sentence: str  # the verdict, said
     flags: list[dict]  # each figure out of line: {"figure", "direction": "harder"|"easier"}
+    # the peers compared when not all are ("6 of the 10 compared, the others too seldom met:
+    # --games 550 would compare them"); "" when every peer is, or there is no verdict
+    partial: str = ""
 
 
 def _same(a: float, b: float) -> bool:
@@ -404,6 +434,11 @@ def _beyond_words(measure: str, value: float, above: bool) -> str:
             f"takes {'fewer' if above else 'more'} coins than")
 
 
+def _count(n: int, thing: str) -> str:
+    """'1 resolution', '2 resolutions'."""
+    return f"{n} {thing}{'s' if n != 1 else ''}"
+
+
 def _names(sides: list[Side], most: int = 5) -> str:
     names = [s.name for s in sides]
     return ", ".join(names) if len(names) <= most else \
@@ -481,7 +516,7 @@ def games_wanted(games: int, me: Side, peers: list[Side], every: bool = False) -
 
 def judge(me: Side, peers: list[Side], kind: str, games: int) -> Judgement:
     """The card's lines and verdict against its peers (docs/simulate.md#reading-the-verdict)."""
-    kinds = kind + ("es" if kind.endswith("s") else "s")
+    kinds = plural(kind)
     lines: list[str] = []
     compared = [p for p in peers if p.enough]
     need_peers = math.ceil(len(peers) / 2)
@@ -494,9 +529,10 @@ def judge(me: Side, peers: list[Side], kind: str, games: int) -> Judgement:
                          "it by the whole game's change above", [])
     too_few = None
     if not me.enough:
-        short = (f"{me.resolved} resolutions of the card, at least {MIN_RESOLUTIONS} wanted"
-                 if me.resolved < MIN_RESOLUTIONS else
-                 f"the card was resolved in {me.games} games, at least {MIN_GAMES} wanted")
+        short = (f"{_count(me.resolved, 'resolution')} of the card, at least "
+                 f"{MIN_RESOLUTIONS} wanted" if me.resolved < MIN_RESOLUTIONS else
+                 f"the card was resolved in {_count(me.games, 'game')}, at least {MIN_GAMES} "
+                 "wanted")
         too_few = short
     elif len(compared) < need_peers:
         too_few = (f"{len(compared)} of the {len(peers)} printed {kinds} resolved at least "
@@ -517,8 +553,8 @@ def judge(me: Side, peers: list[Side], kind: str, games: int) -> Judgement:
             continue
         head = f"  {_head(measure, mine)}"
         if too_few is not None:
-            lines.append(head + ("" if me.enough else f" (too few: {me.resolved} "
-                                 "resolutions)"))
+            lines.append(head + ("" if me.enough else
+                                 f" (too few: {_count(me.resolved, 'resolution')})"))
             continue
         with_fig = [(p, f) for p in compared if (f := p.figures.get(measure)) is not None]
         if measure != "out" and lethal_alone:
@@ -540,7 +576,7 @@ def judge(me: Side, peers: list[Side], kind: str, games: int) -> Judgement:
         left_out = []
         if left:
             left_out.append("too few to compare: " + ", ".join(
-                f"{p.name} ({p.resolved} resolution{'s' if p.resolved != 1 else ''})"
+                f"{p.name} ({_count(p.resolved, 'resolution')})"
                 for p in left))
         if never:
             left_out.append(f"never dealt: {_names(never, 10)}")
@@ -549,9 +585,10 @@ def judge(me: Side, peers: list[Side], kind: str, games: int) -> Judgement:
         return Judgement(lines, "too_few_games", f"too few games for a verdict: {too_few}; run "
                          f"with --games {games_wanted(games, me, peers)}", [])
     # peers left out are said in the verdict too, with the games that would compare them
-    within = ("" if not measured else
-              f" ({len(compared)} of the {len(peers)} compared, the others too seldom met: "
-              f"--games {games_wanted(games, me, peers, every=True)} would compare them)")
+    partial = ("" if not measured else
+               f"{len(compared)} of the {len(peers)} compared, the others too seldom met: "
+               f"--games {games_wanted(games, me, peers, every=True)} would compare them")
+    within = f" ({partial})" if partial else ""
     if flags:
         ways = {f["direction"] for f in flags}
         code = "out_of_line_" + (ways.pop() if len(ways) == 1 else "mixed")
@@ -559,9 +596,9 @@ def judge(me: Side, peers: list[Side], kind: str, games: int) -> Judgement:
         sentence = (f"OUT OF LINE, {code.rsplit('_', 1)[1]}: {said}, beyond every interval"
                     f"{within}. Try `--sweep` on its numbers "
                     "(docs/simulate.md#is-my-boss-too-strong)")
-        return Judgement(lines, code, sentence, flags)
+        return Judgement(lines, code, sentence, flags, partial)
     return Judgement(lines, "in_line", f"in line with the printed {kinds}: within their range "
-                     f"on every figure{within}", [])
+                     f"on every figure{within}", [], partial)
 
 
 @attrs.frozen
@@ -599,10 +636,8 @@ def verdict(tally: sim.Tally, run: int, entry: Entry, rules: Rules, mod_rules: R
     me, figures = _side(mod_rules.rooms[entry.card].name, tally.figures(run),
                         tally.counts[run], entry.card)
     peers = {c: _side(rules.rooms[c].name, base, tally.counts[0], c) for c in entry.peers}
-    j = judge(me, [s for s, _ in peers.values()], entry.kind, tally.games)
-    lines = [f"{me.name} ({entry.card}, a {entry.kind}"
-             + (", in the boss slot" if entry.boss else ", in one room slot a game") + "):",
-             *j.lines]
+    j = judge(me, [s for s, _ in peers.values()], entry.peer_kind, tally.games)
+    lines = [f"{me.name} {entry.describe()}:", *j.lines]
     slot = {m: paired(tally, run, f"slot.{entry.card}.{m}") for m, _ in MEASURES}
     # the slot's figures rest on the same games (the times it resolved): all or none
     got = {m: known(d) for m, d in slot.items()}
@@ -635,12 +670,11 @@ def peer_table(v: Verdict) -> list[str]:
                     for m in ("out", "wounds"))
         cells = [_num(fig, m) if (fig := f.get(m)) is not None else "-" for m, _ in MEASURES]
         note = ("never dealt" if not side.dealt else "" if side.enough else
-                f"too few to compare: {side.resolved} resolution"
-                + ("s" if side.resolved != 1 else ""))
+                f"too few to compare: {_count(side.resolved, 'resolution')}")
         rows.append((key, c, side.name, cells, note))
     rows.sort(key=lambda r: (r[0], r[1]))
-    kind = v.entry.kind
-    kinds = kind + ("es" if kind.endswith("s") else "s")
+    kind = v.entry.peer_kind
+    kinds = plural(kind)
     out = [f"  the printed {kinds} (base games; per player each time resolved):",
            f"    {'':<20} {'players out':>22} {'wounds':>20} {'coins':>22}"]
     out += [f"    {name:<20} {cells[0]:>22} {cells[1]:>20} {cells[2]:>22}"

@@ -118,7 +118,9 @@ def test_a_second_ctrl_c_exits_at_once_when_a_worker_does_not_answer(tmp_path):
     ["diff", "HEAD:examples/mods/gorgon", "examples/mods/gorgon", "--games", "50000",
      "--jobs", "2"],
     ["balance", "examples/mods/gorgon", "--games", "50000", "--jobs", "2"],
-], ids=["simulate-1-job", "precision", "sweep", "diff", "balance"])
+    ["balance", "examples/mods/gorgon", "--games", "50000", "--jobs", "2", "--sweep",
+     "gorgon.wounds=1..3", "--target", "wounds=1.2"],
+], ids=["simulate-1-job", "precision", "sweep", "diff", "balance", "balance-sweep"])
 def test_ctrl_c_stops_every_long_run(args, tmp_path):
     root = Path(__file__).resolve().parents[2]
     logs = tmp_path / "logs"

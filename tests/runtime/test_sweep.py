@@ -14,6 +14,7 @@ from raiders.interpreter.runtime.sweep import (
     parse_sweep,
     parse_target,
     parse_values,
+    places_for,
     resolve,
     separates,
 )
@@ -41,6 +42,11 @@ def test_values_and_specs_parse():
             parse_sweep(bad)
     with pytest.raises(SweepError):
         parse_target("win.seat.P1")
+    # an infinite target is nearest nothing: every value tied, the smallest named (`inf` named
+    # the value of 0.00 wounds beside one of 1.00)
+    for bad in ("card.lich.wounds=inf", "wounds=-inf", "out=1e400", "coins=nan"):
+        with pytest.raises(SweepError, match="FIGURE=VALUE|finite"):
+            parse_target(bad)
 
 
 def test_a_per_player_field_sweeps_the_shield_of_the_table_played():
@@ -73,6 +79,24 @@ def test_rows_numbers_in_rules_and_absent_fields():
         resolve(lib, parse_sweep("lava.hits.9=1"), 4, first)
     with pytest.raises(SweepError, match="did you mean"):
         resolve(lib, parse_sweep("lavaa.hits.5=1"), 4, first)
+
+
+def test_a_wrong_number_lists_the_fields_a_sweep_would_add_too():
+    """`balance examples/mods/shrine --sweep 'shrine-of-ash.x=1'` said "its numbers: none",
+    though `shrine-of-ash.offering` (left at the kind's default) sweeps."""
+    rules = load_rules("deluxe", None, ("examples/mods/shrine",))
+    lib, first = rules.library, rules.ruleset.strength_players
+    with pytest.raises(SweepError) as err:
+        resolve(lib, parse_sweep("shrine-of-ash.x=1"), 4, first)
+    said = str(err.value)
+    assert "its numbers: none written; and, left at the kind's default (a sweep adds the " \
+           "field): " in said, said
+    assert "shrine-of-ash.offering" in said and "shrine-of-ash.blessing" in said
+    with pytest.raises(SweepError) as err:  # the dawn sets its blessing: listed as written
+        resolve(lib, parse_sweep("shrine-of-dawn.x=1"), 4, first)
+    said = str(err.value)
+    assert "shrine-of-dawn.blessing = 2" in said and "shrine-of-dawn.blessing," not in said
+    assert not said.endswith("shrine-of-dawn.blessing")
 
 
 def test_nearest_picks_the_closest_figure_smaller_value_on_ties():
@@ -146,6 +170,8 @@ def test_a_target_the_figure_does_not_separate_names_no_nearest():
     ["--sweep", "lava.hits.5=1", "--target", "nonsense"],
     ["--target", "coins=3"],                        # a target without a sweep
     ["--sweep", "lava.hits.5=1", "--compare", GORGON],
+    ["--sweep", "lava.hits.5=1", "--sweep", "lava.hits.5=2"],  # click kept the last silently
+    ["--sweep", "lava.hits.5=1", "--target", "coins=1", "--target", "wounds=1"],
 ])
 def test_bad_sweeps_exit_2_with_a_message(args):
     out = run("simulate", "--games", "2", "--jobs", "1", *args)
@@ -201,3 +227,18 @@ def test_the_target_line_rounds_the_value_and_its_interval_alike():
     lines = sweep_lines("lich.wounds", [(1, Run({"win.seat.P1": rate}))], ["win.seat.P1"],
                         parse_target("win.seat.P1=0.9"), 1, {"separated": True, "holding": [1]})
     assert "(0.838, 95% [0.747, 0.930], the target is inside)" in lines[-1], lines[-1]
+    # a target just outside must not read as inside once rounded: "(0.25, 95% [0.20, 0.30], the
+    # target is outside)" for coins 0.2 below [0.2042, 0.3025]
+    coins = Figure("card.lich.coins", "mean", 0.253333, 0.204188, 0.302478, 600, 600)
+    lines = sweep_lines("lich.wounds", [(1, Run({"card.lich.coins": coins}))],
+                        ["card.lich.coins"], parse_target("card.lich.coins=0.2"), 1,
+                        {"separated": True, "holding": []})
+    assert "(0.253, 95% [0.204, 0.302], the target is outside)" in lines[-1], lines[-1]
+
+
+def test_an_interval_reads_on_the_side_of_the_target_it_lies():
+    assert places_for(0.204188, 0.302478, 0.2, 2) == 3
+    assert places_for(0.1, 0.19999, 0.2, 2) == 5  # rounded up to 0.2 until 5 places
+    assert places_for(0.1, 0.3, 0.2, 2) == 2  # inside: as the table rounds
+    assert places_for(0.5, 0.6, 0.2, 2) == 2  # far outside
+    assert places_for(0.2000001, 0.3, 0.2, 3) == 6  # no more than the JSON's 6 places

@@ -6,9 +6,11 @@ import shlex
 from collections import Counter
 from pathlib import Path
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
+from raiders.interpreter.cli import balance_sweep as bal_sweep
 from raiders.interpreter.cli import main
 from raiders.interpreter.runtime.rules import load_rules
 from raiders.interpreter.tools import balance as bal
@@ -269,7 +271,8 @@ def test_the_recipe_in_the_docs_runs_and_answers():
             # six games a value: the answer may be that they do not tell the values apart
             assert "target wounds = 1.2" in r.stdout
             assert "<- nearest" in r.stdout or "does not separate the values" in r.stdout
-            assert "no verdict at any value" in r.stdout  # six games: too few to judge
+            # six games: too few to judge, which is not "out of line"
+            assert "no verdict at any value swept (too few games)" in r.stdout
 
 
 # ---- issue 22, the reviewer playing a modder: the verdict must be honest ----------------------
@@ -389,6 +392,18 @@ def test_too_few_games_give_no_verdict():
     assert "never dealt" in text and "too few" in text
 
 
+def test_one_resolution_is_said_in_the_singular():
+    """`balance --games 1 --sweep …`: "too few games for a verdict: 1 resolutions of the card"."""
+    peers = [_side(f"Peer {i}") for i in range(3)]
+    j = _judge(_side("Me", resolved=1, games=1), peers, games=1)
+    assert j.code == "too_few_games"
+    assert j.sentence.startswith("too few games for a verdict: 1 resolution of the card,"), \
+        j.sentence
+    assert "(too few: 1 resolution)" in "\n".join(j.lines)
+    j = _judge(_side("Me", resolved=40, games=1), peers, games=1)
+    assert "the card was resolved in 1 game, at least 10 wanted" in j.sentence, j.sentence
+
+
 def test_a_difference_of_exactly_nothing_is_printed_as_0():
     assert bal.signed((0.0, 0.0, 0.0)) == "0"
     assert bal.signed((0.25, -0.5, 1.0)) == "+0.25 [-0.50, +1.00]"
@@ -469,14 +484,211 @@ def test_the_sweep_lines_name_each_value_its_verdict_and_the_nearest():
         "Design:")
 
 
+def test_values_without_a_verdict_are_not_said_to_be_out_of_line():
+    """`--games 5`: every value "too few games", and the line under them said "in line with the
+    printed bosses at no value swept", as though each were out of line."""
+    r = CliRunner().invoke(main, ["balance", GORGON, "--games", "5", "--jobs", "1", "--bots",
+                                  "random", "--sweep", "gorgon.wounds=1,3"])
+    assert r.exit_code == 0, r.output
+    assert "at no value swept" not in r.stdout and "in line with" not in r.stdout, r.stdout
+    assert "  no verdict at any value swept (too few games)\n" in r.stdout
+    lines = bal_sweep.sweep_lines(*_sweep_case(["in_line", "too_few_games", "out_of_line_harder"]))
+    assert ("  in line with the printed bosses at gorgon.wounds = 1; no verdict at 2 (too few "
+            "games)") in lines, lines
+    lines = bal_sweep.sweep_lines(*_sweep_case(["out_of_line_easier", "too_few_games",
+                                                "out_of_line_harder"]))
+    assert ("  in line with the printed bosses at no value swept; no verdict at 2 (too few "
+            "games)") in lines, lines
+
+
+def test_the_target_line_does_not_round_a_target_outside_into_the_interval():
+    """coins=0.2 against [0.204188, 0.302478] read "(0.25, 95% [0.20, 0.30], the target is
+    outside)"."""
+    entry, param, values, verdicts, fair, _ = _sweep_case(["in_line"])
+    me = _side("Gorgon", coins=(0.253333, 0.204188, 0.302478))
+    verdicts = [attrs.evolve(verdicts[0], me=me)]
+    aim = {"figure": "coins", "value": 0.2, "separated": True, "holding": [], "best": 1}
+    line = bal_sweep.sweep_lines(entry, param, values, verdicts, fair, aim)[-1]
+    assert line == ("  target coins = 0.2: nearest at gorgon.wounds = 1 (0.253, 95% [0.204, "
+                    "0.302], the target is outside)"), line
+
+
+def test_a_value_out_of_line_says_on_which_figure_and_what_the_verdicts_rest_on():
+    """The table said "OUT OF LINE, harder" with no figure, and nothing said that the verdicts
+    rested on 6 of the 10 printed bosses (plain balance's verdict says so)."""
+    peers = [_side(f"Peer {i}", coins=(-0.8, -1.0, -0.6)) for i in range(3)]
+    seldom = _side("Seldom", resolved=4, games=4)
+    harder = _judge(_side("Me", coins=(-1.2, -1.3, -1.1)), [*peers, seldom])
+    assert harder.code == "out_of_line_harder" and harder.partial.startswith(
+        "3 of the 4 compared, the others too seldom met: --games "), harder.partial
+    mixed = _judge(_side("Me", wounds=(3, 2.9, 3.1), coins=(0.9, 0.8, 1.0)), peers)
+    assert mixed.code == "out_of_line_mixed" and mixed.partial == ""
+    assert bal_sweep.short(harder) == "OUT OF LINE, harder (coins)"
+    assert bal_sweep.short(mixed) == "OUT OF LINE, mixed (wounds harder, coins easier)"
+    entry, param, values, verdicts, fair, aim = _sweep_case(["in_line", "in_line"])
+    verdicts = [attrs.evolve(verdicts[0], judgement=harder),
+                attrs.evolve(verdicts[1], judgement=mixed)]
+    lines = bal_sweep.sweep_lines(entry, param, values, verdicts, [], aim)
+    assert lines[2].endswith("OUT OF LINE, harder (coins)"), lines
+    assert lines[3].endswith("OUT OF LINE, mixed (wounds harder, coins easier)"), lines
+    assert re.fullmatch(r"  the verdicts compare it with 3 of the 4 printed bosses, the others "
+                        r"too seldom met: --games \d+ would compare them", lines[5]), lines
+
+
+def test_a_figure_that_is_0_at_every_value_is_not_said_to_want_more_games():
+    """`--sweep 'lich.strength=10,20' --target out=0.1` on a boss that puts nobody out said
+    "their 95% intervals all overlap, and none holds 0.1 (more --games may)": no number of
+    games moves a figure that is 0 every time."""
+    entry, param, values, verdicts, fair, _ = _sweep_case(["in_line", "in_line"])
+    aim = {"figure": "out", "value": 0.1, "separated": False, "holding": [], "best": None}
+    line = bal_sweep.sweep_lines(entry, param, values, verdicts, fair, aim)[-1]
+    assert line == ("  target out = 0.1: the figure does not separate the values: the card put "
+                    "no player out any time it was resolved, at any value swept"), line
+    aim = {"figure": "wounds", "value": 3.0, "separated": False, "holding": [], "best": None}
+    line = bal_sweep.sweep_lines(entry, param, values, verdicts, fair, aim)[-1]
+    # alike, and alike far from the target: the values swept do not reach it ("none holds 3.0
+    # (more --games may)" said nothing of where the target lay)
+    assert line.endswith("their 95% intervals all lie below 3.0 and overlap one another; the "
+                         "values swept do not reach it (sweep further, or more --games may tell "
+                         "them apart)"), line
+    aim = {"figure": "wounds", "value": 0.5, "separated": False, "holding": [], "best": None}
+    line = bal_sweep.sweep_lines(entry, param, values, verdicts, fair, aim)[-1]
+    assert "all lie above 0.5" in line, line
+
+
+def test_the_target_line_says_when_the_nearest_value_is_out_of_line():
+    """The recipe writes the nearest value into the card: `--target wounds=1.2` named
+    lich.strength = 16 with nothing on that line saying 16 was OUT OF LINE (on its coins)."""
+    entry, param, values, verdicts, fair, _ = _sweep_case(["in_line", "in_line"])
+    peers = [_side(f"Peer {i}", coins=(-0.8, -1.0, -0.6)) for i in range(3)]
+    harder = _judge(_side("Me", wounds=(1.18, 1.08, 1.27), coins=(-1.2, -1.3, -1.1)), peers)
+    verdicts = [verdicts[0], attrs.evolve(verdicts[1], judgement=harder,
+                                          me=_side("Me", wounds=(1.18, 1.08, 1.27)))]
+    aim = {"figure": "wounds", "value": 1.2, "separated": True, "holding": [2], "best": 2}
+    line = bal_sweep.sweep_lines(entry, param, values, verdicts, [1], aim)[-1]
+    assert line == ("  target wounds = 1.2: nearest at gorgon.wounds = 2 (1.18, 95% [1.08, "
+                    "1.27], the target is inside); but its verdict there is OUT OF LINE, harder "
+                    "(coins)"), line
+    aim = {"figure": "wounds", "value": 1.0, "separated": True, "holding": [1], "best": 1}
+    line = bal_sweep.sweep_lines(entry, param, values, verdicts, [1], aim)[-1]
+    assert "verdict there" not in line, line  # in line there: nothing to add
+
+
+def test_a_card_without_peers_is_not_sent_to_lines_a_sweep_does_not_print():
+    """`balance examples/mods/bosses-2013 --ruleset classic --sweep 'medusa-2013#1=10,20'` said
+    "at 10: no printed boss-2013 …; judge it by the whole game's change above": a sweep prints
+    no whole game's change."""
+    entry, param, values, verdicts, fair, aim = _sweep_case(["no_peers", "no_peers"])
+    lines = bal_sweep.sweep_lines(entry, param, values, verdicts, fair, aim)
+    assert "  no verdict at any value swept (no printed bosses)" in lines, lines
+    assert lines[-1] == ("  no printed boss to measure it against: its figures above are the "
+                         "answer (each value's change to the whole game: --json, `game`)"), lines
+    assert not any("above" in line and "whole game's change" in line for line in lines)
+
+
+def _sweep_case(codes: list[str]):
+    """sweep_lines' arguments for gorgon.wounds = 1, 2, 3 with these verdicts."""
+    entry = bal.Entry("gorgon", "boss", True, ())
+    me = _side("Gorgon")
+    verdicts = [bal.Verdict(entry, {}, me, {}, {}, {},
+                            bal.Judgement([], code, code, []), []) for code in codes]
+    values = [1, 2, 3][:len(codes)]
+    fair = [v for v, c in zip(values, codes, strict=True) if c == "in_line"]
+    return entry, "gorgon.wounds", values, verdicts, fair, {}
+
+
 @pytest.mark.parametrize("args, said", [
     (["--sweep", "dragon.wounds=1..3"], "not one of the cards this mod deals"),
     (["--target", "wounds=1"], "--target needs --sweep"),
     (["--sweep", "gorgon.wounds=1..3", "--target", "win.seat.P1=0.2"], "no figure `win.seat.P1`"),
     (["--sweep", "gorgon.armour=1..3"], "gorgon"),
     (["--sweep", "gorgon.wounds"], "--sweep"),
+    # balance's own figures in the example, not simulate's (win.seat.P1 is refused above)
+    (["--sweep", "gorgon.wounds=1..3", "--target", "wounds"], "e.g. wounds=1.2"),
+    (["--sweep", "gorgon.wounds=1..3", "--target", "wounds=inf"], "a finite number"),
+    (["--sweep", "gorgon.wounds=1..3", "--target", "out=30"], "out is a share of the players"),
+    # the second --sweep was silently played instead of the first
+    (["--sweep", "gorgon.wounds=1..3", "--sweep", "gorgon.strength=10,20"], "given 2 times"),
+    (["--sweep", "gorgon.wounds=1..3", "--target", "wounds=1", "--target", "out=0.2"],
+     "aims at one figure at a time"),
 ])
 def test_a_sweep_balance_cannot_run_is_a_usage_error(args, said):
     r = CliRunner().invoke(main, ["balance", GORGON, "--games", "5", "--jobs", "1", *args])
     assert r.exit_code == 2, r.output
     assert said in r.output and "Traceback" not in r.output
+    assert "win.seat.P1=0.25" not in r.output  # a figure balance does not know
+
+
+@pytest.mark.parametrize("sweep", [[], ["--sweep", "gorgon.wounds=1,2"]], ids=["plain", "sweep"])
+def test_a_run_stopped_by_ctrl_c_does_not_claim_seeds_it_did_not_play(sweep, monkeypatch):
+    """Ctrl-C after 2 of 10 games: the header said "2 games on seeds 1..2", yet with --jobs 2
+    the games finished are each worker's first ones (seeds 1..224 and 501..724 of 2000, say),
+    whose figures differ from seeds 1..448's. It now says how many of the seeds asked were
+    played, and the note is on stderr for a --json reader (a sweep said it on stdout only)."""
+    real = bal._play_pair
+    played = []
+
+    def stop_after_two(*args):
+        played.append(args)
+        if len(played) == 2:  # as the SIGINT handler does: the chunk stops before the next
+            monkeypatch.setattr(sim, "_STOP", True)
+        return real(*args)
+
+    monkeypatch.setattr(bal, "_play_pair", stop_after_two)
+    r = CliRunner().invoke(main, ["balance", GORGON, "--games", "10", "--jobs", "1", "--bots",
+                                  "random", *sweep])
+    assert r.exit_code == 130, r.output
+    assert r.stdout.startswith("interrupted after 2 games"), r.stdout
+    assert "interrupted after 2 games" in r.stderr
+    assert "seeds 1..2" not in r.stdout
+    assert re.search(r" 2 (paired )?games (a value )?of the 10 asked \(those finished when "
+                     r"stopped\) from seeds 1\.\.10", r.stdout), r.stdout
+    played.clear()
+    r = CliRunner().invoke(main, ["balance", GORGON, "--games", "10", "--jobs", "1", "--bots",
+                                  "random", "--json", *sweep])
+    assert r.exit_code == 130 and "interrupted after 2 games" in r.stderr, r.output
+    assert json.loads(r.stdout)["interrupted"] is True
+
+
+def test_the_help_says_how_to_name_any_number_and_the_values():
+    """`balance --help` named only 'gorgon.strength=10..22:2': nothing of `#K`, table rows or
+    `A,B,C`, which a modder sweeping a trap's row needs."""
+    text = " ".join(CliRunner().invoke(main, ["balance", "--help"]).stdout.split())
+    for said in ("A..B:STEP", "A,B,C", "CARD.FIELD#K", "CARD.FIELD.ROW", "CARD#K",
+                 "lists the card's numbers"):
+        assert said in text, said
+
+
+def test_a_solo_balance_says_one_player(tmp_path):
+    """`balance MOD --ruleset classic --variant solo --players 1` said "classic solo, 1 players"
+    (simulate says "1 player")."""
+    (tmp_path / "pit.dsl").write_text("trap pit {\n  name \"Pit\"\n  hits { 1 -> lowest: "
+                                      "wound 1 }\n}\n")
+    (tmp_path / "mod.yaml").write_text("deck: {pit: 1}\nrulesets: [classic]\n")
+    mod = str(tmp_path)
+    for sweep in ([], ["--sweep", "pit.hits.1=1,2"]):
+        r = CliRunner().invoke(main, ["balance", mod, "--variant", "solo", "--players", "1",
+                                      "--games", "3", "--jobs", "1", *sweep])
+        assert r.exit_code == 0, r.output
+        assert "classic solo, 1 player, 3 " in r.stdout, r.stdout
+
+
+def test_a_boss_of_a_kind_of_the_mod_s_own_is_measured_among_the_printed_bosses(tmp_path):
+    """`kind elite-boss : boss` (docs/dsl.md derives kinds so): its boss was "no printed
+    elite-boss to compare with" and got no verdict, though it is a boss in the boss slot."""
+    mod = _mod(tmp_path, "kind elite-boss : boss(wounds = 2) { }\n"
+               "elite-boss ogre-king { name \"Ogre King\"  strength 12 / 16 / 20 }\n",
+               "bosses: [ogre-king]\n")
+    base = load_rules("deluxe", None, ())
+    modded = load_rules("deluxe", None, (mod,))
+    (entry,), _ = bal.entries(base, modded, bal.own_cards(mod, modded))
+    assert (entry.kind, entry.peer_kind) == ("elite-boss", "boss")
+    assert set(entry.peers) == set(base.bosses)
+    assert entry.describe() == ("(ogre-king, an elite-boss, measured among the printed bosses, "
+                                "in the boss slot)")
+    gorgon = bal.Entry("gorgon", "boss", True, ())
+    assert gorgon.describe() == "(gorgon, a boss, in the boss slot)"
+    r = CliRunner().invoke(main, ["balance", mod, "--games", "3", "--jobs", "1", "--json"])
+    card = json.loads(r.stdout)["cards"][0]
+    assert (card["kind"], card["peer_kind"]) == ("elite-boss", "boss")
+    assert set(card["peers"]) == set(base.bosses)
