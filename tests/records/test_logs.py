@@ -1,15 +1,16 @@
 """Logs (raiders-log/1): determinism, round trips, and --check finding the first divergence."""
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from childproc import run_ok
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from raiders.formats.atomic import write_atomic
+from raiders.interpreter.cli import main
 from raiders.interpreter.game.engine import Game
 from raiders.interpreter.game.players import GreedyBot, RandomBot
 from raiders.interpreter.records.logs import LogMeta, read_log, render_log
@@ -143,17 +144,16 @@ def test_editing_one_play_reports_exactly_that_room(tmp_path, seed):
     out = replay(read_log(_write(tmp_path, edited, "edit.yaml")), check=True)
     rpf = 5
     assert (out.divergence.floor, out.divergence.room) == (k // rpf, k % rpf)
-    result = subprocess.run([*CLI, "replay", "--check", str(tmp_path / "edit.yaml")],
-                            capture_output=True, text=True)
-    assert result.returncode == 1
+    result = CliRunner().invoke(main, ["replay", "--check", str(tmp_path / "edit.yaml")])
+    assert result.exit_code == 1
     assert f"floor {k // rpf + 1}, room {k % rpf + 1}" in result.stdout
 
 
 def test_unknown_format_version_is_refused_with_position(tmp_path):
     text, _ = _play("deluxe", "standard", 3, 1)
     path = _write(tmp_path, text.replace("raiders-log/1", "raiders-log/9"))
-    result = subprocess.run([*CLI, "replay", path], capture_output=True, text=True)
-    assert result.returncode == 1
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)  # no traceback
     assert "1:9: error[E503]: unknown log format `raiders-log/9`" in result.stderr
     assert "Traceback" not in result.stderr
 
