@@ -14,8 +14,10 @@ import attrs
 import pytest
 from cachedamage import damage as damage_file
 from childproc import run_ok
+from click.testing import CliRunner
 
 from raiders.formats import libcache, plaindata
+from raiders.interpreter.cli import main
 from raiders.interpreter.runtime import rules as R
 from raiders.interpreter.runtime.describe import compiled, describe
 from raiders.interpreter.runtime.rules import LoadError, load_rules, load_rules_afresh
@@ -329,14 +331,15 @@ def test_a_load_from_the_cache_imports_no_parser(cache, tmp_path):
 
 
 def test_a_broken_card_is_a_diagnostic_on_the_command_line(cache, mod):
-    env = {**os.environ, "RAIDERS_CACHE_DIR": str(cache.folder)}
-    env.pop("RAIDERS_NO_CACHE", None)
-    cmd = [sys.executable, "-m", "raiders", "play", "--cards", str(mod), "--seed", "1", "-q"]
-    assert subprocess.run(cmd, env=env, capture_output=True).returncode == 0
+    args = ["play", "--cards", str(mod), "--seed", "1", "-q"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    assert len(cache_files(cache.folder)) == 1  # the clean load is kept
     (mod / "a.dsl").write_text('treasure chest-a { name "A" chest oops }\n')
     settle(mod)
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    assert proc.returncode == 1 and f"{mod / 'a.dsl'}:1:" in proc.stderr
+    R._LOADED.clear()  # as in a new process: only the cache folder remembers the clean load
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert f"{mod / 'a.dsl'}:1:" in result.stderr
 
 
 def test_every_class_a_load_holds_can_be_rebuilt():
