@@ -96,7 +96,7 @@ def _hand_overs(monkeypatch) -> Counter:
     return seen
 
 
-@pytest.mark.parametrize("mod, games", [(GORGON, 12), (SHRINE, 10)])
+@pytest.mark.parametrize("mod, games", [(GORGON, 6), (SHRINE, 6)])
 def test_replaying_the_floors_before_the_slot_changes_no_figure(mod, games, monkeypatch):
     """The paired games take the base game's answers on the floors before their slot's (only
     the bots' thinking is spared: a gorgon balance run took 31 s, now 14): every figure and
@@ -446,7 +446,7 @@ def test_a_swept_value_gives_the_figures_of_the_card_written_with_it(tmp_path):
     written.mkdir()
     (written / "gorgon.dsl").write_text(text.replace("  wounds 2\n", "  wounds 3\n"))
     (written / "mod.yaml").write_text((Path(GORGON) / "mod.yaml").read_text())
-    common = ("--games", "24", "--players", "3", "--bots", "greedy")
+    common = ("--games", "12", "--players", "3", "--bots", "greedy")
     swept = _balance_json(GORGON, *common, "--sweep", "gorgon.wounds=1,3",
                           "--target", "wounds=1.5")
     plain = _balance_json(str(written), *common)

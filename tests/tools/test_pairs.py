@@ -46,12 +46,13 @@ def _hand_overs(monkeypatch) -> Counter:
     return seen
 
 
-@pytest.mark.parametrize("mod, old, new, games", [
-    ("gorgon", "  wounds 2\n", "  wounds 3\n", 30),  # a boss: dealt about one game in 11
-    ("shrine", "blessing 2", "blessing 3", 10),  # a room: dealt on any floor
+@pytest.mark.parametrize("mod, old, new, seeds", [
+    # a boss, dealt about one game in 11: seeds 4 and 8 deal it, 5 to 7 do not
+    ("gorgon", "  wounds 2\n", "  wounds 3\n", range(4, 9)),
+    ("shrine", "blessing 2", "blessing 3", range(1, 7)),  # a room: dealt on any floor
 ])
 def test_simulate_compare_replays_each_seed_up_to_the_changed_card_and_changes_no_figure(
-        tmp_path, monkeypatch, mod, old, new, games):
+        tmp_path, monkeypatch, mod, old, new, seeds):
     """`simulate --compare` (and `diff`) play each seed under both versions: the new
     version's game takes the old one's answers up to the floor where a changed card lies
     (the whole game, checked at its end, where none is dealt): the figures are those of
@@ -65,10 +66,10 @@ def test_simulate_compare_replays_each_seed_up_to_the_changed_card_and_changes_n
     assert apart and apart[0] is not None and apart[0].why_not is None
     assert len(apart[0].rooms) == 1
     seen = _hand_overs(monkeypatch)
-    replayed = sim.run_chunk(setups, range(1, games + 1))
+    replayed = sim.run_chunk(setups, seeds)
     assert seen["handed over"] >= 1 and not seen["diverged"]
     monkeypatch.setattr(sim, "_replays", lambda setups, rules: ())
-    afresh = sim.run_chunk(setups, range(1, games + 1))
+    afresh = sim.run_chunk(setups, seeds)
     assert replayed.sums == afresh.sums and replayed.counts == afresh.counts
 
 
@@ -97,11 +98,11 @@ def test_a_replay_that_leaves_the_recorded_game_is_played_afresh(tmp_path, monke
 
     monkeypatch.setattr(pairs.TapedGame, "finish", counted)
     seen = _hand_overs(monkeypatch)
-    for seed in range(1, 13):
+    for seed in range(1, 5):
         replayed = sim._play_each(setups, rules, seed, forced)
         afresh = sim._play_each(setups, rules, seed)
         assert [p[0].rooms for p in replayed] == [p[0].rooms for p in afresh]
-    assert diverged["at the end"] == 12 and not seen["handed over"]
+    assert diverged["at the end"] == 4 and not seen["handed over"]
 
 
 def test_what_keeps_a_game_from_replaying_another(tmp_path):
@@ -150,7 +151,8 @@ def test_diff_replays_and_says_the_same(tmp_path, monkeypatch):
     """`raiders diff OLD NEW` plays each seed under both versions: with the replay, the
     Markdown it prints is the same, byte for byte."""
     changed = _copy(tmp_path, "gorgon", "  wounds 2\n", "  wounds 3\n")
-    args = ["diff", str(MODS / "gorgon"), changed, "--games", "20", "--jobs", "1"]
+    # seeds 4 and 8 deal the gorgon (a boss of 11)
+    args = ["diff", str(MODS / "gorgon"), changed, "--seed", "4", "--games", "5", "--jobs", "1"]
     seen = _hand_overs(monkeypatch)
     replayed = CliRunner().invoke(main, args)
     assert replayed.exit_code == 0, replayed.output
@@ -166,7 +168,7 @@ def test_a_sweep_plays_its_values_together_and_says_the_same(monkeypatch):
     alone (one value a run), byte for byte in the JSON."""
     from raiders.interpreter.cli import sweep as sweep_cli
 
-    args = ["simulate", "--sweep", "dragon.wounds=1..3", "--games", "12", "--jobs", "1",
+    args = ["simulate", "--sweep", "dragon.wounds=1..3", "--games", "6", "--jobs", "1",
             "--bots", "greedy", "--json"]
     seen = _hand_overs(monkeypatch)
     together = CliRunner().invoke(main, args)
@@ -187,3 +189,25 @@ def test_one_run_of_a_tally_of_several_is_that_run_s_tally():
     assert first.figures() == alone.figures() and first.counts == alone.counts
     assert first.games == alone.games == 20
     assert both.run(1).counts[0] == both.counts[1]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset, variant, players, mod, old, new", [
+    ("deluxe", None, 4, "gorgon", "  wounds 2\n", "  wounds 3\n"),
+    ("deluxe", None, 3, "table", "strength 10 / 13 / 16\n  wounds 1", "strength 12 / 15 / 18\n"
+     "  wounds 1"),  # the stalker: statuses on rooms, echoes, `become` elsewhere
+    ("deluxe", None, 5, "bosses-2013", "strength 12 / 16 / 20", "strength 13 / 17 / 21"),
+])
+def test_many_seeds_replayed_give_the_figures_of_many_seeds_played_afresh(
+        tmp_path, monkeypatch, ruleset, variant, players, mod, old, new):
+    """The fast tier's check over 80 seeds, more mods and table sizes."""
+    changed = _copy(tmp_path, mod, old, new)
+    kinds = ("greedy",) * players
+    setups = (sim.Setup(ruleset, variant, players, kinds, (str(MODS / mod),)),
+              sim.Setup(ruleset, variant, players, kinds, (changed,)))
+    seen = _hand_overs(monkeypatch)
+    replayed = sim.run_chunk(setups, range(1, 81))
+    assert seen["handed over"] >= 3 and not seen["diverged"]
+    monkeypatch.setattr(sim, "_replays", lambda setups, rules: ())
+    afresh = sim.run_chunk(setups, range(1, 81))
+    assert replayed.sums == afresh.sums and replayed.counts == afresh.counts
