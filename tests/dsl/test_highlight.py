@@ -12,28 +12,15 @@ from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.token import Error, Text, Whitespace
 
 from raiders.dsl.highlight import RaidersLexer, textmate_grammar
-from raiders.dsl.parser import grammar_text, parse
+from raiders.dsl.parser import grammar_text
+from tests.cardfiles import parsing_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 VSCODE = ROOT / "editors" / "vscode"
 TM_FILE = VSCODE / "syntaxes" / "raiders.tmLanguage.json"
 
 
-def _card_files() -> list[Path]:
-    out = []
-    for f in sorted(ROOT.glob("**/*.dsl")):
-        if {"build", ".git", "node_modules"} & set(f.relative_to(ROOT).parts):
-            continue
-        try:
-            text = f.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            continue
-        if parse(text, str(f))[0] is not None:  # the corpus's broken files are broken on purpose
-            out.append(f)
-    return out
-
-
-FILES = _card_files()
+FILES = [ROOT / name for name in parsing_texts()]
 IDS = [str(f.relative_to(ROOT)) for f in FILES]
 
 
