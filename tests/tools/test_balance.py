@@ -3,7 +3,6 @@ random numbers per slot, the verdict beside the peers, and the recipe of docs/si
 import json
 import re
 import shlex
-from collections import Counter
 from pathlib import Path
 
 import attrs
@@ -16,6 +15,7 @@ from raiders.interpreter.runtime.rules import load_rules
 from raiders.interpreter.tools import balance as bal
 from raiders.interpreter.tools import pairs
 from raiders.interpreter.tools import simulate as sim
+from tests.handovers import count_hand_overs
 
 ROOT = Path(__file__).resolve().parents[2]
 GORGON = str(ROOT / "examples/mods/gorgon")
@@ -78,24 +78,6 @@ def test_greedy_plays_every_floor_before_the_boss_s_as_in_the_base_game():
         assert len(before) >= 4 * len(deal.floors[0].rooms)
 
 
-def _hand_overs(monkeypatch) -> Counter:
-    """How often a paired game handed the base game's answers over to its bots, and how
-    often it found it had not played the base game's rooms (`SlotGame._hand_over`)."""
-    seen: Counter = Counter()
-    hand_over = pairs.TapedGame._hand_over
-
-    def counted(self, tape):
-        try:
-            hand_over(self, tape)
-        except pairs.Diverged:
-            seen["diverged"] += 1
-            raise
-        seen["handed over"] += 1
-
-    monkeypatch.setattr(pairs.TapedGame, "_hand_over", counted)
-    return seen
-
-
 @pytest.mark.parametrize("mod, games", [(GORGON, 6), (SHRINE, 6)])
 def test_replaying_the_floors_before_the_slot_changes_no_figure(mod, games, monkeypatch):
     """The paired games take the base game's answers on the floors before their slot's (only
@@ -109,7 +91,7 @@ def test_replaying_the_floors_before_the_slot_changes_no_figure(mod, games, monk
     setups = (sim.Setup("deluxe", None, 4, kinds, ()),
               *(sim.Setup("deluxe", None, 4, kinds, (mod,)) for _ in plan))
     afresh = bal.run_slots(tuple(plan), setups, range(1, games + 1), replay=False)
-    seen = _hand_overs(monkeypatch)
+    seen = count_hand_overs(monkeypatch)
     replayed = bal.run_slots(tuple(plan), setups, range(1, games + 1))
     assert seen["handed over"] >= games * 2 // 3 and not seen["diverged"]
     assert replayed.sums == afresh.sums and replayed.counts == afresh.counts
@@ -130,7 +112,7 @@ def test_a_pair_that_leaves_the_base_game_early_is_played_afresh(tmp_path, monke
     plan = (bal.Entry("taxman", "boss", True, ()),)
     setups = (sim.Setup("deluxe", None, 4, ("greedy",) * 4, ()),
               sim.Setup("deluxe", None, 4, ("greedy",) * 4, (str(mod),)))
-    seen = _hand_overs(monkeypatch)
+    seen = count_hand_overs(monkeypatch)
     for seed in (1, 2):
         forced = bal._play_pair(plan, setups, (base, modded), seed, True, replay=(True,))
         afresh = bal._play_pair(plan, setups, (base, modded), seed, True, replay=(False,))

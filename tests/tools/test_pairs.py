@@ -13,6 +13,7 @@ from raiders.interpreter.cli import main
 from raiders.interpreter.runtime.rules import load_rules
 from raiders.interpreter.tools import pairs
 from raiders.interpreter.tools import simulate as sim
+from tests.handovers import count_hand_overs
 
 ROOT = Path(__file__).resolve().parents[2]
 MODS = ROOT / "examples/mods"
@@ -28,22 +29,6 @@ def _copy(tmp_path, mod: str, old: str, new: str, name: str = "") -> str:
             path.write_text(text.replace(old, new, 1))
             return str(folder)
     raise AssertionError(f"{old!r} is not in {mod}")
-
-
-def _hand_overs(monkeypatch) -> Counter:
-    seen: Counter = Counter()
-    hand_over = pairs.TapedGame._hand_over
-
-    def counted(self, tape):
-        try:
-            hand_over(self, tape)
-        except pairs.Diverged:
-            seen["diverged"] += 1
-            raise
-        seen["handed over"] += 1
-
-    monkeypatch.setattr(pairs.TapedGame, "_hand_over", counted)
-    return seen
 
 
 @pytest.mark.parametrize("mod, old, new, seeds", [
@@ -65,7 +50,7 @@ def test_simulate_compare_replays_each_seed_up_to_the_changed_card_and_changes_n
     apart = sim._replays(setups, rules)
     assert apart and apart[0] is not None and apart[0].why_not is None
     assert len(apart[0].rooms) == 1
-    seen = _hand_overs(monkeypatch)
+    seen = count_hand_overs(monkeypatch)
     replayed = sim.run_chunk(setups, seeds)
     assert seen["handed over"] >= 1 and not seen["diverged"]
     monkeypatch.setattr(sim, "_replays", lambda setups, rules: ())
@@ -97,7 +82,7 @@ def test_a_replay_that_leaves_the_recorded_game_is_played_afresh(tmp_path, monke
             raise
 
     monkeypatch.setattr(pairs.TapedGame, "finish", counted)
-    seen = _hand_overs(monkeypatch)
+    seen = count_hand_overs(monkeypatch)
     for seed in range(1, 5):
         replayed = sim._play_each(setups, rules, seed, forced)
         afresh = sim._play_each(setups, rules, seed)
@@ -153,7 +138,7 @@ def test_diff_replays_and_says_the_same(tmp_path, monkeypatch):
     changed = _copy(tmp_path, "gorgon", "  wounds 2\n", "  wounds 3\n")
     # seeds 4 and 8 deal the gorgon (a boss of 11)
     args = ["diff", str(MODS / "gorgon"), changed, "--seed", "4", "--games", "5", "--jobs", "1"]
-    seen = _hand_overs(monkeypatch)
+    seen = count_hand_overs(monkeypatch)
     replayed = CliRunner().invoke(main, args)
     assert replayed.exit_code == 0, replayed.output
     assert seen["handed over"] >= 1
@@ -170,7 +155,7 @@ def test_a_sweep_plays_its_values_together_and_says_the_same(monkeypatch):
 
     args = ["simulate", "--sweep", "dragon.wounds=1..3", "--games", "6", "--jobs", "1",
             "--bots", "greedy", "--json"]
-    seen = _hand_overs(monkeypatch)
+    seen = count_hand_overs(monkeypatch)
     together = CliRunner().invoke(main, args)
     assert together.exit_code == 0, together.output
     assert seen["handed over"] >= 2 and not seen["diverged"]
@@ -205,7 +190,7 @@ def test_many_seeds_replayed_give_the_figures_of_many_seeds_played_afresh(
     kinds = ("greedy",) * players
     setups = (sim.Setup(ruleset, variant, players, kinds, (str(MODS / mod),)),
               sim.Setup(ruleset, variant, players, kinds, (changed,)))
-    seen = _hand_overs(monkeypatch)
+    seen = count_hand_overs(monkeypatch)
     replayed = sim.run_chunk(setups, range(1, 81))
     assert seen["handed over"] >= 3 and not seen["diverged"]
     monkeypatch.setattr(sim, "_replays", lambda setups, rules: ())
