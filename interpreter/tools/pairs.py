@@ -202,8 +202,9 @@ def apart(before: Rules, after: Rules, bots: Iterable[str], same_deck: bool) -> 
     - every seat's bot looks no further than the floor it is on (`sees_past_floor`: a search
       bot's playouts sample the rest of the dungeon from the rules), and some bot thinks
       enough for replaying to save anything (`cheap`: the random bot);
-    - the cards that differ are room cards and statuses (kinds too); no item, character,
-      house rule, floor card, supply or ruleset differs;
+    - the cards that differ are room cards, or new statuses and kinds (which only they can
+      name); no item, character, house rule, floor card, status, kind, supply or ruleset
+      differs;
     - no card runs the next room's procedure (`do next_room`: a floor's last room reaches
       the next floor's first), and none outside them makes a room become one of them
       (`become`: they would be played where they do not lie)."""
@@ -221,7 +222,8 @@ def apart(before: Rules, after: Rules, bots: Iterable[str], same_deck: bool) -> 
         if all(getattr(cls, "cheap", False) for cls in classes):
             return "the bots think too little for replaying them to save anything"
         for cid in sorted(differs - rooms):
-            if cid not in after.statuses:
+            # a new status only the differing cards can name; a changed one, any card
+            if cid not in after.statuses or cid in was.cards:
                 return f"{cid} differs, and it is not a room card"
         for cid in was.cards:
             if cid not in now.cards:

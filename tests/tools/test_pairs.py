@@ -196,3 +196,14 @@ def test_many_seeds_replayed_give_the_figures_of_many_seeds_played_afresh(
     monkeypatch.setattr(sim, "_replays", lambda setups, rules: ())
     afresh = sim.run_chunk(setups, range(1, 81))
     assert replayed.sums == afresh.sums and replayed.counts == afresh.counts
+
+
+def test_a_changed_status_keeps_a_game_from_replaying(tmp_path):
+    """A status that cards already in the game put on players or rooms may act before the
+    changed room's floor: a change to it is not a room's change (a new status is: only the
+    changed cards can name it)."""
+    table = load_rules("deluxe", None, (str(MODS / "table"),))
+    changed = _copy(tmp_path, "table", "modify strength to amount + 3 }",
+                    "modify strength to amount + 4 }")
+    apart = pairs.apart(table, load_rules("deluxe", None, (changed,)), ("greedy",), True)
+    assert apart.rooms == set() and "trail differs" in apart.why_not
