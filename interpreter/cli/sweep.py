@@ -84,8 +84,10 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
     if stopped is not None:  # no target, no report: the sweep did not see every value
         games_done = sum(t.games for _, t in rows)
         click.echo(interrupted_note(games_done), err=True)
-        click.echo(interrupted_note(games_done) + f": {len(rows)} of {len(edits)} values, the "
-                   + (f"last {stopped} partly" if stopped > 1 else "last one partly"))
+        partly = ("each partly" if stopped == len(rows) else "the last one partly"
+                  if stopped == 1 else f"the last {stopped} partly")
+        click.echo(interrupted_note(games_done) + f": {len(rows)} of {len(edits)} values, "
+                   + partly)
         for line in sweep_lines(sweep.text, rows, shown, None, None, room=room):
             click.echo(line)
         raise SystemExit(INTERRUPTED)
