@@ -31,13 +31,11 @@ def sweep_balance(mod: str, base, modded, plan: list, base_setup, sweep_text: st
     from raiders.dsl.diagnostics import Problems
     from raiders.interpreter.runtime.sweep import (
         SweepError,
-        holding,
-        nearest,
         parse_sweep,
         parse_target,
         resolve,
-        separates,
     )
+    from raiders.interpreter.runtime.sweep import aim as aim_at
     from raiders.interpreter.tools import balance as bal
     from raiders.interpreter.tools.simulate import SimulationError, simulate
 
@@ -95,12 +93,7 @@ def sweep_balance(mod: str, base, modded, plan: list, base_setup, sweep_text: st
     if target is not None:
         figs = [(v, verdict.me.figures.get(target.figure))
                 for v, verdict in zip(values, verdicts, strict=True)]
-        spans = [(v, (f[1], f[2]) if f is not None else None) for v, f in figs]
-        aim = {"figure": target.figure, "value": target.value,
-               "separated": separates(spans, target.value),
-               "holding": holding(spans, target.value)}
-        aim["best"] = nearest([(v, f[0] if f is not None else None) for v, f in figs],
-                              target.value) if aim["separated"] else None
+        aim = {"figure": target.figure, "value": target.value, **aim_at(figs, target.value)}
     kinds = base_setup.bots
     var = modded.variant
     if tally.interrupted:  # on stderr too, as every long run says it (a --json reader sees it)

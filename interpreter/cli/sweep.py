@@ -23,13 +23,11 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
     from raiders.dsl.diagnostics import Problems
     from raiders.interpreter.runtime.sweep import (
         SweepError,
+        aim,
         check_figure,
-        holding,
-        nearest,
         parse_sweep,
         parse_target,
         resolve,
-        separates,
     )
     from raiders.interpreter.tools.simulate import JSON_FORMAT, SimulationError, simulate
 
@@ -95,12 +93,10 @@ def run_sweep(base, rules, sweep_text: str, target_text: Optional[str], games: i
     verdict: dict = {}
     if target is not None:
         figs = [(v, t.figures().get(target.figure)) for v, t in rows]
-        got = [(v, f.value if f else None) for v, f in figs]
-        spans = [(v, (f.low, f.high) if f is not None and f.low is not None
-                  and f.high is not None else None) for v, f in figs]
-        verdict = {"separated": separates(spans, target.value),
-                   "holding": holding(spans, target.value)}
-        best = nearest(got, target.value) if verdict["separated"] else None
+        verdict = aim([(v, (f.value, f.low, f.high) if f is not None and f.value is not None
+                        and f.low is not None and f.high is not None else None)
+                       for v, f in figs], target.value)
+        best = verdict.pop("best")
     if report_file:
         _report(report_file, rules, sweep, rows, shown, target, best, setup_json, command, seed)
     if as_json:

@@ -303,6 +303,18 @@ def separates(rows: list[tuple[int, Optional[tuple[float, float]]]], target: flo
     return not (held == 0 and alike)
 
 
+def aim(rows: list[tuple[int, Optional[tuple[float, float, float]]]], target: float) -> dict:
+    """Where a target stands among the swept values, each with its figure (value, low, high;
+    None: never arose): `separated` (whether the figure tells the values apart there),
+    `holding` (the values whose interval holds it) and `best` (the nearest value, None when
+    the figure does not separate them). One rule for `simulate --sweep` and `balance --sweep`."""
+    spans = [(v, (f[1], f[2]) if f is not None else None) for v, f in rows]
+    separated = separates(spans, target)
+    return {"separated": separated, "holding": holding(spans, target),
+            "best": nearest([(v, f[0] if f is not None else None) for v, f in rows], target)
+            if separated else None}
+
+
 def check_figure(name: str, rules, players: int, bots: tuple[str, ...]) -> None:
     """SweepError unless `name` is a figure these games can report (docs/simulate.md)."""
     known = ["no_winner", "coins", "wounds"]

@@ -62,6 +62,15 @@ def test_a_kind_defined_in_two_folders_is_told_so_too(tmp_path):
             f" and {tmp_path / 'b'}") in out.stderr, out.stderr
 
 
+
+def _ogre_mod(tmp_path, name: str, manifest: str):
+    """A mod folder under tmp_path/mods with one monster card and the manifest given."""
+    mod = tmp_path / "mods" / name
+    mod.mkdir(parents=True)
+    (mod / "mod.yaml").write_text(manifest)
+    (mod / "ogre.dsl").write_text('monster ogre { name "Ogre" strength 9 / 12 / 15  wounds 2 }\n')
+    return mod
+
 def test_one_mod_is_checked_on_the_ruleset_its_mod_yaml_names(tmp_path):
     """A classic mod whose deck names a deluxe-only boss: checked alone it was checked on
     deluxe (a warning, exit 0) while the same mod in a folder of mods was checked on classic
@@ -70,10 +79,7 @@ def test_one_mod_is_checked_on_the_ruleset_its_mod_yaml_names(tmp_path):
 
     from raiders.interpreter.cli import main
 
-    mod = tmp_path / "mods" / "classic-ogre"
-    mod.mkdir(parents=True)
-    (mod / "mod.yaml").write_text("rulesets: [classic]\ndeck: {mummy: 1}\n")
-    (mod / "ogre.dsl").write_text('monster ogre { name "Ogre" strength 9 / 12 / 15  wounds 2 }\n')
+    mod = _ogre_mod(tmp_path, "classic-ogre", "rulesets: [classic]\ndeck: {mummy: 1}\n")
     for path in (mod, tmp_path / "mods"):
         result = CliRunner().invoke(main, ["validate", str(path)])
         assert result.exit_code == 1, result.output
@@ -90,10 +96,7 @@ def test_a_mod_naming_no_built_in_ruleset_is_checked_on_base_with_its_own_diagno
 
     from raiders.interpreter.cli import main
 
-    mod = tmp_path / "mods" / "typo"
-    mod.mkdir(parents=True)
-    (mod / "mod.yaml").write_text("rulesets: [delux]\n")
-    (mod / "ogre.dsl").write_text('monster ogre { name "Ogre" strength 9 / 12 / 15  wounds 2 }\n')
+    mod = _ogre_mod(tmp_path, "typo", "rulesets: [delux]\n")
     for path in (mod, tmp_path / "mods"):
         result = CliRunner().invoke(main, ["validate", str(path)])
         assert result.exit_code == 1, result.output
